@@ -1,0 +1,149 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package engine
+
+import (
+	"time"
+
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	corev1 "k8s.io/api/core/v1"
+	custommetricsv1beta2 "k8s.io/metrics/pkg/apis/custom_metrics/v1beta2"
+	externalmetricsv1beta1 "k8s.io/metrics/pkg/apis/external_metrics/v1beta1"
+	metricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+)
+
+// Snapshot is everything the HPA controller reads during one sync of one HPA,
+// plus the in-memory state it keeps between syncs. The engine never reads
+// anything else: no clock, no cluster, no files.
+type Snapshot struct {
+	// HPA is the autoscaler as the API serves it, with API defaulting applied
+	// (see Default).
+	HPA *autoscalingv2.HorizontalPodAutoscaler
+
+	// Target is what the scale subresource of spec.scaleTargetRef returned.
+	Target Target
+
+	// Pods are the pods listed for the target's selector in the HPA's
+	// namespace. Pods whose labels do not match the selector are filtered out
+	// by the engine, as the pod lister would.
+	Pods []corev1.Pod
+
+	// PodMetrics is what metrics.k8s.io returned. Items whose labels do not
+	// match the target's selector are filtered out, as the API would.
+	PodMetrics []metricsv1beta1.PodMetrics
+
+	// CustomMetrics is the pool of custom.metrics.k8s.io values. For a Pods
+	// metric the engine takes every item with the metric's name that
+	// describes a Pod; for an Object metric, the items with the metric's
+	// name that describe the metric's object.
+	CustomMetrics []custommetricsv1beta2.MetricValue
+
+	// ExternalMetrics is the pool of external.metrics.k8s.io values. An item
+	// is returned for a metric when its name matches and its labels match the
+	// metric's selector (a nil selector matches everything, because on the
+	// wire it is indistinguishable from an empty one).
+	ExternalMetrics []externalmetricsv1beta1.ExternalMetricValue
+
+	// APIErrors holds the error a metrics API call returned instead of data.
+	// Keys: "resource", "pods:<metric>", "object:<metric>",
+	// "external:<metric>".
+	APIErrors map[string]string
+
+	// OtherHPAs are the other HPAs the controller has synced, with the
+	// selectors of their targets; they feed the ambiguous-selector check.
+	OtherHPAs []HPASelector
+
+	// State is the controller's in-memory history for this HPA.
+	State ControllerState
+
+	// Now is the instant of the sync. Timestamps equal to Now are in the
+	// past for "before" comparisons only if Now is a little later than them;
+	// callers replaying upstream test fixtures add a small epsilon.
+	Now time.Time
+}
+
+// Target is what the controller reads from the target's scale subresource.
+type Target struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Name       string `json:"name"`
+	// SpecReplicas is scale.spec.replicas: "current replicas".
+	SpecReplicas int32 `json:"specReplicas"`
+	// StatusReplicas is scale.status.replicas.
+	StatusReplicas int32 `json:"statusReplicas"`
+	// Selector is scale.status.selector in its string form; "" means missing.
+	Selector string `json:"selector"`
+	// GetError, when set, is the error the scale GET returned.
+	GetError string `json:"getError,omitempty"`
+}
+
+// HPASelector names another HPA together with the selector of its target.
+type HPASelector struct {
+	Namespace string `json:"namespace"`
+	Name      string `json:"name"`
+	Selector  string `json:"selector"`
+}
+
+// ControllerState is the per-HPA memory of kube-controller-manager that the
+// API does not expose.
+type ControllerState = explain.ControllerState
+
+// Recommendation is one stored replica recommendation.
+type Recommendation = explain.TimestampedRecommendation
+
+// ScaleEvent is one stored rescale, used by the behavior rate limits.
+type ScaleEvent = explain.ScaleEvent
+
+// FeatureGates are the kube-controller-manager feature gates that change the
+// HPA controller's decisions.
+type FeatureGates struct {
+	HPAConfigurableTolerance bool `json:"HPAConfigurableTolerance"`
+	HPAScaleToZero           bool `json:"HPAScaleToZero"`
+	PodLevelResources        bool `json:"PodLevelResources"`
+}
+
+// DefaultFeatureGates returns the Kubernetes v1.36 defaults.
+func DefaultFeatureGates() FeatureGates {
+	return FeatureGates{HPAConfigurableTolerance: true, HPAScaleToZero: false, PodLevelResources: true}
+}
+
+// Settings are the kube-controller-manager flags that shape HPA decisions.
+type Settings struct {
+	// Tolerance is --horizontal-pod-autoscaler-tolerance.
+	Tolerance float64
+	// CPUInitializationPeriod is --horizontal-pod-autoscaler-cpu-initialization-period.
+	CPUInitializationPeriod time.Duration
+	// InitialReadinessDelay is --horizontal-pod-autoscaler-initial-readiness-delay.
+	InitialReadinessDelay time.Duration
+	// DownscaleStabilization is --horizontal-pod-autoscaler-downscale-stabilization.
+	DownscaleStabilization time.Duration
+	// SyncPeriod is --horizontal-pod-autoscaler-sync-period. It does not
+	// change one sync; projections use it.
+	SyncPeriod time.Duration
+	// FeatureGates are the gates in force.
+	FeatureGates FeatureGates
+	// LegacyScaleUpLimitFactor and LegacyScaleUpLimitMinimum are package
+	// constants upstream (2 and 4); upstream's unit tests change the factor.
+	LegacyScaleUpLimitFactor  float64
+	LegacyScaleUpLimitMinimum float64
+	// ScaleUpdateError, when set, makes the engine assume the scale UPDATE
+	// fails with this error (after the retries the controller makes).
+	ScaleUpdateError string
+}
+
+// DefaultSettings returns kube-controller-manager's defaults at v1.36.
+func DefaultSettings() Settings {
+	return Settings{
+		Tolerance:                 0.1,
+		CPUInitializationPeriod:   5 * time.Minute,
+		InitialReadinessDelay:     30 * time.Second,
+		DownscaleStabilization:    5 * time.Minute,
+		SyncPeriod:                15 * time.Second,
+		FeatureGates:              DefaultFeatureGates(),
+		LegacyScaleUpLimitFactor:  2.0,
+		LegacyScaleUpLimitMinimum: 4.0,
+	}
+}

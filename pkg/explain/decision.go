@@ -1,0 +1,433 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+// Package explain holds the decision model: plain data describing one replay
+// of the HPA controller, with every step and number. The engine fills it; the
+// renderers print it. Field names are part of the JSON/YAML contract
+// documented in docs/output-schema.md.
+package explain
+
+import (
+	"time"
+
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	"k8s.io/apimachinery/pkg/api/resource"
+)
+
+// APIVersion and kinds of the documents this project reads and writes.
+const (
+	APIVersion          = "kubectl-hpa.io/v1alpha1"
+	KindExplanation     = "Explanation"
+	KindControllerState = "ControllerState"
+	KindAPIErrors       = "APIErrors"
+)
+
+// Provenance says where a piece of controller state came from.
+type Provenance string
+
+// Provenance values.
+const (
+	// Observed state was given exactly (a ControllerState document, a test).
+	Observed Provenance = "observed"
+	// Inferred state was rebuilt from what the API shows (events, lastScaleTime).
+	Inferred Provenance = "inferred"
+	// Assumed state is a stated assumption (for example a fresh controller).
+	Assumed Provenance = "assumed"
+)
+
+// TimestampedRecommendation is one stored replica recommendation.
+type TimestampedRecommendation struct {
+	Timestamp time.Time `json:"timestamp"`
+	Replicas  int32     `json:"replicas"`
+}
+
+// ScaleEvent is one stored rescale, used by the behavior rate limits.
+type ScaleEvent struct {
+	Timestamp     time.Time `json:"timestamp"`
+	ReplicaChange int32     `json:"replicaChange"`
+	Outdated      bool      `json:"outdated"`
+}
+
+// ControllerState is the controller's in-memory history for one HPA.
+type ControllerState struct {
+	// RecommendationsInitialized is false when the controller has no history
+	// at all for this HPA (first sync after a restart or after creation).
+	RecommendationsInitialized bool                        `json:"recommendationsInitialized"`
+	Recommendations            []TimestampedRecommendation `json:"recommendations"`
+	ScaleUpEvents              []ScaleEvent                `json:"scaleUpEvents"`
+	ScaleDownEvents            []ScaleEvent                `json:"scaleDownEvents"`
+	// Provenance of this state, and free-text notes on how it was obtained.
+	Provenance Provenance `json:"provenance,omitempty"`
+	Notes      []string   `json:"notes,omitempty"`
+}
+
+// DeepCopy returns a copy that shares no slices with s.
+func (s ControllerState) DeepCopy() ControllerState {
+	out := s
+	out.Recommendations = append([]TimestampedRecommendation(nil), s.Recommendations...)
+	out.ScaleUpEvents = append([]ScaleEvent(nil), s.ScaleUpEvents...)
+	out.ScaleDownEvents = append([]ScaleEvent(nil), s.ScaleDownEvents...)
+	out.Notes = append([]string(nil), s.Notes...)
+	return out
+}
+
+// Decision is one replayed sync of one HPA.
+type Decision struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+
+	HPA    ObjectRef  `json:"hpa"`
+	Target TargetInfo `json:"target"`
+	Now    time.Time  `json:"now"`
+
+	Settings SettingsInfo `json:"settings"`
+
+	// CurrentReplicas is scale.spec.replicas.
+	CurrentReplicas int32 `json:"currentReplicas"`
+	// DesiredReplicas is what the controller writes to status.desiredReplicas
+	// this sync.
+	DesiredReplicas int32 `json:"desiredReplicas"`
+	// Rescale is true when the controller would update the scale.
+	Rescale bool `json:"rescale"`
+	// RescaleReason is the reason text of the SuccessfulRescale event.
+	RescaleReason string `json:"rescaleReason,omitempty"`
+
+	// Outcome names the path the sync took (see Outcome constants).
+	Outcome Outcome `json:"outcome"`
+	// Summary is one sentence saying what decided the outcome.
+	Summary string `json:"summary"`
+
+	// Selector is the result of selector validation, when it ran.
+	Selector *SelectorCheck `json:"selector,omitempty"`
+	// Metrics has one entry per spec.metrics entry, in spec order.
+	Metrics []MetricResult `json:"metrics"`
+	// Recommendation combines the metrics (max proposal, invalid-metric rule).
+	Recommendation *Recommendation `json:"recommendation,omitempty"`
+	// Normalization is stabilization, rate limits and bounds.
+	Normalization *Normalization `json:"normalization,omitempty"`
+
+	// Conditions are status.conditions after this sync.
+	Conditions []Condition `json:"conditions"`
+	// Events are the Events the controller emits this sync, in order.
+	Events []Event `json:"events"`
+	// CurrentMetrics is status.currentMetrics after this sync.
+	CurrentMetrics []autoscalingv2.MetricStatus `json:"currentMetrics"`
+	// Status is the full status the controller computes this sync.
+	Status autoscalingv2.HorizontalPodAutoscalerStatus `json:"status"`
+	// StatusChanged is false when the computed status equals the one the HPA
+	// already has, so the controller writes nothing.
+	StatusChanged bool `json:"statusChanged"`
+
+	// StateBefore is the controller state the replay started from;
+	// StateAfter is the state the controller keeps after this sync.
+	StateBefore ControllerState `json:"stateBefore"`
+	StateAfter  ControllerState `json:"stateAfter"`
+
+	// Assumptions lists every input that was not observed.
+	Assumptions []string `json:"assumptions,omitempty"`
+}
+
+// Outcome names the path a sync took.
+type Outcome string
+
+// Outcomes, in the order the controller checks them.
+const (
+	OutcomeFailedGetScale    Outcome = "FailedGetScale"
+	OutcomeScalingDisabled   Outcome = "ScalingDisabled"
+	OutcomeAboveMax          Outcome = "AboveMaxReplicas"
+	OutcomeBelowMin          Outcome = "BelowMinReplicas"
+	OutcomeInvalidSelector   Outcome = "InvalidSelector"
+	OutcomeMetricsFailed     Outcome = "FailedComputeMetricsReplicas"
+	OutcomeRescale           Outcome = "Rescale"
+	OutcomeNoChange          Outcome = "NoChange"
+	OutcomeFailedUpdateScale Outcome = "FailedUpdateScale"
+)
+
+// ObjectRef names a namespaced object.
+type ObjectRef struct {
+	Namespace string `json:"namespace"`
+	Name      string `json:"name"`
+}
+
+// TargetInfo is the scale target as the controller saw it.
+type TargetInfo struct {
+	APIVersion     string `json:"apiVersion"`
+	Kind           string `json:"kind"`
+	Name           string `json:"name"`
+	SpecReplicas   int32  `json:"specReplicas"`
+	StatusReplicas int32  `json:"statusReplicas"`
+	Selector       string `json:"selector"`
+	GetError       string `json:"getError,omitempty"`
+	MinReplicas    int32  `json:"minReplicas"`
+	MaxReplicas    int32  `json:"maxReplicas"`
+}
+
+// SettingsInfo echoes the controller settings the replay used.
+type SettingsInfo struct {
+	Tolerance               float64         `json:"tolerance"`
+	CPUInitializationPeriod string          `json:"cpuInitializationPeriod"`
+	InitialReadinessDelay   string          `json:"initialReadinessDelay"`
+	DownscaleStabilization  string          `json:"downscaleStabilization"`
+	SyncPeriod              string          `json:"syncPeriod"`
+	FeatureGates            map[string]bool `json:"featureGates"`
+}
+
+// SelectorCheck is the outcome of selector validation (§4 of the spec).
+type SelectorCheck struct {
+	Selector string `json:"selector"`
+	Valid    bool   `json:"valid"`
+	// Error is the validation failure, if any.
+	Error string `json:"error,omitempty"`
+	// ConflictingHPAs lists other HPAs (namespace/name) whose selectors match
+	// some of this HPA's pods.
+	ConflictingHPAs []string `json:"conflictingHPAs,omitempty"`
+	// PodsSelected counts the pods the selector matches.
+	PodsSelected int `json:"podsSelected"`
+}
+
+// Condition is one status condition after the sync.
+type Condition struct {
+	Type    string `json:"type"`
+	Status  string `json:"status"`
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
+	// LastTransitionTime is when the status value last changed.
+	LastTransitionTime time.Time `json:"lastTransitionTime"`
+}
+
+// Event is one Kubernetes Event the controller emits.
+type Event struct {
+	Type    string `json:"type"`
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
+}
+
+// MetricResult is the replay of one spec.metrics entry.
+type MetricResult struct {
+	Index int `json:"index"`
+	// Type is the metric source type (Resource, ContainerResource, Pods,
+	// Object, External, or whatever the spec said).
+	Type string `json:"type"`
+	// Name is the controller's display name of the metric, as it appears in
+	// condition and event messages.
+	Name string `json:"name"`
+	// Target describes the target ("80%", "500m", "100 (value)").
+	TargetType        string             `json:"targetType,omitempty"`
+	TargetUtilization *int32             `json:"targetUtilization,omitempty"`
+	TargetValue       *resource.Quantity `json:"targetValue,omitempty"`
+	// Calculation names the upstream calculator that ran.
+	Calculation string `json:"calculation,omitempty"`
+
+	// ProposedReplicas is this metric's replica proposal; null when invalid.
+	ProposedReplicas *int32 `json:"proposedReplicas"`
+	// Utilization is the average utilization percentage (null unless a
+	// utilization target).
+	Utilization *int32 `json:"utilization"`
+	// Value is the quantity written to status (averageValue or value).
+	Value *resource.Quantity `json:"value"`
+	// Error is the error message when the metric is invalid.
+	Error *string `json:"error"`
+	// ErrorReason is the condition/event reason for the failure.
+	ErrorReason string `json:"errorReason,omitempty"`
+
+	// Used is false when a short-circuit decided the outcome and this
+	// proposal did not matter.
+	Used bool `json:"used"`
+	// Winner is true for the metric whose proposal became the recommendation.
+	Winner bool `json:"winner"`
+
+	// Pods is the pod accounting, for metrics that look at pods.
+	Pods *PodAccounting `json:"pods,omitempty"`
+	// Usage is the raw (pre-fill-in) usage computation.
+	Usage *Usage `json:"usage,omitempty"`
+	// Tolerance is the tolerance test on the raw ratio.
+	Tolerance *ToleranceCheck `json:"tolerance,omitempty"`
+	// FillIn is the conservative recomputation with missing/unready pods.
+	FillIn *FillIn `json:"fillIn,omitempty"`
+	// Steps narrates how the proposal was reached, one sentence each.
+	Steps []string `json:"steps,omitempty"`
+	// Timestamp is the metric timestamp the calculator returned.
+	Timestamp *time.Time `json:"timestamp,omitempty"`
+}
+
+// PodAccounting classifies every pod a calculator looked at.
+type PodAccounting struct {
+	Listed      int        `json:"listed"`
+	Ready       int        `json:"ready"`
+	Unready     int        `json:"unready"`
+	Missing     int        `json:"missing"`
+	Ignored     int        `json:"ignored"`
+	Superfluous int        `json:"superfluous"`
+	Entries     []PodEntry `json:"entries"`
+}
+
+// Pod classes.
+const (
+	PodReady       = "ready"
+	PodUnready     = "unready"
+	PodMissing     = "missing"
+	PodIgnored     = "ignored"
+	PodSuperfluous = "superfluous"
+)
+
+// PodEntry is one pod (or one metric without a pod) and how it counted.
+type PodEntry struct {
+	Name   string `json:"name"`
+	Class  string `json:"class"`
+	Reason string `json:"reason,omitempty"`
+	// UsageMilli is the metric sample in milli-units, when there is one.
+	UsageMilli *int64 `json:"usageMilli,omitempty"`
+	// RequestMilli is the request used as the utilization denominator.
+	RequestMilli *int64 `json:"requestMilli,omitempty"`
+	// FillInMilli is the value the fill-in gave this pod, if any.
+	FillInMilli *int64 `json:"fillInMilli,omitempty"`
+}
+
+// Usage is the raw usage computation of a metric.
+type Usage struct {
+	// SumMilli and Count are the numerator sum and the number of samples.
+	SumMilli int64 `json:"sumMilli"`
+	Count    int   `json:"count"`
+	// RequestSumMilli is the denominator for utilization targets.
+	RequestSumMilli *int64 `json:"requestSumMilli,omitempty"`
+	// AverageMilli is the average (or the value for Value targets).
+	AverageMilli int64 `json:"averageMilli"`
+	// TargetMilli is the target in milli-units (or percent).
+	TargetMilli int64 `json:"targetMilli"`
+	// Ratio is the usage ratio the tolerance test uses.
+	Ratio float64 `json:"ratio"`
+	// ReplicaBase is the replica count the ratio is multiplied with.
+	ReplicaBase int32 `json:"replicaBase"`
+	// ReplicaBaseKind says what ReplicaBase is (readyPods, specReplicas, ...).
+	ReplicaBaseKind string `json:"replicaBaseKind"`
+}
+
+// ToleranceCheck is one tolerance test.
+type ToleranceCheck struct {
+	ScaleDown float64 `json:"scaleDown"`
+	ScaleUp   float64 `json:"scaleUp"`
+	Lower     float64 `json:"lower"`
+	Upper     float64 `json:"upper"`
+	Ratio     float64 `json:"ratio"`
+	Within    bool    `json:"within"`
+	Source    string  `json:"source"`
+}
+
+// FillIn is the conservative recomputation of §7.2 step 8.
+type FillIn struct {
+	// Why the fill-in ran.
+	Reason string `json:"reason"`
+	// MissingFilledWith says what missing pods counted as ("0", "request",
+	// "target", "absent").
+	MissingFilledWith string `json:"missingFilledWith"`
+	// UnreadyFilledAsZero is true when unready pods counted as 0.
+	UnreadyFilledAsZero bool `json:"unreadyFilledAsZero"`
+	// NewUtilization is the recomputed utilization (utilization targets).
+	NewUtilization *int32 `json:"newUtilization,omitempty"`
+	// NewAverageMilli is the recomputed average (value targets).
+	NewAverageMilli *int64  `json:"newAverageMilli,omitempty"`
+	NewRatio        float64 `json:"newRatio"`
+	Within          bool    `json:"within"`
+	DirectionFlip   bool    `json:"directionFlip"`
+	Samples         int     `json:"samples"`
+	NewReplicas     *int32  `json:"newReplicas,omitempty"`
+	// WrongWay is true when the new replica count moved against the ratio.
+	WrongWay bool `json:"wrongWay"`
+	// Result is the proposal after the fill-in.
+	Result int32 `json:"result"`
+}
+
+// Recommendation is the combination of the metric proposals (§8).
+type Recommendation struct {
+	// Replicas is the largest valid proposal (-1 when the computation failed).
+	Replicas      int32  `json:"replicas"`
+	WinningMetric string `json:"winningMetric,omitempty"`
+	WinningIndex  int    `json:"winningIndex"`
+	Invalid       int    `json:"invalid"`
+	Total         int    `json:"total"`
+	// Error is the combined error ("invalid metrics (k invalid out of n) ...").
+	Error string `json:"error,omitempty"`
+	// Failed is true when the sync fails (all invalid, or a scale-down with an
+	// invalid metric).
+	Failed bool `json:"failed"`
+	// FailureRule explains why it failed.
+	FailureRule string `json:"failureRule,omitempty"`
+}
+
+// Normalization is what happens between the recommendation and the final
+// desired replicas.
+type Normalization struct {
+	// Path is "legacy" (behavior nil) or "behavior".
+	Path  string `json:"path"`
+	Input int32  `json:"input"`
+
+	Stabilization Stabilization `json:"stabilization"`
+	// Limits is the rate-limit and min/max step.
+	Limits Limits `json:"limits"`
+
+	// ScaleFromZeroFloor is set when the scale-from-zero floor raised the
+	// result to minReplicas.
+	ScaleFromZeroFloor bool  `json:"scaleFromZeroFloor,omitempty"`
+	Result             int32 `json:"result"`
+}
+
+// Stabilization is the stabilization window step.
+type Stabilization struct {
+	// Windows (seconds). Legacy uses only DownWindowSeconds.
+	UpWindowSeconds   int32  `json:"upWindowSeconds"`
+	DownWindowSeconds int32  `json:"downWindowSeconds"`
+	DownWindowSource  string `json:"downWindowSource,omitempty"`
+	// Considered lists the stored recommendations and whether each was in a
+	// window.
+	Considered []ConsideredRecommendation `json:"considered"`
+	// UpRecommendation is the lowest recommendation in the up window
+	// (behavior path), DownRecommendation the highest in the down window.
+	UpRecommendation   *int32 `json:"upRecommendation,omitempty"`
+	DownRecommendation int32  `json:"downRecommendation"`
+	Result             int32  `json:"result"`
+	Reason             string `json:"reason"`
+	// HeldUntil is when the recommendation holding the result leaves its
+	// window (if stabilization changed the value).
+	HeldUntil *time.Time `json:"heldUntil,omitempty"`
+}
+
+// ConsideredRecommendation is one stored recommendation and its role.
+type ConsideredRecommendation struct {
+	Timestamp time.Time `json:"timestamp"`
+	Replicas  int32     `json:"replicas"`
+	InUp      bool      `json:"inUpWindow"`
+	InDown    bool      `json:"inDownWindow"`
+	// Seeded is true for the entry a fresh controller inserts.
+	Seeded bool `json:"seeded,omitempty"`
+}
+
+// Limits is the rate-limit and bounds step.
+type Limits struct {
+	Direction string `json:"direction"` // up, down, none
+	// SelectPolicy and Policies (behavior path).
+	SelectPolicy string        `json:"selectPolicy,omitempty"`
+	Policies     []PolicyLimit `json:"policies,omitempty"`
+	// RateLimit is the limit the policies (or the legacy factor) allow.
+	RateLimit *int32 `json:"rateLimit,omitempty"`
+	// Bound is the effective bound after comparing with min/max.
+	Bound  *int32 `json:"bound,omitempty"`
+	Min    int32  `json:"min"`
+	Max    int32  `json:"max"`
+	Result int32  `json:"result"`
+	Reason string `json:"reason"`
+	// Limited is true when the bound changed the value.
+	Limited bool `json:"limited"`
+}
+
+// PolicyLimit is one scaling policy evaluated.
+type PolicyLimit struct {
+	Type          string `json:"type"`
+	Value         int32  `json:"value"`
+	PeriodSeconds int32  `json:"periodSeconds"`
+	// ChangedInPeriod sums the replica changes in the period (up - down).
+	AddedInPeriod   int32 `json:"addedInPeriod"`
+	RemovedInPeriod int32 `json:"removedInPeriod"`
+	PeriodStart     int32 `json:"periodStart"`
+	Limit           int32 `json:"limit"`
+	Selected        bool  `json:"selected"`
+}
