@@ -5,6 +5,16 @@ package engine
 
 import (
 	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 )
@@ -17,5 +27,608 @@ func Evaluate(snap *Snapshot, set Settings) (*explain.Decision, error) {
 	if snap == nil || snap.HPA == nil {
 		return nil, errors.New("snapshot has no HorizontalPodAutoscaler")
 	}
-	return nil, errors.New("not implemented yet")
+	if set.LegacyScaleUpLimitFactor == 0 && set.LegacyScaleUpLimitMinimum == 0 {
+		d := DefaultSettings()
+		set.LegacyScaleUpLimitFactor, set.LegacyScaleUpLimitMinimum = d.LegacyScaleUpLimitFactor, d.LegacyScaleUpLimitMinimum
+	}
+	s := &syncRun{snap: snap, set: set, now: snap.Now}
+	s.run()
+	return s.dec, nil
+}
+
+// syncRun is the working state of one replayed sync.
+type syncRun struct {
+	snap *Snapshot
+	set  Settings
+	now  time.Time
+
+	hpa       *autoscalingv2.HorizontalPodAutoscaler
+	oldStatus *autoscalingv2.HorizontalPodAutoscalerStatus
+	state     ControllerState
+	seeded    bool
+	events    []explain.Event
+	dec       *explain.Decision
+}
+
+func (s *syncRun) event(eventType, reason, msg string) {
+	s.events = append(s.events, explain.Event{Type: eventType, Reason: reason, Message: msg})
+}
+
+// setCondition updates a condition in place or appends it; the transition
+// time moves only when the status value changes.
+func (s *syncRun) setCondition(t autoscalingv2.HorizontalPodAutoscalerConditionType, status corev1.ConditionStatus, reason, msg string) {
+	s.hpa.Status.Conditions = setConditionInList(s.hpa.Status.Conditions, t, status, reason, msg, s.now)
+}
+
+func setConditionInList(list []autoscalingv2.HorizontalPodAutoscalerCondition, t autoscalingv2.HorizontalPodAutoscalerConditionType, status corev1.ConditionStatus, reason, msg string, now time.Time) []autoscalingv2.HorizontalPodAutoscalerCondition {
+	idx := -1
+	for i := range list {
+		if list[i].Type == t {
+			idx = i
+			break
+		}
+	}
+	if idx < 0 {
+		list = append(list, autoscalingv2.HorizontalPodAutoscalerCondition{Type: t})
+		idx = len(list) - 1
+	}
+	c := &list[idx]
+	if c.Status != status {
+		c.LastTransitionTime = metav1.NewTime(now)
+	}
+	c.Status, c.Reason, c.Message = status, reason, msg
+	return list
+}
+
+func (s *syncRun) removeCondition(t autoscalingv2.HorizontalPodAutoscalerConditionType) {
+	var kept []autoscalingv2.HorizontalPodAutoscalerCondition
+	for _, c := range s.hpa.Status.Conditions {
+		if c.Type != t {
+			kept = append(kept, c)
+		}
+	}
+	s.hpa.Status.Conditions = kept
+}
+
+func minReplicasOf(hpa *autoscalingv2.HorizontalPodAutoscaler) int32 {
+	if hpa.Spec.MinReplicas != nil {
+		return *hpa.Spec.MinReplicas
+	}
+	return 1
+}
+
+func hasObjectOrExternal(hpa *autoscalingv2.HorizontalPodAutoscaler) bool {
+	for _, m := range hpa.Spec.Metrics {
+		if m.Type == autoscalingv2.ObjectMetricSourceType || m.Type == autoscalingv2.ExternalMetricSourceType {
+			return true
+		}
+	}
+	return false
+}
+
+func scaledToZeroCondition(hpa *autoscalingv2.HorizontalPodAutoscaler) bool {
+	for _, c := range hpa.Status.Conditions {
+		if c.Type == autoscalingv2.ScaledToZero {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+func (s *syncRun) init() {
+	s.hpa = s.snap.HPA.DeepCopy()
+	s.oldStatus = s.hpa.Status.DeepCopy()
+	s.state = s.snap.State.DeepCopy()
+	t := s.snap.Target
+	g := s.set.FeatureGates
+	s.dec = &explain.Decision{
+		APIVersion: explain.APIVersion,
+		Kind:       explain.KindExplanation,
+		HPA:        explain.ObjectRef{Namespace: s.hpa.Namespace, Name: s.hpa.Name},
+		Target: explain.TargetInfo{
+			APIVersion: s.hpa.Spec.ScaleTargetRef.APIVersion, Kind: s.hpa.Spec.ScaleTargetRef.Kind, Name: s.hpa.Spec.ScaleTargetRef.Name,
+			SpecReplicas: t.SpecReplicas, StatusReplicas: t.StatusReplicas, Selector: t.Selector, GetError: t.GetError,
+			MinReplicas: minReplicasOf(s.hpa), MaxReplicas: s.hpa.Spec.MaxReplicas,
+		},
+		Now: s.now,
+		Settings: explain.SettingsInfo{
+			Tolerance:               s.set.Tolerance,
+			CPUInitializationPeriod: s.set.CPUInitializationPeriod.String(),
+			InitialReadinessDelay:   s.set.InitialReadinessDelay.String(),
+			DownscaleStabilization:  s.set.DownscaleStabilization.String(),
+			SyncPeriod:              s.set.SyncPeriod.String(),
+			FeatureGates: map[string]bool{
+				"HPAConfigurableTolerance": g.HPAConfigurableTolerance,
+				"HPAScaleToZero":           g.HPAScaleToZero,
+				"PodLevelResources":        g.PodLevelResources,
+			},
+		},
+		StateBefore: s.snap.State.DeepCopy(),
+		Metrics:     []explain.MetricResult{},
+		Events:      []explain.Event{},
+	}
+	for i, m := range s.hpa.Spec.Metrics {
+		tr := explain.MetricResult{Index: i, Type: string(m.Type), Name: displayName(m)}
+		describeTarget(m, &tr)
+		s.dec.Metrics = append(s.dec.Metrics, tr)
+	}
+	if s.state.Provenance != explain.Observed {
+		for _, n := range s.state.Notes {
+			s.dec.Assumptions = append(s.dec.Assumptions, n)
+		}
+	}
+}
+
+// run mirrors reconcileAutoscaler.
+func (s *syncRun) run() {
+	s.init()
+	defer s.finish()
+	ref := s.hpa.Spec.ScaleTargetRef
+
+	// 1. Resolve the target's scale.
+	var getErr error
+	if _, err := schema.ParseGroupVersion(ref.APIVersion); err != nil {
+		getErr = err
+	} else if s.snap.Target.GetError != "" {
+		getErr = errors.New(s.snap.Target.GetError)
+	}
+	if getErr != nil {
+		s.event(corev1.EventTypeWarning, "FailedGetScale", getErr.Error())
+		s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionFalse, "FailedGetScale", fmt.Sprintf("the HPA controller was unable to get the target's current scale: %v", getErr))
+		s.dec.Outcome = explain.OutcomeFailedGetScale
+		s.dec.CurrentReplicas = s.hpa.Status.CurrentReplicas
+		s.markMetricsNotComputed("not computed: the target's scale could not be read")
+		s.dec.Summary = fmt.Sprintf("the controller cannot read the scale of %s/%s (%v); nothing else is computed", ref.Kind, ref.Name, getErr)
+		return
+	}
+	s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionTrue, "SucceededGetScale", "the HPA controller was able to get the target's current scale")
+	cur := s.snap.Target.SpecReplicas
+	s.dec.CurrentReplicas = cur
+
+	// 2. A controller without history for this HPA seeds it with cur.
+	if !s.state.RecommendationsInitialized {
+		s.state.RecommendationsInitialized = true
+		s.state.Recommendations = []Recommendation{{Replicas: cur, Timestamp: s.now}}
+		s.seeded = true
+	}
+
+	minR := minReplicasOf(s.hpa)
+	maxR := s.hpa.Spec.MaxReplicas
+	gateZero := s.set.FeatureGates.HPAScaleToZero
+	hasObjExt := hasObjectOrExternal(s.hpa)
+	scaledToZero := gateZero && scaledToZeroCondition(s.hpa)
+	canScaleFromZero := scaledToZero && hasObjExt
+
+	desired := int32(0)
+	reason := ""
+	rescale := true
+	needsMetrics := true
+	var statuses []autoscalingv2.MetricStatus
+
+	// 3. Short-circuits.
+	switch {
+	case cur == 0:
+		if !((minR != 0 && scaledToZero) || canScaleFromZero) {
+			needsMetrics = false
+			rescale = false
+			s.setCondition(autoscalingv2.ScalingActive, corev1.ConditionFalse, "ScalingDisabled", "scaling is disabled since the replica count of the target is zero")
+			if !gateZero {
+				s.removeCondition(autoscalingv2.ScaledToZero)
+			}
+			s.dec.Outcome = explain.OutcomeScalingDisabled
+			s.dec.Summary = "the target is scaled to 0 replicas, which disables autoscaling (scale it up by hand to resume)"
+		}
+	case cur > maxR:
+		reason = "Current number of replicas above Spec.MaxReplicas"
+		desired = maxR
+		needsMetrics = false
+		s.dec.Outcome = explain.OutcomeAboveMax
+		s.dec.Summary = fmt.Sprintf("current replicas %d are above maxReplicas %d: the controller scales to %d without looking at metrics", cur, maxR, maxR)
+	case cur < minR:
+		reason = "Current number of replicas below Spec.MinReplicas"
+		desired = minR
+		needsMetrics = false
+		s.dec.Outcome = explain.OutcomeBelowMin
+		s.dec.Summary = fmt.Sprintf("current replicas %d are below minReplicas %d: the controller scales to %d without looking at metrics", cur, minR, minR)
+	}
+
+	if !needsMetrics {
+		s.shadowMetrics()
+	} else {
+		// 4. Metrics.
+		metricDesired, metricName, sts, err := s.computeReplicasForMetrics(cur)
+		statuses = sts
+		if metricDesired == -1 {
+			s.setStatusKeepDesired(cur, statuses)
+			s.event(corev1.EventTypeWarning, "FailedComputeMetricsReplicas", err.Error())
+			if s.dec.Outcome == "" {
+				s.dec.Outcome = explain.OutcomeMetricsFailed
+			}
+			if s.dec.Summary == "" {
+				s.dec.Summary = "the controller could not compute a replica count (" + err.Error() + "); replicas stay at " + fmt.Sprint(cur)
+			}
+			return
+		}
+		// 5. Rescale reason, on the pre-normalization value.
+		rescaleMetric := ""
+		if metricDesired > desired {
+			desired = metricDesired
+			rescaleMetric = metricName
+		}
+		if desired > cur {
+			reason = fmt.Sprintf("%s above target", rescaleMetric)
+		}
+		if desired < cur {
+			reason = "All metrics below target"
+		}
+		// 6. Normalization.
+		desired = s.normalize(cur, desired, minR)
+		if cur == 0 && minR != 0 && scaledToZero && desired < minR {
+			desired = minR
+			s.dec.Normalization.ScaleFromZeroFloor = true
+			s.dec.Normalization.Result = desired
+			if reason == "" {
+				reason = "Current number of replicas below Spec.MinReplicas"
+			}
+		}
+		rescale = desired != cur
+	}
+
+	// 7. Rescale.
+	if rescale {
+		s.dec.RescaleReason = reason
+		if msg := s.set.ScaleUpdateError; msg != "" {
+			s.event(corev1.EventTypeWarning, "FailedRescale", fmt.Sprintf("New size: %d; reason: %s; error: %v", desired, reason, msg))
+			s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionFalse, "FailedUpdateScale", fmt.Sprintf("the HPA controller was unable to update the target scale: %v", msg))
+			s.setStatusKeepDesired(cur, statuses)
+			s.dec.Outcome = explain.OutcomeFailedUpdateScale
+			s.dec.Summary = fmt.Sprintf("the controller wants %d replicas but the scale update fails: %s", desired, msg)
+			return
+		}
+		s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionTrue, "SucceededRescale", fmt.Sprintf("the HPA controller was able to update the target scale to %d", desired))
+		s.event(corev1.EventTypeNormal, "SuccessfulRescale", fmt.Sprintf("New size: %d; reason: %s", desired, reason))
+		storeScaleEvent(s.hpa.Spec.Behavior, &s.state, cur, desired, s.now)
+		if gateZero {
+			if cur > 0 && desired == 0 && minR == 0 && hasObjExt {
+				s.setCondition(autoscalingv2.ScaledToZero, corev1.ConditionTrue, "ScaledToZero", "the HPA controller scaled the workload to zero")
+			} else {
+				s.setCondition(autoscalingv2.ScaledToZero, corev1.ConditionFalse, "NotScaledToZero", "the HPA controller did not scale the workload to zero")
+			}
+		} else {
+			s.removeCondition(autoscalingv2.ScaledToZero)
+		}
+		s.dec.Rescale = true
+		if s.dec.Outcome == "" {
+			s.dec.Outcome = explain.OutcomeRescale
+		}
+	} else {
+		desired = cur
+		if s.dec.Outcome == "" {
+			s.dec.Outcome = explain.OutcomeNoChange
+		}
+	}
+	s.setStatus(cur, desired, statuses, rescale)
+}
+
+// setStatus mirrors the controller's status rebuild.
+func (s *syncRun) setStatus(cur, desired int32, statuses []autoscalingv2.MetricStatus, rescale bool) {
+	s.hpa.Status = autoscalingv2.HorizontalPodAutoscalerStatus{
+		CurrentReplicas: cur,
+		DesiredReplicas: desired,
+		LastScaleTime:   s.hpa.Status.LastScaleTime,
+		CurrentMetrics:  statuses,
+		Conditions:      s.hpa.Status.Conditions,
+	}
+	if rescale {
+		t := metav1.NewTime(s.now)
+		s.hpa.Status.LastScaleTime = &t
+	}
+}
+
+// setStatusKeepDesired is the failure-path rebuild: the previous desired
+// replicas stay.
+func (s *syncRun) setStatusKeepDesired(cur int32, statuses []autoscalingv2.MetricStatus) {
+	s.setStatus(cur, s.hpa.Status.DesiredReplicas, statuses, false)
+}
+
+func (s *syncRun) finish() {
+	d := s.dec
+	d.Status = *s.hpa.Status.DeepCopy()
+	d.DesiredReplicas = d.Status.DesiredReplicas
+	d.CurrentMetrics = d.Status.CurrentMetrics
+	if d.CurrentMetrics == nil {
+		d.CurrentMetrics = []autoscalingv2.MetricStatus{}
+	}
+	d.Conditions = []explain.Condition{}
+	for _, c := range d.Status.Conditions {
+		d.Conditions = append(d.Conditions, explain.Condition{Type: string(c.Type), Status: string(c.Status), Reason: c.Reason, Message: c.Message, LastTransitionTime: c.LastTransitionTime.Time})
+	}
+	d.Events = append(d.Events, s.events...)
+	d.StatusChanged = !equality.Semantic.DeepEqual(s.oldStatus, &s.hpa.Status)
+	d.StateAfter = s.state.DeepCopy()
+	if d.Summary == "" {
+		d.Summary = summarize(d)
+	}
+}
+
+func (s *syncRun) markMetricsNotComputed(msg string) {
+	for i := range s.dec.Metrics {
+		m := msg
+		s.dec.Metrics[i].Error = &m
+		s.dec.Metrics[i].Used = false
+	}
+}
+
+// podLister returns the pods in the HPA's namespace that match the selector.
+func (s *syncRun) podLister(sel labels.Selector) []*corev1.Pod {
+	var out []*corev1.Pod
+	for i := range s.snap.Pods {
+		p := &s.snap.Pods[i]
+		if p.Namespace != "" && p.Namespace != s.hpa.Namespace {
+			continue
+		}
+		if sel.Matches(labels.Set(p.Labels)) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// validateSelector mirrors validateAndParseSelector.
+func (s *syncRun) validateSelector() (labels.Selector, []*corev1.Pod, error) {
+	raw := s.snap.Target.Selector
+	chk := &explain.SelectorCheck{Selector: raw}
+	s.dec.Selector = chk
+	if raw == "" {
+		msg := "selector is required"
+		s.event(corev1.EventTypeWarning, "SelectorRequired", msg)
+		s.setCondition(autoscalingv2.ScalingActive, corev1.ConditionFalse, "InvalidSelector", "the HPA target's scale is missing a selector")
+		chk.Error = "the HPA target's scale is missing a selector"
+		return nil, nil, errors.New(msg)
+	}
+	sel, err := labels.Parse(raw)
+	if err != nil {
+		msg := fmt.Sprintf("couldn't convert selector into a corresponding internal selector object: %v", err)
+		s.event(corev1.EventTypeWarning, "InvalidSelector", msg)
+		s.setCondition(autoscalingv2.ScalingActive, corev1.ConditionFalse, "InvalidSelector", msg)
+		chk.Error = msg
+		return nil, nil, errors.New(msg)
+	}
+	pods := s.podLister(sel)
+	chk.PodsSelected = len(pods)
+	if others := s.selectingHPAs(pods); len(others) > 0 {
+		keys := append([]string{s.hpa.Namespace + "/" + s.hpa.Name}, others...)
+		sort.Strings(keys)
+		msg := fmt.Sprintf("pods by selector %v are controlled by multiple HPAs: %v", raw, keys)
+		s.event(corev1.EventTypeWarning, "AmbiguousSelector", msg)
+		s.setCondition(autoscalingv2.ScalingActive, corev1.ConditionFalse, "AmbiguousSelector", msg)
+		chk.Error = msg
+		chk.ConflictingHPAs = others
+		return nil, nil, errors.New(msg)
+	}
+	chk.Valid = true
+	return sel, pods, nil
+}
+
+// selectingHPAs lists the other HPAs of the namespace whose selectors match
+// at least one of the pods. An HPA whose selector is empty or unparsable has
+// never been registered with a real selector and matches nothing.
+func (s *syncRun) selectingHPAs(pods []*corev1.Pod) []string {
+	var out []string
+	for _, o := range s.snap.OtherHPAs {
+		if o.Namespace != s.hpa.Namespace || o.Name == s.hpa.Name || o.Selector == "" {
+			continue
+		}
+		sel, err := labels.Parse(o.Selector)
+		if err != nil {
+			continue
+		}
+		for _, p := range pods {
+			if sel.Matches(labels.Set(p.Labels)) {
+				out = append(out, o.Namespace+"/"+o.Name)
+				break
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// computeReplicasForMetrics mirrors the controller's combination of metrics.
+// It returns -1 when the sync must stop.
+func (s *syncRun) computeReplicasForMetrics(cur int32) (int32, string, []autoscalingv2.MetricStatus, error) {
+	sel, pods, err := s.validateSelector()
+	if err != nil {
+		s.dec.Outcome = explain.OutcomeInvalidSelector
+		s.dec.Summary = "the target's selector is not usable: " + s.dec.Selector.Error
+		s.markMetricsNotComputed("not computed: " + err.Error())
+		return -1, "", nil, err
+	}
+	specs := s.hpa.Spec.Metrics
+	in := metricInput{
+		hpa: s.hpa, specReplicas: cur, statusReplicas: s.snap.Target.StatusReplicas,
+		tol:  tolerancesFor(s.hpa, s.set),
+		calc: s.newCalculator(sel, pods),
+	}
+	statuses := make([]autoscalingv2.MetricStatus, len(specs))
+	var (
+		replicas  int32
+		metric    string
+		winner    = -1
+		invalid   int
+		firstFail *metricFailure
+	)
+	for i, spec := range specs {
+		tr := &s.dec.Metrics[i]
+		tr.Used = true
+		n, st, ts, fail := computeReplicasForMetric(in, spec, tr)
+		if fail != nil {
+			s.event(corev1.EventTypeWarning, fail.reason, fail.eventMsg)
+			msg := fail.eventMsg
+			tr.Error = &msg
+			tr.ErrorReason = fail.reason
+			tr.Steps = append(tr.Steps, "invalid: "+fail.err.Error())
+			if invalid == 0 {
+				firstFail = fail
+			}
+			invalid++
+			continue
+		}
+		statuses[i] = st
+		p := n
+		tr.ProposedReplicas = &p
+		tr.Value, tr.Utilization = statusValue(st)
+		if !ts.IsZero() {
+			t := ts
+			tr.Timestamp = &t
+		}
+		if replicas == 0 || n > replicas {
+			replicas, metric, winner = n, displayName(spec), i
+		}
+	}
+	rec := &explain.Recommendation{Replicas: replicas, WinningMetric: metric, WinningIndex: winner, Invalid: invalid, Total: len(specs)}
+	s.dec.Recommendation = rec
+	var combined error
+	if firstFail != nil {
+		combined = fmt.Errorf("invalid metrics (%v invalid out of %v), first error is: %v", invalid, len(specs), firstFail.err)
+		rec.Error = combined.Error()
+	}
+	if invalid >= len(specs) || (invalid > 0 && replicas < cur) {
+		rec.Failed = true
+		if invalid >= len(specs) {
+			rec.FailureRule = "every metric is invalid"
+		} else {
+			rec.FailureRule = fmt.Sprintf("a metric is invalid and the valid ones propose %d < %d current replicas: the controller refuses to scale down on partial data", replicas, cur)
+		}
+		rec.Replicas = -1
+		if firstFail != nil {
+			s.setCondition(autoscalingv2.ScalingActive, corev1.ConditionFalse, firstFail.reason, "the HPA was unable to compute the replica count: "+firstFail.eventMsg)
+		}
+		for i := range s.dec.Metrics {
+			s.dec.Metrics[i].Winner = false
+		}
+		if combined == nil {
+			// No metric specs at all: the controller fails the same way.
+			combined = fmt.Errorf("invalid metrics (%v invalid out of %v), first error is: %v", invalid, len(specs), nil)
+		}
+		return -1, "", statuses, combined
+	}
+	if winner >= 0 {
+		s.dec.Metrics[winner].Winner = true
+	}
+	s.setCondition(autoscalingv2.ScalingActive, corev1.ConditionTrue, "ValidMetricFound", fmt.Sprintf("the HPA was able to successfully calculate a replica count from %s", metric))
+	return replicas, metric, statuses, combined
+}
+
+func (s *syncRun) newCalculator(sel labels.Selector, pods []*corev1.Pod) *calculator {
+	names := make(map[string]struct{}, len(pods))
+	for _, p := range pods {
+		names[p.Name] = struct{}{}
+	}
+	return &calculator{
+		api:            &metricsAPI{snap: s.snap, namespace: s.hpa.Namespace, selector: sel, podNames: names},
+		pods:           pods,
+		now:            s.now,
+		cpuInit:        s.set.CPUInitializationPeriod,
+		readinessDelay: s.set.InitialReadinessDelay,
+		podLevel:       s.set.FeatureGates.PodLevelResources,
+	}
+}
+
+// shadowMetrics computes every metric's proposal for the explanation when a
+// short-circuit decides the outcome; nothing it does reaches the status,
+// events or controller state.
+func (s *syncRun) shadowMetrics() {
+	shadow := &syncRun{snap: s.snap, set: s.set, now: s.now}
+	shadow.init()
+	shadow.hpa.Status.Conditions = nil
+	_, _, _, _ = shadow.computeReplicasForMetrics(s.snap.Target.SpecReplicas)
+	for i := range shadow.dec.Metrics {
+		shadow.dec.Metrics[i].Used = false
+		shadow.dec.Metrics[i].Winner = false
+	}
+	s.dec.Metrics = shadow.dec.Metrics
+	s.dec.Selector = shadow.dec.Selector
+	if shadow.dec.Recommendation != nil {
+		r := *shadow.dec.Recommendation
+		s.dec.Recommendation = &r
+	}
+}
+
+// normalize applies the legacy path or the behavior path.
+func (s *syncRun) normalize(cur, desired, minR int32) int32 {
+	n := &explain.Normalization{Input: desired}
+	s.dec.Normalization = n
+	maxR := s.hpa.Spec.MaxReplicas
+	b := s.hpa.Spec.Behavior
+	var stab int32
+	var lim limitResult
+	if b == nil {
+		n.Path = "legacy"
+		n.Stabilization.DownWindowSeconds = int32(s.set.DownscaleStabilization.Seconds())
+		n.Stabilization.DownWindowSource = "--horizontal-pod-autoscaler-downscale-stabilization"
+		stab, s.state.Recommendations = stabilizeLegacy(s.state.Recommendations, desired, s.set.DownscaleStabilization, s.now, &n.Stabilization)
+		if stab != desired {
+			n.Stabilization.Reason = "ScaleDownStabilized"
+			s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionTrue, "ScaleDownStabilized", msgScaleDownStabilized)
+		} else {
+			n.Stabilization.Reason = "ReadyForNewScale"
+			s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionTrue, "ReadyForNewScale", msgReadyForNewScale)
+		}
+		n.Limits = explain.Limits{Min: minR, Max: maxR, Direction: direction(cur, stab)}
+		lim = legacyClamp(cur, stab, minR, maxR, s.set, &n.Limits)
+	} else {
+		n.Path = "behavior"
+		up, down := b.ScaleUp, b.ScaleDown
+		var upWin, downWin int32
+		if up != nil && up.StabilizationWindowSeconds != nil {
+			upWin = *up.StabilizationWindowSeconds
+		}
+		n.Stabilization.DownWindowSource = "behavior.scaleDown.stabilizationWindowSeconds"
+		if down != nil && down.StabilizationWindowSeconds != nil {
+			downWin = *down.StabilizationWindowSeconds
+		} else {
+			// Unset: the controller substitutes its downscale-stabilization flag.
+			downWin = int32(s.set.DownscaleStabilization.Seconds())
+			n.Stabilization.DownWindowSource = "--horizontal-pod-autoscaler-downscale-stabilization (behavior.scaleDown.stabilizationWindowSeconds is unset)"
+			if down != nil {
+				w := downWin
+				s.hpa.Spec.Behavior.ScaleDown.StabilizationWindowSeconds = &w
+			}
+		}
+		n.Stabilization.UpWindowSeconds, n.Stabilization.DownWindowSeconds = upWin, downWin
+		var reason, msg string
+		stab, reason, msg, s.state.Recommendations = stabilizeBehavior(s.state.Recommendations, cur, desired, upWin, downWin, s.now, &n.Stabilization)
+		if stab != desired {
+			n.Stabilization.Reason = reason
+			s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionTrue, reason, msg)
+		} else {
+			n.Stabilization.Reason = "ReadyForNewScale"
+			s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionTrue, "ReadyForNewScale", msgReadyForNewScale)
+		}
+		n.Limits = explain.Limits{Min: minR, Max: maxR}
+		lim = behaviorRate(cur, stab, minR, maxR, up, down, s.state.ScaleUpEvents, s.state.ScaleDownEvents, s.now, &n.Limits)
+	}
+	if s.seeded && len(n.Stabilization.Considered) > 0 {
+		n.Stabilization.Considered[0].Seeded = true
+	}
+	n.Limits.Result, n.Limits.Reason = lim.replicas, lim.reason
+	n.Limits.Limited = lim.replicas != stab
+	if lim.replicas == stab {
+		s.setCondition(autoscalingv2.ScalingLimited, corev1.ConditionFalse, lim.reason, lim.message)
+	} else {
+		s.setCondition(autoscalingv2.ScalingLimited, corev1.ConditionTrue, lim.reason, lim.message)
+	}
+	n.Result = lim.replicas
+	return lim.replicas
+}
+
+func direction(cur, d int32) string {
+	switch {
+	case d > cur:
+		return "up"
+	case d < cur:
+		return "down"
+	}
+	return "none"
 }

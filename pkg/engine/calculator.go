@@ -1,0 +1,500 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"time"
+
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+)
+
+var errNoPods = errors.New("no pods returned by selector while calculating replica count")
+
+// calculator mirrors upstream's ReplicaCalculator over a snapshot. Every
+// method also records what it did in the metric's trace.
+type calculator struct {
+	api            *metricsAPI
+	pods           []*corev1.Pod
+	now            time.Time
+	cpuInit        time.Duration
+	readinessDelay time.Duration
+	podLevel       bool
+}
+
+// utilizationRatio is upstream's GetResourceUtilizationRatio: samples without
+// a request (pods not listed) are skipped; the percentage is truncated before
+// the ratio is taken.
+func utilizationRatio(samples podSamples, requests map[string]int64, target int32) (ratio float64, util int32, rawAvg int64, sumU, sumR int64, err error) {
+	n := 0
+	for name, s := range samples {
+		req, ok := requests[name]
+		if !ok {
+			continue
+		}
+		sumU += s.value
+		sumR += req
+		n++
+	}
+	if sumR == 0 {
+		return 0, 0, 0, sumU, sumR, errors.New("no metrics returned matched known pods")
+	}
+	util = int32((sumU * 100) / sumR)
+	return float64(util) / float64(target), util, sumU / int64(n), sumU, sumR, nil
+}
+
+// usageRatio is upstream's GetMetricUsageRatio: a plain average over every
+// sample, superfluous ones included.
+func usageRatio(samples podSamples, target int64) (ratio float64, avg, sum int64) {
+	for _, s := range samples {
+		sum += s.value
+	}
+	avg = sum / int64(len(samples))
+	return float64(avg) / float64(target), avg, sum
+}
+
+func removeSamples(samples podSamples, set map[string]struct{}) {
+	for name := range set {
+		delete(samples, name)
+	}
+}
+
+// accounting builds the per-pod table of a pod-based calculation.
+func accounting(pods []*corev1.Pod, g podGroups, samples podSamples, requests map[string]int64) *explain.PodAccounting {
+	acc := &explain.PodAccounting{Listed: len(pods), Ready: g.readyCount, Unready: len(g.unready), Missing: len(g.missing), Ignored: len(g.ignored)}
+	listed := map[string]struct{}{}
+	for _, p := range pods {
+		listed[p.Name] = struct{}{}
+		e := explain.PodEntry{Name: p.Name, Class: g.class[p.Name], Reason: g.reason[p.Name]}
+		if s, ok := samples[p.Name]; ok {
+			v := s.value
+			e.UsageMilli = &v
+		}
+		if r, ok := requests[p.Name]; ok {
+			v := r
+			e.RequestMilli = &v
+		}
+		acc.Entries = append(acc.Entries, e)
+	}
+	var extra []string
+	for name := range samples {
+		if _, ok := listed[name]; !ok {
+			extra = append(extra, name)
+		}
+	}
+	sort.Strings(extra)
+	for _, name := range extra {
+		v := samples[name].value
+		acc.Entries = append(acc.Entries, explain.PodEntry{Name: name, Class: explain.PodSuperfluous, Reason: "metric sample for a pod the selector does not list", UsageMilli: &v})
+	}
+	acc.Superfluous = len(extra)
+	return acc
+}
+
+func setFillIn(acc *explain.PodAccounting, name string, v int64) {
+	for i := range acc.Entries {
+		if acc.Entries[i].Name == name {
+			val := v
+			acc.Entries[i].FillInMilli = &val
+			return
+		}
+	}
+}
+
+func sortedNames(set map[string]struct{}) []string {
+	out := make([]string, 0, len(set))
+	for k := range set {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// getResourceReplicas mirrors GetResourceReplicas: a utilization target on a
+// resource of the pods (optionally one container).
+func (c *calculator) getResourceReplicas(cur, target int32, resource corev1.ResourceName, tol tolerances, container string, tr *explain.MetricResult) (int32, int32, int64, time.Time, error) {
+	samples, ts, err := c.api.resourceMetric(resource, c.selectorPlaceholder(), container)
+	if err != nil {
+		return 0, 0, 0, time.Time{}, fmt.Errorf("unable to get metrics for resource %s: %v", resource, err)
+	}
+	if len(c.pods) == 0 {
+		return 0, 0, 0, time.Time{}, errNoPods
+	}
+	g := groupPods(c.pods, samples, resource, c.cpuInit, c.readinessDelay, c.now)
+	all := samples.clone()
+	removeSamples(samples, g.ignored)
+	removeSamples(samples, g.unready)
+	tr.Pods = accounting(c.pods, g, all, nil)
+	if len(samples) == 0 {
+		return 0, 0, 0, time.Time{}, errors.New("did not receive metrics for targeted pods (pods might be unready)")
+	}
+	requests, err := calculateRequests(c.pods, container, resource, c.podLevel)
+	if err != nil {
+		return 0, 0, 0, time.Time{}, err
+	}
+	tr.Pods = accounting(c.pods, g, all, requests)
+
+	ratio, util, rawAvg, sumU, sumR, err := utilizationRatio(samples, requests, target)
+	if err != nil {
+		return 0, 0, 0, time.Time{}, err
+	}
+	sr := sumR
+	tr.Usage = &explain.Usage{SumMilli: sumU, Count: countWithRequest(samples, requests), RequestSumMilli: &sr, AverageMilli: rawAvg, TargetMilli: int64(target), Ratio: ratio, ReplicaBase: int32(g.readyCount), ReplicaBaseKind: "readyPods"}
+	tr.Tolerance = tol.check(ratio)
+	tr.Steps = append(tr.Steps, fmt.Sprintf("utilization = floor(100 × %dm used / %dm requested) = %d%% against a target of %d%%: ratio %.4g", sumU, sumR, util, target, ratio))
+
+	scaleUpWithUnready := len(g.unready) > 0 && ratio > 1.0
+	if !scaleUpWithUnready && len(g.missing) == 0 {
+		if tol.isWithin(ratio) {
+			tr.Steps = append(tr.Steps, fmt.Sprintf("ratio %.4g is within the tolerance band [%.4g, %.4g]: keep %d replicas", ratio, 1-tol.down, 1+tol.up, cur))
+			return cur, util, rawAvg, ts, nil
+		}
+		n := int32(math.Ceil(ratio * float64(g.readyCount)))
+		tr.Steps = append(tr.Steps, fmt.Sprintf("ceil(%.4g × %d ready pods) = %d", ratio, g.readyCount, n))
+		return n, util, rawAvg, ts, nil
+	}
+
+	fi := &explain.FillIn{MissingFilledWith: "absent"}
+	fi.Reason = fillInReason(len(g.missing), len(g.unready), scaleUpWithUnready)
+	if len(g.missing) > 0 {
+		switch {
+		case ratio < 1.0:
+			fallback := int64(max(100, target))
+			fi.MissingFilledWith = fmt.Sprintf("%d%% of request", fallback)
+			for name := range g.missing {
+				v := requests[name] * fallback / 100
+				samples[name] = podSample{value: v}
+				setFillIn(tr.Pods, name, v)
+			}
+		case ratio > 1.0:
+			fi.MissingFilledWith = "0"
+			for name := range g.missing {
+				samples[name] = podSample{value: 0}
+				setFillIn(tr.Pods, name, 0)
+			}
+		}
+	}
+	if scaleUpWithUnready {
+		fi.UnreadyFilledAsZero = true
+		for name := range g.unready {
+			samples[name] = podSample{value: 0}
+			setFillIn(tr.Pods, name, 0)
+		}
+	}
+	newRatio, newUtil, _, _, _, err := utilizationRatio(samples, requests, target)
+	if err != nil {
+		return 0, util, rawAvg, time.Time{}, err
+	}
+	fi.NewUtilization = &newUtil
+	return c.finishFillIn(tr, fi, cur, ratio, newRatio, len(samples), tol, util, rawAvg, ts)
+}
+
+func countWithRequest(samples podSamples, requests map[string]int64) int {
+	n := 0
+	for name := range samples {
+		if _, ok := requests[name]; ok {
+			n++
+		}
+	}
+	return n
+}
+
+func fillInReason(missing, unready int, scaleUpWithUnready bool) string {
+	switch {
+	case missing > 0 && scaleUpWithUnready:
+		return fmt.Sprintf("%d pod(s) have no metric and %d unready pod(s) would join a scale-up", missing, unready)
+	case missing > 0:
+		return fmt.Sprintf("%d pod(s) have no metric", missing)
+	default:
+		return fmt.Sprintf("scale-up with %d unready pod(s)", unready)
+	}
+}
+
+// finishFillIn applies the rules after the conservative recomputation: keep
+// cur when within tolerance, when the direction flips, or when the new count
+// moves the wrong way.
+func (c *calculator) finishFillIn(tr *explain.MetricResult, fi *explain.FillIn, cur int32, ratio, newRatio float64, samples int, tol tolerances, util int32, raw int64, ts time.Time) (int32, int32, int64, time.Time, error) {
+	fi.NewRatio = newRatio
+	fi.Samples = samples
+	fi.Within = tol.isWithin(newRatio)
+	fi.DirectionFlip = (ratio < 1.0 && newRatio > 1.0) || (ratio > 1.0 && newRatio < 1.0)
+	tr.FillIn = fi
+	if fi.Within || fi.DirectionFlip {
+		fi.Result = cur
+		if fi.Within {
+			tr.Steps = append(tr.Steps, fmt.Sprintf("after the fill-in the ratio is %.4g, within the tolerance band: keep %d replicas", newRatio, cur))
+		} else {
+			tr.Steps = append(tr.Steps, fmt.Sprintf("after the fill-in the ratio %.4g points the other way than %.4g: keep %d replicas", newRatio, ratio, cur))
+		}
+		return cur, util, raw, ts, nil
+	}
+	n := int32(math.Ceil(newRatio * float64(samples)))
+	fi.NewReplicas = &n
+	if (newRatio < 1.0 && n > cur) || (newRatio > 1.0 && n < cur) {
+		fi.WrongWay = true
+		fi.Result = cur
+		tr.Steps = append(tr.Steps, fmt.Sprintf("ceil(%.4g × %d samples) = %d would move against the ratio: keep %d replicas", newRatio, samples, n, cur))
+		return cur, util, raw, ts, nil
+	}
+	fi.Result = n
+	tr.Steps = append(tr.Steps, fmt.Sprintf("after the fill-in: ceil(%.4g × %d samples) = %d", newRatio, samples, n))
+	return n, util, raw, ts, nil
+}
+
+// selectorPlaceholder returns the selector the pods were listed with.
+func (c *calculator) selectorPlaceholder() labels.Selector { return c.api.selector }
+
+// getRawResourceReplicas mirrors GetRawResourceReplicas: an average-value
+// target on a resource.
+func (c *calculator) getRawResourceReplicas(cur int32, target int64, resource corev1.ResourceName, tol tolerances, container string, tr *explain.MetricResult) (int32, int64, time.Time, error) {
+	samples, ts, err := c.api.resourceMetric(resource, c.selectorPlaceholder(), container)
+	if err != nil {
+		return 0, 0, time.Time{}, fmt.Errorf("unable to get metrics for resource %s: %v", resource, err)
+	}
+	n, usage, err := c.plainReplicas(samples, cur, target, tol, resource, tr)
+	return n, usage, ts, err
+}
+
+// getMetricReplicas mirrors GetMetricReplicas: a Pods metric.
+func (c *calculator) getMetricReplicas(cur int32, target int64, name string, tol tolerances, tr *explain.MetricResult) (int32, int64, time.Time, error) {
+	samples, ts, err := c.api.podsMetric(name)
+	if err != nil {
+		return 0, 0, time.Time{}, fmt.Errorf("unable to get metric %s: %v", name, err)
+	}
+	n, usage, err := c.plainReplicas(samples, cur, target, tol, "", tr)
+	return n, usage, ts, err
+}
+
+// plainReplicas mirrors calcPlainMetricReplicas.
+func (c *calculator) plainReplicas(samples podSamples, cur int32, target int64, tol tolerances, resource corev1.ResourceName, tr *explain.MetricResult) (int32, int64, error) {
+	if len(c.pods) == 0 {
+		return 0, 0, errNoPods
+	}
+	g := groupPods(c.pods, samples, resource, c.cpuInit, c.readinessDelay, c.now)
+	all := samples.clone()
+	removeSamples(samples, g.ignored)
+	removeSamples(samples, g.unready)
+	tr.Pods = accounting(c.pods, g, all, nil)
+	if len(samples) == 0 {
+		return 0, 0, errors.New("did not receive metrics for targeted pods (pods might be unready)")
+	}
+	ratio, avg, sum := usageRatio(samples, target)
+	tr.Usage = &explain.Usage{SumMilli: sum, Count: len(samples), AverageMilli: avg, TargetMilli: target, Ratio: ratio, ReplicaBase: int32(g.readyCount), ReplicaBaseKind: "readyPods"}
+	tr.Tolerance = tol.check(ratio)
+	tr.Steps = append(tr.Steps, fmt.Sprintf("average = %dm / %d samples = %dm against a target of %dm: ratio %.4g", sum, len(samples), avg, target, ratio))
+
+	scaleUpWithUnready := len(g.unready) > 0 && ratio > 1.0
+	if !scaleUpWithUnready && len(g.missing) == 0 {
+		if tol.isWithin(ratio) {
+			tr.Steps = append(tr.Steps, fmt.Sprintf("ratio %.4g is within the tolerance band [%.4g, %.4g]: keep %d replicas", ratio, 1-tol.down, 1+tol.up, cur))
+			return cur, avg, nil
+		}
+		n := int32(math.Ceil(ratio * float64(g.readyCount)))
+		tr.Steps = append(tr.Steps, fmt.Sprintf("ceil(%.4g × %d ready pods) = %d", ratio, g.readyCount, n))
+		return n, avg, nil
+	}
+	fi := &explain.FillIn{MissingFilledWith: "absent"}
+	fi.Reason = fillInReason(len(g.missing), len(g.unready), scaleUpWithUnready)
+	if len(g.missing) > 0 {
+		switch {
+		case ratio < 1.0:
+			fi.MissingFilledWith = "target"
+			for name := range g.missing {
+				samples[name] = podSample{value: target}
+				setFillIn(tr.Pods, name, target)
+			}
+		case ratio > 1.0:
+			fi.MissingFilledWith = "0"
+			for name := range g.missing {
+				samples[name] = podSample{value: 0}
+				setFillIn(tr.Pods, name, 0)
+			}
+		}
+	}
+	if scaleUpWithUnready {
+		fi.UnreadyFilledAsZero = true
+		for name := range g.unready {
+			samples[name] = podSample{value: 0}
+			setFillIn(tr.Pods, name, 0)
+		}
+	}
+	newRatio, newAvg, _ := usageRatio(samples, target)
+	fi.NewAverageMilli = &newAvg
+	n, _, _, _, err := c.finishFillIn(tr, fi, cur, ratio, newRatio, len(samples), tol, 0, avg, time.Time{})
+	return n, avg, err
+}
+
+// readyPodsCount counts Running pods whose Ready condition is True.
+func (c *calculator) readyPodsCount() (int64, error) {
+	if len(c.pods) == 0 {
+		return 0, errNoPods
+	}
+	var n int64
+	for _, p := range c.pods {
+		if podIsRunningAndReady(p) {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// usageRatioReplicaCount mirrors getUsageRatioReplicaCount (Value targets).
+func (c *calculator) usageRatioReplicaCount(cur int32, ratio float64, tol tolerances, tr *explain.MetricResult) (int32, error) {
+	tr.Tolerance = tol.check(ratio)
+	if cur == 0 {
+		n := int32(math.Ceil(ratio))
+		tr.Tolerance = nil
+		tr.Steps = append(tr.Steps, fmt.Sprintf("the target is at 0 replicas: ceil(ratio %.4g) = %d, no tolerance applies", ratio, n))
+		return n, nil
+	}
+	if tol.isWithin(ratio) {
+		tr.Steps = append(tr.Steps, fmt.Sprintf("ratio %.4g is within the tolerance band [%.4g, %.4g]: keep %d replicas", ratio, 1-tol.down, 1+tol.up, cur))
+		return cur, nil
+	}
+	ready, err := c.readyPodsCount()
+	if err != nil {
+		return 0, fmt.Errorf("unable to calculate ready pods: %s", err)
+	}
+	if tr.Usage != nil {
+		tr.Usage.ReplicaBase = int32(ready)
+		tr.Usage.ReplicaBaseKind = "runningReadyPods"
+	}
+	f := ratio * float64(ready)
+	var n int32
+	if f > math.MaxInt32 {
+		n = math.MaxInt32
+	} else {
+		n = int32(math.Ceil(f))
+	}
+	tr.Steps = append(tr.Steps, fmt.Sprintf("ceil(%.4g × %d Running and Ready pods) = %d", ratio, ready, n))
+	return n, nil
+}
+
+// getObjectMetricReplicas mirrors GetObjectMetricReplicas (Object, Value).
+func (c *calculator) getObjectMetricReplicas(cur int32, target int64, name string, tol tolerances, ref *autoscalingv2.CrossVersionObjectReference, tr *explain.MetricResult) (int32, int64, time.Time, error) {
+	usage, _, err := c.api.objectMetric(name, ref)
+	if err != nil {
+		// Upstream's format arguments are out of order; this is the text it prints.
+		return 0, 0, time.Time{}, fmt.Errorf("unable to get metric %s: %v on %s %s/%s", name, ref.Kind, c.api.namespace, ref.Name, err)
+	}
+	ratio := float64(usage) / float64(target)
+	tr.Usage = &explain.Usage{SumMilli: usage, Count: 1, AverageMilli: usage, TargetMilli: target, Ratio: ratio, ReplicaBase: cur, ReplicaBaseKind: "specReplicas"}
+	tr.Steps = append(tr.Steps, fmt.Sprintf("value %dm against a target of %dm: ratio %.4g", usage, target, ratio))
+	n, err := c.usageRatioReplicaCount(cur, ratio, tol, tr)
+	return n, usage, time.Time{}, err
+}
+
+// getObjectPerPodMetricReplicas mirrors GetObjectPerPodMetricReplicas
+// (Object, AverageValue), which works from status.replicas.
+func (c *calculator) getObjectPerPodMetricReplicas(statusReplicas int32, target int64, name string, tol tolerances, ref *autoscalingv2.CrossVersionObjectReference, tr *explain.MetricResult) (int32, int64, time.Time, error) {
+	usage, ts, err := c.api.objectMetric(name, ref)
+	if err != nil {
+		return 0, 0, time.Time{}, fmt.Errorf("unable to get metric %s: %v on %s %s/%s", name, ref.Kind, c.api.namespace, ref.Name, err)
+	}
+	n := statusReplicas
+	ratio := float64(usage) / (float64(target) * float64(n))
+	tr.Usage = &explain.Usage{SumMilli: usage, Count: 1, AverageMilli: usage, TargetMilli: target, Ratio: ratio, ReplicaBase: statusReplicas, ReplicaBaseKind: "statusReplicas"}
+	tr.Tolerance = tol.check(ratio)
+	tr.Steps = append(tr.Steps, fmt.Sprintf("value %dm / (target %dm × %d status replicas): ratio %.4g", usage, target, statusReplicas, ratio))
+	if !tol.isWithin(ratio) {
+		n = int32(math.Ceil(float64(usage) / float64(target)))
+		tr.Steps = append(tr.Steps, fmt.Sprintf("ceil(%dm / %dm) = %d", usage, target, n))
+	} else {
+		tr.Steps = append(tr.Steps, fmt.Sprintf("ratio is within the tolerance band: keep status.replicas = %d", statusReplicas))
+	}
+	avg := int64(math.Ceil(float64(usage) / float64(statusReplicas)))
+	tr.Usage.AverageMilli = avg
+	return n, avg, ts, nil
+}
+
+// externalSelector parses the metric selector; a nil selector asks for every
+// series, as an empty query does on the wire.
+func externalSelector(sel *metav1.LabelSelector) (labels.Selector, error) {
+	s, err := metav1.LabelSelectorAsSelector(sel)
+	if err != nil {
+		return nil, err
+	}
+	if sel == nil {
+		return labels.Everything(), nil
+	}
+	return s, nil
+}
+
+// getExternalMetricReplicas mirrors GetExternalMetricReplicas (External, Value).
+func (c *calculator) getExternalMetricReplicas(cur int32, target int64, name string, tol tolerances, sel *metav1.LabelSelector, tr *explain.MetricResult) (int32, int64, time.Time, error) {
+	s, err := externalSelector(sel)
+	if err != nil {
+		return 0, 0, time.Time{}, err
+	}
+	values, _, err := c.api.externalMetric(name, s)
+	if err != nil {
+		return 0, 0, time.Time{}, fmt.Errorf("unable to get external metric %s/%s/%+v: %s", c.api.namespace, name, sel, err)
+	}
+	var usage int64
+	for _, v := range values {
+		if v > 0 && usage > math.MaxInt64-v {
+			usage = math.MaxInt64
+			break
+		}
+		usage += v
+	}
+	ratio := float64(usage) / float64(target)
+	tr.Usage = &explain.Usage{SumMilli: usage, Count: len(values), AverageMilli: usage, TargetMilli: target, Ratio: ratio, ReplicaBase: cur, ReplicaBaseKind: "specReplicas"}
+	tr.Steps = append(tr.Steps, fmt.Sprintf("sum of %d series = %dm against a target of %dm: ratio %.4g", len(values), usage, target, ratio))
+	n, err := c.usageRatioReplicaCount(cur, ratio, tol, tr)
+	return n, usage, time.Time{}, err
+}
+
+// getExternalPerPodMetricReplicas mirrors GetExternalPerPodMetricReplicas
+// (External, AverageValue), which works from status.replicas.
+func (c *calculator) getExternalPerPodMetricReplicas(statusReplicas int32, target int64, name string, tol tolerances, sel *metav1.LabelSelector, tr *explain.MetricResult) (int32, int64, time.Time, error) {
+	s, err := externalSelector(sel)
+	if err != nil {
+		return 0, 0, time.Time{}, err
+	}
+	values, ts, err := c.api.externalMetric(name, s)
+	if err != nil {
+		return 0, 0, time.Time{}, fmt.Errorf("unable to get external metric %s/%s/%+v: %s", c.api.namespace, name, sel, err)
+	}
+	var usage int64
+	for _, v := range values {
+		usage += v
+		if usage < 0 {
+			usage = math.MaxInt64
+			break
+		}
+	}
+	n := statusReplicas
+	ratio := float64(usage) / (float64(target) * float64(n))
+	tr.Usage = &explain.Usage{SumMilli: usage, Count: len(values), AverageMilli: usage, TargetMilli: target, Ratio: ratio, ReplicaBase: statusReplicas, ReplicaBaseKind: "statusReplicas"}
+	tr.Tolerance = tol.check(ratio)
+	tr.Steps = append(tr.Steps, fmt.Sprintf("sum of %d series = %dm / (target %dm × %d status replicas): ratio %.4g", len(values), usage, target, statusReplicas, ratio))
+	if !tol.isWithin(ratio) {
+		f := math.Ceil(float64(usage) / float64(target))
+		if f > float64(math.MaxInt32) {
+			n = math.MaxInt32
+		} else {
+			n = int32(f)
+		}
+		tr.Steps = append(tr.Steps, fmt.Sprintf("ceil(%dm / %dm) = %d", usage, target, n))
+	} else {
+		tr.Steps = append(tr.Steps, fmt.Sprintf("ratio is within the tolerance band: keep status.replicas = %d", statusReplicas))
+	}
+	var avg int64
+	if float64(usage) >= float64(math.MaxInt64) {
+		avg = math.MaxInt64
+	} else {
+		avg = int64(math.Ceil(float64(usage) / float64(statusReplicas)))
+	}
+	tr.Usage.AverageMilli = avg
+	return n, avg, ts, nil
+}

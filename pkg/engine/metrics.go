@@ -1,0 +1,314 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+)
+
+// buildQuantity formats a milli-value the way the controller writes it to
+// status: binary for memory, decimal otherwise.
+func buildQuantity(res corev1.ResourceName, milli int64) resource.Quantity {
+	format := resource.DecimalSI
+	if res == corev1.ResourceMemory {
+		format = resource.BinarySI
+	}
+	return *resource.NewMilliQuantity(milli, format)
+}
+
+// metricFailure carries what a failing metric contributes: the condition
+// reason and message, the event text, and the error the dispatcher returns.
+type metricFailure struct {
+	reason   string
+	eventMsg string
+	err      error
+}
+
+// displayName is the name the controller uses for a metric in messages.
+func displayName(spec autoscalingv2.MetricSpec) string {
+	switch spec.Type {
+	case autoscalingv2.ResourceMetricSourceType:
+		if spec.Resource == nil {
+			return "resource metric"
+		}
+		if spec.Resource.Target.AverageValue != nil {
+			return fmt.Sprintf("%s resource", spec.Resource.Name)
+		}
+		return fmt.Sprintf("%s resource utilization (percentage of request)", spec.Resource.Name)
+	case autoscalingv2.ContainerResourceMetricSourceType:
+		if spec.ContainerResource == nil {
+			return "container resource metric"
+		}
+		if spec.ContainerResource.Target.AverageValue != nil {
+			return fmt.Sprintf("%s resource", spec.ContainerResource.Name)
+		}
+		return fmt.Sprintf("%s container resource utilization (percentage of request)", spec.ContainerResource.Name)
+	case autoscalingv2.PodsMetricSourceType:
+		if spec.Pods == nil {
+			return "pods metric"
+		}
+		return "pods metric " + spec.Pods.Metric.Name
+	case autoscalingv2.ObjectMetricSourceType:
+		if spec.Object == nil {
+			return "object metric"
+		}
+		if spec.Object.Target.Type == autoscalingv2.ValueMetricType && spec.Object.Target.Value != nil {
+			return fmt.Sprintf("%s metric %s", spec.Object.DescribedObject.Kind, spec.Object.Metric.Name)
+		}
+		// Upstream labels per-pod object metrics "external"; we keep its text.
+		return fmt.Sprintf("external metric %s(%+v)", spec.Object.Metric.Name, spec.Object.Metric.Selector)
+	case autoscalingv2.ExternalMetricSourceType:
+		if spec.External == nil {
+			return "external metric"
+		}
+		return fmt.Sprintf("external metric %s(%+v)", spec.External.Metric.Name, spec.External.Metric.Selector)
+	default:
+		return fmt.Sprintf("%s metric", spec.Type)
+	}
+}
+
+// describeTarget fills the target fields of a metric trace.
+func describeTarget(spec autoscalingv2.MetricSpec, tr *explain.MetricResult) {
+	var t *autoscalingv2.MetricTarget
+	switch spec.Type {
+	case autoscalingv2.ResourceMetricSourceType:
+		if spec.Resource != nil {
+			t = &spec.Resource.Target
+		}
+	case autoscalingv2.ContainerResourceMetricSourceType:
+		if spec.ContainerResource != nil {
+			t = &spec.ContainerResource.Target
+		}
+	case autoscalingv2.PodsMetricSourceType:
+		if spec.Pods != nil {
+			t = &spec.Pods.Target
+		}
+	case autoscalingv2.ObjectMetricSourceType:
+		if spec.Object != nil {
+			t = &spec.Object.Target
+		}
+	case autoscalingv2.ExternalMetricSourceType:
+		if spec.External != nil {
+			t = &spec.External.Target
+		}
+	}
+	if t == nil {
+		return
+	}
+	tr.TargetType = string(t.Type)
+	switch {
+	case t.AverageValue != nil:
+		q := t.AverageValue.DeepCopy()
+		tr.TargetValue = &q
+	case t.Value != nil:
+		q := t.Value.DeepCopy()
+		tr.TargetValue = &q
+	}
+	if t.AverageUtilization != nil {
+		u := *t.AverageUtilization
+		tr.TargetUtilization = &u
+	}
+}
+
+// metricInput is what computeReplicasForMetric needs besides the spec.
+type metricInput struct {
+	hpa            *autoscalingv2.HorizontalPodAutoscaler
+	specReplicas   int32
+	statusReplicas int32
+	tol            tolerances
+	calc           *calculator
+}
+
+// computeReplicasForMetric mirrors the controller's per-metric dispatch. It
+// returns the proposal and the status entry, or a failure.
+func computeReplicasForMetric(in metricInput, spec autoscalingv2.MetricSpec, tr *explain.MetricResult) (int32, autoscalingv2.MetricStatus, time.Time, *metricFailure) {
+	fail := func(reason string, inner error, outer error) (int32, autoscalingv2.MetricStatus, time.Time, *metricFailure) {
+		return 0, autoscalingv2.MetricStatus{}, time.Time{}, &metricFailure{reason: reason, eventMsg: inner.Error(), err: outer}
+	}
+	switch spec.Type {
+	case autoscalingv2.ObjectMetricSourceType:
+		if spec.Object == nil {
+			err := errors.New("invalid object metric source: the object field is not set")
+			return fail("FailedGetObjectMetric", err, fmt.Errorf("failed to get object metric value: %v", err))
+		}
+		if _, err := metav1.LabelSelectorAsSelector(spec.Object.Metric.Selector); err != nil {
+			return fail("FailedGetObjectMetric", err, fmt.Errorf("failed to get object metric value: %v", err))
+		}
+		o := spec.Object
+		st := autoscalingv2.MetricStatus{Type: autoscalingv2.ObjectMetricSourceType, Object: &autoscalingv2.ObjectMetricStatus{
+			DescribedObject: o.DescribedObject,
+			Metric:          autoscalingv2.MetricIdentifier{Name: o.Metric.Name, Selector: o.Metric.Selector},
+		}}
+		switch {
+		case o.Target.Type == autoscalingv2.ValueMetricType && o.Target.Value != nil:
+			tr.Calculation = "GetObjectMetricReplicas"
+			n, usage, ts, err := in.calc.getObjectMetricReplicas(in.specReplicas, o.Target.Value.MilliValue(), o.Metric.Name, in.tol, &o.DescribedObject, tr)
+			if err != nil {
+				return fail("FailedGetObjectMetric", err, fmt.Errorf("failed to get object metric value: %v", err))
+			}
+			st.Object.Current.Value = resource.NewMilliQuantity(usage, resource.DecimalSI)
+			return n, st, ts, nil
+		case o.Target.Type == autoscalingv2.AverageValueMetricType && o.Target.AverageValue != nil:
+			tr.Calculation = "GetObjectPerPodMetricReplicas"
+			n, usage, ts, err := in.calc.getObjectPerPodMetricReplicas(in.statusReplicas, o.Target.AverageValue.MilliValue(), o.Metric.Name, in.tol, &o.DescribedObject, tr)
+			if err != nil {
+				return fail("FailedGetObjectMetric", err, fmt.Errorf("failed to get object metric value: %v", fmt.Errorf("failed to get %s object metric: %v", o.Metric.Name, err)))
+			}
+			st.Object.Current.AverageValue = resource.NewMilliQuantity(usage, resource.DecimalSI)
+			return n, st, ts, nil
+		}
+		err := errors.New("invalid object metric source: neither a value target nor an average value target was set")
+		return fail("FailedGetObjectMetric", err, fmt.Errorf("failed to get object metric value: %v", err))
+
+	case autoscalingv2.PodsMetricSourceType:
+		if spec.Pods == nil || spec.Pods.Target.AverageValue == nil {
+			// Validation requires averageValue; upstream would crash without it.
+			err := errors.New("invalid pods metric source: averageValue target is not set")
+			return fail("FailedGetPodsMetric", err, fmt.Errorf("failed to get pods metric value: %v", err))
+		}
+		if _, err := metav1.LabelSelectorAsSelector(spec.Pods.Metric.Selector); err != nil {
+			return fail("FailedGetPodsMetric", err, fmt.Errorf("failed to get pods metric value: %v", err))
+		}
+		p := spec.Pods
+		tr.Calculation = "GetMetricReplicas"
+		n, usage, ts, err := in.calc.getMetricReplicas(in.specReplicas, p.Target.AverageValue.MilliValue(), p.Metric.Name, in.tol, tr)
+		if err != nil {
+			return fail("FailedGetPodsMetric", err, fmt.Errorf("failed to get pods metric value: %v", err))
+		}
+		st := autoscalingv2.MetricStatus{Type: autoscalingv2.PodsMetricSourceType, Pods: &autoscalingv2.PodsMetricStatus{
+			Metric:  autoscalingv2.MetricIdentifier{Name: p.Metric.Name, Selector: p.Metric.Selector},
+			Current: autoscalingv2.MetricValueStatus{AverageValue: resource.NewMilliQuantity(usage, resource.DecimalSI)},
+		}}
+		return n, st, ts, nil
+
+	case autoscalingv2.ResourceMetricSourceType:
+		if spec.Resource == nil {
+			err := errors.New("invalid resource metric source: the resource field is not set")
+			return fail("FailedGetResourceMetric", err, fmt.Errorf("failed to get resource metric value: %v", err))
+		}
+		n, cur, ts, err := resourceGeneric(in, spec.Resource.Target, spec.Resource.Name, "", false, tr)
+		if err != nil {
+			return fail("FailedGetResourceMetric", err, fmt.Errorf("failed to get %s resource metric value: %v", spec.Resource.Name, err))
+		}
+		st := autoscalingv2.MetricStatus{Type: autoscalingv2.ResourceMetricSourceType, Resource: &autoscalingv2.ResourceMetricStatus{Name: spec.Resource.Name, Current: *cur}}
+		return n, st, ts, nil
+
+	case autoscalingv2.ContainerResourceMetricSourceType:
+		if spec.ContainerResource == nil {
+			err := errors.New("invalid container resource metric source: the containerResource field is not set")
+			return fail("FailedGetContainerResourceMetric", err, fmt.Errorf("failed to get container metric value: %v", err))
+		}
+		cr := spec.ContainerResource
+		n, cur, ts, err := resourceGeneric(in, cr.Target, cr.Name, cr.Container, true, tr)
+		if err != nil {
+			// Upstream names the container here, not the resource.
+			return fail("FailedGetContainerResourceMetric", err, fmt.Errorf("failed to get %s container metric value: %v", cr.Container, err))
+		}
+		st := autoscalingv2.MetricStatus{Type: autoscalingv2.ContainerResourceMetricSourceType, ContainerResource: &autoscalingv2.ContainerResourceMetricStatus{Name: cr.Name, Container: cr.Container, Current: *cur}}
+		return n, st, ts, nil
+
+	case autoscalingv2.ExternalMetricSourceType:
+		if spec.External == nil {
+			err := errors.New("invalid external metric source: the external field is not set")
+			return fail("FailedGetExternalMetric", err, fmt.Errorf("failed to get external metric value: %v", err))
+		}
+		e := spec.External
+		st := autoscalingv2.MetricStatus{Type: autoscalingv2.ExternalMetricSourceType, External: &autoscalingv2.ExternalMetricStatus{
+			Metric: autoscalingv2.MetricIdentifier{Name: e.Metric.Name, Selector: e.Metric.Selector},
+		}}
+		wrap := func(err error) error {
+			return fmt.Errorf("failed to get %s external metric value: %v", e.Metric.Name, err)
+		}
+		if e.Target.AverageValue != nil {
+			tr.Calculation = "GetExternalPerPodMetricReplicas"
+			n, usage, ts, err := in.calc.getExternalPerPodMetricReplicas(in.statusReplicas, e.Target.AverageValue.MilliValue(), e.Metric.Name, in.tol, e.Metric.Selector, tr)
+			if err != nil {
+				return fail("FailedGetExternalMetric", err, wrap(fmt.Errorf("failed to get %s external metric: %v", e.Metric.Name, err)))
+			}
+			st.External.Current.AverageValue = resource.NewMilliQuantity(usage, resource.DecimalSI)
+			return n, st, ts, nil
+		}
+		if e.Target.Value != nil {
+			tr.Calculation = "GetExternalMetricReplicas"
+			n, usage, ts, err := in.calc.getExternalMetricReplicas(in.specReplicas, e.Target.Value.MilliValue(), e.Metric.Name, in.tol, e.Metric.Selector, tr)
+			if err != nil {
+				return fail("FailedGetExternalMetric", err, wrap(fmt.Errorf("failed to get external metric %s: %v", e.Metric.Name, err)))
+			}
+			st.External.Current.Value = resource.NewMilliQuantity(usage, resource.DecimalSI)
+			return n, st, ts, nil
+		}
+		err := errors.New("invalid external metric source: neither a value target nor an average value target was set")
+		return fail("FailedGetExternalMetric", err, wrap(err))
+	}
+	err := fmt.Errorf("unknown metric source type %q", string(spec.Type))
+	return fail("InvalidMetricSourceType", err, err)
+}
+
+// resourceGeneric mirrors the shared Resource/ContainerResource helper: an
+// averageValue target wins over a utilization target.
+func resourceGeneric(in metricInput, target autoscalingv2.MetricTarget, res corev1.ResourceName, container string, isContainer bool, tr *explain.MetricResult) (int32, *autoscalingv2.MetricValueStatus, time.Time, error) {
+	if target.AverageValue != nil {
+		tr.Calculation = "GetRawResourceReplicas"
+		n, raw, ts, err := in.calc.getRawResourceReplicas(in.specReplicas, target.AverageValue.MilliValue(), res, in.tol, container, tr)
+		if err != nil {
+			return 0, nil, time.Time{}, fmt.Errorf("failed to get %s usage: %v", res, err)
+		}
+		q := buildQuantity(res, raw)
+		return n, &autoscalingv2.MetricValueStatus{AverageValue: &q}, ts, nil
+	}
+	if target.AverageUtilization == nil {
+		return 0, nil, time.Time{}, errors.New("invalid resource metric source: neither an average utilization target nor an average value (usage) target was set")
+	}
+	tr.Calculation = "GetResourceReplicas"
+	n, util, raw, ts, err := in.calc.getResourceReplicas(in.specReplicas, *target.AverageUtilization, res, in.tol, container, tr)
+	if err != nil {
+		return 0, nil, time.Time{}, fmt.Errorf("failed to get %s utilization: %v", res, err)
+	}
+	_ = isContainer
+	q := buildQuantity(res, raw)
+	return n, &autoscalingv2.MetricValueStatus{AverageUtilization: &util, AverageValue: &q}, ts, nil
+}
+
+// statusValue extracts the reported quantity and utilization of a status entry.
+func statusValue(st autoscalingv2.MetricStatus) (*resource.Quantity, *int32) {
+	var cur *autoscalingv2.MetricValueStatus
+	switch {
+	case st.Resource != nil:
+		cur = &st.Resource.Current
+	case st.ContainerResource != nil:
+		cur = &st.ContainerResource.Current
+	case st.Pods != nil:
+		cur = &st.Pods.Current
+	case st.Object != nil:
+		cur = &st.Object.Current
+	case st.External != nil:
+		cur = &st.External.Current
+	default:
+		return nil, nil
+	}
+	var q *resource.Quantity
+	switch {
+	case cur.Value != nil:
+		v := cur.Value.DeepCopy()
+		q = &v
+	case cur.AverageValue != nil:
+		v := cur.AverageValue.DeepCopy()
+		q = &v
+	}
+	var u *int32
+	if cur.AverageUtilization != nil {
+		x := *cur.AverageUtilization
+		u = &x
+	}
+	return q, u
+}

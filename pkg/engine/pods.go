@@ -1,0 +1,212 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package engine
+
+import (
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	resourcehelpers "k8s.io/component-helpers/resource"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+)
+
+// podSample is one per-pod metric sample in milli-units, as the controller's
+// metrics client hands it to the calculators.
+type podSample struct {
+	value     int64
+	timestamp time.Time
+	window    time.Duration
+}
+
+// podSamples maps pod name to its sample. Like upstream, it may hold samples
+// for pods that are not in the pod list ("superfluous" samples).
+type podSamples map[string]podSample
+
+func (s podSamples) clone() podSamples {
+	out := make(podSamples, len(s))
+	for k, v := range s {
+		out[k] = v
+	}
+	return out
+}
+
+// podGroups is the classification of listed pods (see upstream groupPods).
+type podGroups struct {
+	readyCount int
+	unready    map[string]struct{}
+	missing    map[string]struct{}
+	ignored    map[string]struct{}
+	// class and reason per pod name, for the explanation.
+	class  map[string]string
+	reason map[string]string
+}
+
+// groupPods sorts pods into ready, unready, missing and ignored, in the order
+// the controller checks: ignored (deleting or Failed), Pending, no sample, and
+// for cpu only the readiness rules of §5.3.
+func groupPods(pods []*corev1.Pod, samples podSamples, resource corev1.ResourceName, cpuInit, readinessDelay time.Duration, now time.Time) podGroups {
+	g := podGroups{
+		unready: map[string]struct{}{},
+		missing: map[string]struct{}{},
+		ignored: map[string]struct{}{},
+		class:   map[string]string{},
+		reason:  map[string]string{},
+	}
+	mark := func(set map[string]struct{}, name, class, reason string) {
+		if set != nil {
+			set[name] = struct{}{}
+		}
+		g.class[name] = class
+		g.reason[name] = reason
+	}
+	for _, pod := range pods {
+		name := pod.Name
+		if pod.DeletionTimestamp != nil {
+			mark(g.ignored, name, explain.PodIgnored, "being deleted (deletionTimestamp is set)")
+			continue
+		}
+		if pod.Status.Phase == corev1.PodFailed {
+			mark(g.ignored, name, explain.PodIgnored, "phase is Failed")
+			continue
+		}
+		if pod.Status.Phase == corev1.PodPending {
+			mark(g.unready, name, explain.PodUnready, "phase is Pending")
+			continue
+		}
+		sample, ok := samples[name]
+		if !ok {
+			mark(g.missing, name, explain.PodMissing, "no metric sample for this pod")
+			continue
+		}
+		if resource == corev1.ResourceCPU {
+			if unready, why := cpuSampleUnready(pod, sample, cpuInit, readinessDelay, now); unready {
+				mark(g.unready, name, explain.PodUnready, why)
+				continue
+			}
+		}
+		g.readyCount++
+		mark(nil, name, explain.PodReady, "")
+	}
+	return g
+}
+
+// cpuSampleUnready applies the CPU-only distrust rules: a sample is not used
+// while the pod may still be initializing, or if the pod never became ready.
+func cpuSampleUnready(pod *corev1.Pod, sample podSample, cpuInit, readinessDelay time.Duration, now time.Time) (bool, string) {
+	cond := firstPodCondition(pod, corev1.PodReady)
+	if cond == nil {
+		return true, "cpu: pod has no Ready condition"
+	}
+	if pod.Status.StartTime == nil {
+		return true, "cpu: pod has no startTime"
+	}
+	start := pod.Status.StartTime.Time
+	if start.Add(cpuInit).After(now) {
+		// Still inside the CPU initialization period.
+		if cond.Status == corev1.ConditionFalse {
+			return true, fmt.Sprintf("cpu: not Ready and started %s ago, within the cpu-initialization-period (%s)", roundDur(now.Sub(start)), cpuInit)
+		}
+		if sample.timestamp.Before(cond.LastTransitionTime.Add(sample.window)) {
+			return true, fmt.Sprintf("cpu: sample taken before one full metric window (%s) had passed since the last readiness change, within the cpu-initialization-period", sample.window)
+		}
+		return false, ""
+	}
+	if cond.Status == corev1.ConditionFalse && start.Add(readinessDelay).After(cond.LastTransitionTime.Time) {
+		return true, fmt.Sprintf("cpu: not Ready and never became ready (last readiness change within the initial-readiness-delay of %s after start)", readinessDelay)
+	}
+	return false, ""
+}
+
+func roundDur(d time.Duration) time.Duration {
+	if d > time.Second || d < -time.Second {
+		return d.Round(time.Second)
+	}
+	return d
+}
+
+// firstPodCondition returns the first condition of the given type, as the
+// controller's pod helper does.
+func firstPodCondition(pod *corev1.Pod, t corev1.PodConditionType) *corev1.PodCondition {
+	for i := range pod.Status.Conditions {
+		if pod.Status.Conditions[i].Type == t {
+			return &pod.Status.Conditions[i]
+		}
+	}
+	return nil
+}
+
+// podIsRunningAndReady is the test Object/External Value targets use.
+func podIsRunningAndReady(pod *corev1.Pod) bool {
+	if pod.Status.Phase != corev1.PodRunning {
+		return false
+	}
+	c := firstPodCondition(pod, corev1.PodReady)
+	return c != nil && c.Status == corev1.ConditionTrue
+}
+
+// calculateRequests returns each listed pod's request for the resource in
+// milli-units; one pod without a request fails the whole metric.
+func calculateRequests(pods []*corev1.Pod, container string, resource corev1.ResourceName, podLevelResources bool) (map[string]int64, error) {
+	requests := make(map[string]int64, len(pods))
+	for _, pod := range pods {
+		var (
+			req int64
+			err error
+		)
+		// Pod-level requests (KEP-2837) win, but a named container wins over them.
+		if podLevelResources && container == "" && resourcehelpers.IsPodLevelRequestsSet(pod) {
+			req, err = podLevelRequest(pod, resource)
+		} else {
+			req, err = containerRequests(pod, container, resource)
+		}
+		if err != nil {
+			return nil, err
+		}
+		requests[pod.Name] = req
+	}
+	return requests, nil
+}
+
+func podLevelRequest(pod *corev1.Pod, resource corev1.ResourceName) (int64, error) {
+	all := resourcehelpers.PodRequests(pod, resourcehelpers.PodResourcesOptions{})
+	q, ok := all[resource]
+	if !ok {
+		return 0, fmt.Errorf("missing pod-level request for %s in Pod %s", resource, pod.Name)
+	}
+	return q.MilliValue(), nil
+}
+
+// containerRequests sums the requests of the regular containers and the
+// sidecars (init containers with restartPolicy Always), or takes the one
+// named container.
+func containerRequests(pod *corev1.Pod, container string, resource corev1.ResourceName) (int64, error) {
+	candidates := make([]corev1.Container, 0, len(pod.Spec.Containers)+len(pod.Spec.InitContainers))
+	candidates = append(candidates, pod.Spec.Containers...)
+	for _, c := range pod.Spec.InitContainers {
+		if c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways {
+			candidates = append(candidates, c)
+		}
+	}
+	var sum int64
+	for i := range candidates {
+		c := &candidates[i]
+		if container != "" && c.Name != container {
+			continue
+		}
+		q, ok := c.Resources.Requests[resource]
+		if !ok {
+			return 0, fmt.Errorf("missing request for %s in container %s of Pod %s", resource, c.Name, pod.Name)
+		}
+		sum += q.MilliValue()
+		if container != "" {
+			return sum, nil
+		}
+	}
+	if container != "" {
+		return 0, fmt.Errorf("container %s not found in Pod %s", container, pod.Name)
+	}
+	return sum, nil
+}

@@ -1,0 +1,51 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package engine
+
+import (
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+)
+
+// tolerances is the pair of usage-ratio tolerances of one HPA.
+type tolerances struct {
+	down, up float64
+	source   string
+}
+
+// isWithin reports whether a usage ratio is close enough to 1 to change
+// nothing. Both ends are inclusive.
+func (t tolerances) isWithin(ratio float64) bool {
+	return (1.0-t.down) <= ratio && ratio <= (1.0+t.up)
+}
+
+func (t tolerances) check(ratio float64) *explain.ToleranceCheck {
+	return &explain.ToleranceCheck{
+		ScaleDown: t.down, ScaleUp: t.up,
+		Lower: 1.0 - t.down, Upper: 1.0 + t.up,
+		Ratio: ratio, Within: t.isWithin(ratio), Source: t.source,
+	}
+}
+
+// tolerancesFor starts from the cluster-wide flag and lets behavior override
+// each direction when the HPAConfigurableTolerance gate is on.
+func tolerancesFor(hpa *autoscalingv2.HorizontalPodAutoscaler, set Settings) tolerances {
+	t := tolerances{down: set.Tolerance, up: set.Tolerance, source: "--horizontal-pod-autoscaler-tolerance"}
+	b := hpa.Spec.Behavior
+	if b == nil || !set.FeatureGates.HPAConfigurableTolerance {
+		return t
+	}
+	if b.ScaleDown != nil && b.ScaleDown.Tolerance != nil {
+		// The controller converts with AsApproximateFloat64 (mantissa × 10^exp),
+		// which is not always the nearest float to the decimal string.
+		t.down = b.ScaleDown.Tolerance.AsApproximateFloat64()
+		t.source = "behavior"
+	}
+	if b.ScaleUp != nil && b.ScaleUp.Tolerance != nil {
+		t.up = b.ScaleUp.Tolerance.AsApproximateFloat64()
+		t.source = "behavior"
+	}
+	return t
+}
