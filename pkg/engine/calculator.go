@@ -100,14 +100,21 @@ func accounting(pods []*corev1.Pod, g podGroups, samples podSamples, requests ma
 	return acc
 }
 
-func setFillIn(acc *explain.PodAccounting, name string, v int64) {
-	for i := range acc.Entries {
-		if acc.Entries[i].Name == name {
-			val := v
-			acc.Entries[i].FillInMilli = &val
-			return
-		}
+// setFillIn records the value the fill-in gave a pod. Entries are in pod
+// list order, so the index is found through a map built once per metric.
+func setFillIn(acc *explain.PodAccounting, index map[string]int, name string, v int64) {
+	if i, ok := index[name]; ok {
+		val := v
+		acc.Entries[i].FillInMilli = &val
 	}
+}
+
+func entryIndex(acc *explain.PodAccounting) map[string]int {
+	index := make(map[string]int, len(acc.Entries))
+	for i := range acc.Entries {
+		index[acc.Entries[i].Name] = i
+	}
+	return index
 }
 
 func sortedNames(set map[string]struct{}) []string {
@@ -133,12 +140,13 @@ func (c *calculator) getResourceReplicas(cur, target int32, resource corev1.Reso
 	all := samples.clone()
 	removeSamples(samples, g.ignored)
 	removeSamples(samples, g.unready)
-	tr.Pods = accounting(c.pods, g, all, nil)
 	if len(samples) == 0 {
+		tr.Pods = accounting(c.pods, g, all, nil)
 		return 0, 0, 0, time.Time{}, errors.New("did not receive metrics for targeted pods (pods might be unready)")
 	}
 	requests, err := calculateRequests(c.pods, container, resource, c.podLevel)
 	if err != nil {
+		tr.Pods = accounting(c.pods, g, all, nil)
 		return 0, 0, 0, time.Time{}, err
 	}
 	tr.Pods = accounting(c.pods, g, all, requests)
@@ -165,6 +173,7 @@ func (c *calculator) getResourceReplicas(cur, target int32, resource corev1.Reso
 
 	fi := &explain.FillIn{MissingFilledWith: "absent"}
 	fi.Reason = fillInReason(len(g.missing), len(g.unready), scaleUpWithUnready)
+	index := entryIndex(tr.Pods)
 	if len(g.missing) > 0 {
 		switch {
 		case ratio < 1.0:
@@ -173,13 +182,13 @@ func (c *calculator) getResourceReplicas(cur, target int32, resource corev1.Reso
 			for name := range g.missing {
 				v := requests[name] * fallback / 100
 				samples[name] = podSample{value: v}
-				setFillIn(tr.Pods, name, v)
+				setFillIn(tr.Pods, index, name, v)
 			}
 		case ratio > 1.0:
 			fi.MissingFilledWith = "0"
 			for name := range g.missing {
 				samples[name] = podSample{value: 0}
-				setFillIn(tr.Pods, name, 0)
+				setFillIn(tr.Pods, index, name, 0)
 			}
 		}
 	}
@@ -187,7 +196,7 @@ func (c *calculator) getResourceReplicas(cur, target int32, resource corev1.Reso
 		fi.UnreadyFilledAsZero = true
 		for name := range g.unready {
 			samples[name] = podSample{value: 0}
-			setFillIn(tr.Pods, name, 0)
+			setFillIn(tr.Pods, index, name, 0)
 		}
 	}
 	newRatio, newUtil, _, _, _, err := utilizationRatio(samples, requests, target)
@@ -304,19 +313,20 @@ func (c *calculator) plainReplicas(samples podSamples, cur int32, target int64, 
 	}
 	fi := &explain.FillIn{MissingFilledWith: "absent"}
 	fi.Reason = fillInReason(len(g.missing), len(g.unready), scaleUpWithUnready)
+	index := entryIndex(tr.Pods)
 	if len(g.missing) > 0 {
 		switch {
 		case ratio < 1.0:
 			fi.MissingFilledWith = "target"
 			for name := range g.missing {
 				samples[name] = podSample{value: target}
-				setFillIn(tr.Pods, name, target)
+				setFillIn(tr.Pods, index, name, target)
 			}
 		case ratio > 1.0:
 			fi.MissingFilledWith = "0"
 			for name := range g.missing {
 				samples[name] = podSample{value: 0}
-				setFillIn(tr.Pods, name, 0)
+				setFillIn(tr.Pods, index, name, 0)
 			}
 		}
 	}
@@ -324,7 +334,7 @@ func (c *calculator) plainReplicas(samples podSamples, cur int32, target int64, 
 		fi.UnreadyFilledAsZero = true
 		for name := range g.unready {
 			samples[name] = podSample{value: 0}
-			setFillIn(tr.Pods, name, 0)
+			setFillIn(tr.Pods, index, name, 0)
 		}
 	}
 	newRatio, newAvg, _ := usageRatio(samples, target)
