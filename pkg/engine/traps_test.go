@@ -56,7 +56,7 @@ func cpuSnapshot(target int32, cur int32, usage ...int64) *Snapshot {
 func readyPod(name string, start time.Time) corev1.Pod {
 	return corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "ns", Labels: map[string]string{"app": "web"}},
-		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("1")}}}}},
+		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("1")}}}}},
 		Status: corev1.PodStatus{
 			Phase:      corev1.PodRunning,
 			StartTime:  &metav1.Time{Time: start},
