@@ -148,7 +148,7 @@ func (s *syncRun) init() {
 		Events:      []explain.Event{},
 	}
 	for i, m := range s.hpa.Spec.Metrics {
-		tr := explain.MetricResult{Index: i, Type: string(m.Type), Name: displayName(m)}
+		tr := explain.MetricResult{Index: i, Type: string(m.Type), Name: displayName(m), Source: metricSource(m)}
 		describeTarget(m, &tr)
 		s.dec.Metrics = append(s.dec.Metrics, tr)
 	}
@@ -346,6 +346,7 @@ func (s *syncRun) finish() {
 	d.Events = append(d.Events, s.events...)
 	d.StatusChanged = !equality.Semantic.DeepEqual(s.oldStatus, &s.hpa.Status)
 	d.StateAfter = s.state.DeepCopy()
+	s.noteHiddenHistory()
 	if d.Summary == "" {
 		d.Summary = summarize(d)
 	}
@@ -487,6 +488,10 @@ func (s *syncRun) computeReplicasForMetrics(cur int32) (int32, string, []autosca
 		}
 	}
 	rec := &explain.Recommendation{Replicas: replicas, WinningMetric: metric, WinningIndex: winner, Invalid: invalid, Total: len(specs)}
+	if winner >= 0 {
+		best := replicas
+		rec.BestValid = &best
+	}
 	s.dec.Recommendation = rec
 	var combined error
 	if firstFail != nil {
@@ -631,4 +636,25 @@ func direction(cur, d int32) string {
 		return "down"
 	}
 	return "none"
+}
+
+// noteHiddenHistory adds an assumption when controller history that was not
+// observed decided the outcome: a stabilization window or a rate limit that
+// used stored recommendations or scale events.
+func (s *syncRun) noteHiddenHistory() {
+	n := s.dec.Normalization
+	st := s.snap.State
+	if n == nil || st.Provenance == explain.Observed {
+		return
+	}
+	prov := st.Provenance
+	if prov == "" {
+		prov = explain.Assumed
+	}
+	if n.Stabilization.Result != n.Input {
+		s.dec.Assumptions = append(s.dec.Assumptions, fmt.Sprintf("the stabilization window decided the outcome from recommendation history that is %s, not observed: the real controller's history may differ", prov))
+	}
+	if n.Limits.Limited && (n.Limits.Reason == "ScaleUpLimit" || n.Limits.Reason == "ScaleDownLimit") && n.Path == "behavior" {
+		s.dec.Assumptions = append(s.dec.Assumptions, fmt.Sprintf("a scaling policy limited the outcome using scale events that are %s, not observed", prov))
+	}
 }

@@ -77,6 +77,34 @@ func displayName(spec autoscalingv2.MetricSpec) string {
 	}
 }
 
+// metricSource extracts the structured identity of a metric spec.
+func metricSource(spec autoscalingv2.MetricSpec) explain.MetricSource {
+	sel := func(ls *metav1.LabelSelector) string {
+		if ls == nil {
+			return ""
+		}
+		s, err := metav1.LabelSelectorAsSelector(ls)
+		if err != nil {
+			return fmt.Sprintf("%v", ls)
+		}
+		return s.String()
+	}
+	switch {
+	case spec.Type == autoscalingv2.ResourceMetricSourceType && spec.Resource != nil:
+		return explain.MetricSource{Resource: string(spec.Resource.Name)}
+	case spec.Type == autoscalingv2.ContainerResourceMetricSourceType && spec.ContainerResource != nil:
+		return explain.MetricSource{Resource: string(spec.ContainerResource.Name), Container: spec.ContainerResource.Container}
+	case spec.Type == autoscalingv2.PodsMetricSourceType && spec.Pods != nil:
+		return explain.MetricSource{MetricName: spec.Pods.Metric.Name, Selector: sel(spec.Pods.Metric.Selector)}
+	case spec.Type == autoscalingv2.ObjectMetricSourceType && spec.Object != nil:
+		o := spec.Object
+		return explain.MetricSource{MetricName: o.Metric.Name, Selector: sel(o.Metric.Selector), DescribedObject: o.DescribedObject.Kind + "/" + o.DescribedObject.Name}
+	case spec.Type == autoscalingv2.ExternalMetricSourceType && spec.External != nil:
+		return explain.MetricSource{MetricName: spec.External.Metric.Name, Selector: sel(spec.External.Metric.Selector)}
+	}
+	return explain.MetricSource{}
+}
+
 // describeTarget fills the target fields of a metric trace.
 func describeTarget(spec autoscalingv2.MetricSpec, tr *explain.MetricResult) {
 	var t *autoscalingv2.MetricTarget

@@ -20,7 +20,7 @@ import (
 // anything else: no clock, no cluster, no files.
 type Snapshot struct {
 	// HPA is the autoscaler as the API serves it, with API defaulting applied
-	// (see Default).
+	// (objects read from files go through load.DefaultHPA).
 	HPA *autoscalingv2.HorizontalPodAutoscaler
 
 	// Target is what the scale subresource of spec.scaleTargetRef returned.

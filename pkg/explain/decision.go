@@ -211,6 +211,8 @@ type MetricResult struct {
 	// Name is the controller's display name of the metric, as it appears in
 	// condition and event messages.
 	Name string `json:"name"`
+	// Source identifies the metric in structured form.
+	Source MetricSource `json:"source"`
 	// Target describes the target ("80%", "500m", "100 (value)").
 	TargetType        string             `json:"targetType,omitempty"`
 	TargetUtilization *int32             `json:"targetUtilization,omitempty"`
@@ -248,6 +250,17 @@ type MetricResult struct {
 	Steps []string `json:"steps,omitempty"`
 	// Timestamp is the metric timestamp the calculator returned.
 	Timestamp *time.Time `json:"timestamp,omitempty"`
+}
+
+// MetricSource identifies a metric: the resource (and container) for
+// resource metrics, the metric name and selector otherwise, and the described
+// object for Object metrics.
+type MetricSource struct {
+	Resource        string `json:"resource,omitempty"`
+	Container       string `json:"container,omitempty"`
+	MetricName      string `json:"metricName,omitempty"`
+	Selector        string `json:"selector,omitempty"`
+	DescribedObject string `json:"describedObject,omitempty"`
 }
 
 // PodAccounting classifies every pod a calculator looked at.
@@ -340,7 +353,10 @@ type FillIn struct {
 // Recommendation is the combination of the metric proposals (§8).
 type Recommendation struct {
 	// Replicas is the largest valid proposal (-1 when the computation failed).
-	Replicas      int32  `json:"replicas"`
+	Replicas int32 `json:"replicas"`
+	// BestValid is the largest valid proposal even when the sync fails
+	// (null when no metric is valid).
+	BestValid     *int32 `json:"bestValid"`
 	WinningMetric string `json:"winningMetric,omitempty"`
 	WinningIndex  int    `json:"winningIndex"`
 	Invalid       int    `json:"invalid"`

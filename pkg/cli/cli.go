@@ -1,0 +1,59 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+// Package cli runs the kubectl-hpa command line: it builds the command tree,
+// executes it and is the one place that prints errors and picks the exit
+// code.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/cmd"
+)
+
+// Exit codes.
+const (
+	ExitOK    = 0
+	ExitError = 1
+)
+
+// newRoot builds the command tree; tests replace it.
+var newRoot = cmd.NewCmdRoot
+
+// Main runs the command line with args (without the program name) and
+// returns the exit code. Errors are printed once, as "error: <msg>", to
+// streams.ErrOut; a panic is reported the same way, without a stack trace.
+func Main(args []string, streams genericiooptions.IOStreams) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			printError(streams.ErrOut, fmt.Errorf("internal error: %v (please report this bug)", r))
+			code = ExitError
+		}
+	}()
+	root := newRoot(streams)
+	root.SetArgs(args)
+	if err := root.ExecuteContext(context.Background()); err != nil {
+		printError(streams.ErrOut, err)
+		return ExitError
+	}
+	return ExitOK
+}
+
+func printError(w io.Writer, err error) {
+	if w == nil {
+		return
+	}
+	msg := strings.TrimSpace(err.Error())
+	fmt.Fprintf(w, "error: %s\n", msg)
+	var fe *cmd.FlagError
+	if errors.As(err, &fe) && fe.CommandPath != "" {
+		fmt.Fprintf(w, "See '%s --help' for usage.\n", fe.CommandPath)
+	}
+}

@@ -1,0 +1,91 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package cli
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/cmd"
+)
+
+func run(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	streams, in, out, errOut := genericiooptions.NewTestIOStreams()
+	in.WriteString(stdin)
+	code = Main(args, streams)
+	return code, out.String(), errOut.String()
+}
+
+func TestMain_errors(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		stdin  string
+		args   []string
+		stderr string
+	}{
+		{"not YAML", "\tthis: [is not", []string{"explain", "web", "-f", "-"}, "error: <stdin>:1: invalid YAML: found character that cannot start any token\n"},
+		{
+			"unknown kind", "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n",
+			[]string{"explain", "web", "-f", "-"},
+			"error: <stdin>:1 (document 1): unknown kind \"Widget\" of apiVersion \"example.com/v1\"\n",
+		},
+		{
+			"HPA missing", "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n",
+			[]string{"explain", "web", "-f", "-"},
+			"error: horizontalpodautoscaler \"web\" not found in namespace \"default\" (files: <stdin>)\n",
+		},
+		{
+			"live mode", "",
+			[]string{"explain", "web"},
+			"error: reading the objects from a cluster is not implemented yet: save them with 'kubectl get -o yaml' and pass the files with -f (see docs/snapshot-format.md)\nSee 'kubectl hpa explain --help' for usage.\n",
+		},
+		{"unknown flag", "", []string{"explain", "web", "--bogus"}, "error: unknown flag: --bogus\nSee 'kubectl hpa explain --help' for usage.\n"},
+		{"unknown command", "", []string{"explian"}, "error: unknown command \"explian\" for \"kubectl hpa\"\n\nDid you mean this?\n\texplain\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := run(t, tc.stdin, tc.args...)
+			if code != ExitError || out != "" {
+				t.Errorf("code=%d stdout=%q", code, out)
+			}
+			if errOut != tc.stderr {
+				t.Errorf("stderr:\n got %q\nwant %q", errOut, tc.stderr)
+			}
+			if strings.Count(errOut, "error:") != 1 {
+				t.Errorf("the error must be printed once: %q", errOut)
+			}
+		})
+	}
+}
+
+func TestMain_ok(t *testing.T) {
+	code, out, errOut := run(t, "", "version")
+	if code != ExitOK || !strings.Contains(out, "Version:") || errOut != "" {
+		t.Errorf("code=%d stdout=%q stderr=%q", code, out, errOut)
+	}
+	code, out, _ = run(t, "")
+	if code != ExitOK || !strings.Contains(out, "kubectl hpa [command]") {
+		t.Errorf("no arguments: code=%d, want the help\n%s", code, out)
+	}
+}
+
+func TestMain_recoversPanics(t *testing.T) {
+	saved := newRoot
+	t.Cleanup(func() { newRoot = saved })
+	newRoot = func(streams genericiooptions.IOStreams) *cobra.Command {
+		root := cmd.NewCmdRoot(streams)
+		root.AddCommand(&cobra.Command{Use: "boom", RunE: func(*cobra.Command, []string) error { panic("index out of range") }})
+		return root
+	}
+	code, _, errOut := run(t, "", "boom")
+	if code != ExitError || errOut != "error: internal error: index out of range (please report this bug)\n" {
+		t.Errorf("code=%d stderr=%q", code, errOut)
+	}
+	if strings.Contains(errOut, "goroutine") {
+		t.Error("a stack trace was printed")
+	}
+}

@@ -1,0 +1,249 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/load"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
+)
+
+// EvaluateFunc replays one sync; engine.Evaluate is the real one.
+type EvaluateFunc func(*engine.Snapshot, engine.Settings) (*explain.Decision, error)
+
+// ErrLiveModeNotImplemented is returned when explain runs without -f.
+var ErrLiveModeNotImplemented = errors.New("reading the objects from a cluster is not implemented yet: " +
+	"save them with 'kubectl get -o yaml' and pass the files with -f (see docs/snapshot-format.md)")
+
+// ExplainOptions are the options of the explain command.
+type ExplainOptions struct {
+	genericiooptions.IOStreams
+
+	// Name is the HPA's name (the positional argument).
+	Name      string
+	Namespace string
+	Filenames []string
+	Output    string
+	// Now is the --now flag; empty means Clock().
+	Now                     string
+	Tolerance               float64
+	CPUInitializationPeriod time.Duration
+	InitialReadinessDelay   time.Duration
+	DownscaleStabilization  time.Duration
+	SyncPeriod              time.Duration
+	FeatureGates            string
+
+	// Evaluate replays the sync; it defaults to engine.Evaluate.
+	Evaluate EvaluateFunc
+	// Clock gives the time when --now is not set; it defaults to time.Now.
+	Clock func() time.Time
+
+	// Resolved by Complete.
+	args     []string
+	now      time.Time
+	settings engine.Settings
+	format   render.Format
+}
+
+// NewExplainOptions returns the options with every default set.
+func NewExplainOptions(streams genericiooptions.IOStreams) *ExplainOptions {
+	def := engine.DefaultSettings()
+	return &ExplainOptions{
+		IOStreams:               streams,
+		Output:                  string(render.FormatText),
+		Tolerance:               def.Tolerance,
+		CPUInitializationPeriod: def.CPUInitializationPeriod,
+		InitialReadinessDelay:   def.InitialReadinessDelay,
+		DownscaleStabilization:  def.DownscaleStabilization,
+		SyncPeriod:              def.SyncPeriod,
+		Evaluate:                engine.Evaluate,
+		Clock:                   time.Now,
+	}
+}
+
+// NewCmdExplain returns the explain command. runF, when set, replaces Run
+// after Complete and Validate (for tests).
+func NewCmdExplain(streams genericiooptions.IOStreams, runF func(*ExplainOptions) error) *cobra.Command {
+	o := NewExplainOptions(streams)
+	c := &cobra.Command{
+		Use:   "explain NAME -f FILE... [-n NAMESPACE] [-o text|json|yaml]",
+		Short: "Explain the HPA controller's next decision for one HorizontalPodAutoscaler",
+		Long: dedent(`
+			Explain replays one sync of the HorizontalPodAutoscaler controller
+			(kube-controller-manager v1.36) for the HPA NAME and shows every step: the
+			selector check, each metric's pods, usage, ratio, tolerance test and fill-in,
+			the combined recommendation, the stabilization window, the scaling policies and
+			the bounds, then the conditions, events and status the controller would write.
+
+			The objects are read from files (-f, repeatable; "-" reads stdin), as
+			'kubectl get -o yaml' prints them: the HPA, the target's Scale or its workload,
+			the pods, and what the metrics APIs returned. The controller's in-memory history
+			can be given as a ControllerState document; without it, a controller that has
+			just started is assumed. docs/snapshot-format.md describes the input.`),
+		Example: dedent(`
+			# Explain the HPA web of namespace shop from a saved snapshot
+			kubectl hpa explain web -n shop -f snapshot.yaml
+
+			# Replay it at the instant the snapshot was taken, as JSON
+			kubectl hpa explain web -n shop -f snapshot.yaml --now 2026-01-01T00:00:00Z -o json
+
+			# Read the objects from stdin, with a controller tolerance of 5%
+			cat hpa.yaml pods.yaml metrics.yaml | kubectl hpa explain web -f - --tolerance 0.05`),
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := o.Complete(c, args); err != nil {
+				return err
+			}
+			if err := o.Validate(); err != nil {
+				return &FlagError{Err: err, CommandPath: c.CommandPath()}
+			}
+			if runF != nil {
+				return runF(o)
+			}
+			return o.Run()
+		},
+	}
+	o.AddFlags(c.Flags())
+	return c
+}
+
+// AddFlags binds the options to fs, with the current values as defaults.
+func (o *ExplainOptions) AddFlags(fs *pflag.FlagSet) {
+	fs.StringVarP(&o.Namespace, "namespace", "n", o.Namespace,
+		"Namespace of the HPA; objects without a namespace are taken to be in it (default: the HPA's, or \"default\")")
+	fs.StringSliceVarP(&o.Filenames, "filename", "f", o.Filenames,
+		"Files, directories or - (stdin) holding the objects, in YAML or JSON")
+	fs.StringVarP(&o.Output, "output", "o", o.Output, formatHelp())
+	fs.StringVar(&o.Now, "now", o.Now,
+		"Instant of the replayed sync, in RFC 3339 with optional fractional seconds (default: the current time)")
+	fs.Float64Var(&o.Tolerance, "tolerance", o.Tolerance,
+		"Controller tolerance (--horizontal-pod-autoscaler-tolerance)")
+	fs.DurationVar(&o.CPUInitializationPeriod, "cpu-initialization-period", o.CPUInitializationPeriod,
+		"CPU initialization period (--horizontal-pod-autoscaler-cpu-initialization-period)")
+	fs.DurationVar(&o.InitialReadinessDelay, "initial-readiness-delay", o.InitialReadinessDelay,
+		"Initial readiness delay (--horizontal-pod-autoscaler-initial-readiness-delay)")
+	fs.DurationVar(&o.DownscaleStabilization, "downscale-stabilization", o.DownscaleStabilization,
+		"Downscale stabilization window (--horizontal-pod-autoscaler-downscale-stabilization)")
+	fs.DurationVar(&o.SyncPeriod, "sync-period", o.SyncPeriod,
+		"Controller sync period (--horizontal-pod-autoscaler-sync-period)")
+	fs.StringVar(&o.FeatureGates, "feature-gates", o.FeatureGates,
+		"Feature gates as Name=true|false,... (HPAConfigurableTolerance, HPAScaleToZero, PodLevelResources; default: the v1.36 defaults)")
+}
+
+// Complete resolves the positional argument, the time, the settings and the
+// output format.
+func (o *ExplainOptions) Complete(c *cobra.Command, args []string) error {
+	o.args = args
+	if len(args) == 1 {
+		o.Name = args[0]
+	}
+	if o.Evaluate == nil {
+		o.Evaluate = engine.Evaluate
+	}
+	if o.Clock == nil {
+		o.Clock = time.Now
+	}
+	if o.Now == "" {
+		o.now = o.Clock()
+	} else {
+		t, err := time.Parse(time.RFC3339Nano, o.Now)
+		if err != nil {
+			return flagErrorf(c, "--now: %q is not an RFC 3339 time (like 2026-01-01T12:00:00Z or 2026-01-01T12:00:00.5+01:00)", o.Now)
+		}
+		o.now = t
+	}
+	o.now = o.now.UTC()
+
+	gates, err := parseFeatureGates(o.FeatureGates, engine.DefaultFeatureGates())
+	if err != nil {
+		return flagErrorf(c, "%w", err)
+	}
+	s := engine.DefaultSettings()
+	s.Tolerance = o.Tolerance
+	s.CPUInitializationPeriod = o.CPUInitializationPeriod
+	s.InitialReadinessDelay = o.InitialReadinessDelay
+	s.DownscaleStabilization = o.DownscaleStabilization
+	s.SyncPeriod = o.SyncPeriod
+	s.FeatureGates = gates
+	o.settings = s
+
+	f, err := render.ParseFormat(o.Output)
+	if err != nil {
+		return flagErrorf(c, "%w", err)
+	}
+	o.format = f
+	return nil
+}
+
+// Validate checks the option values.
+func (o *ExplainOptions) Validate() error {
+	switch {
+	case len(o.args) > 1:
+		return fmt.Errorf("exactly one HorizontalPodAutoscaler name is expected, got %d: %v", len(o.args), o.args)
+	case o.Name == "":
+		return errors.New("the name of the HorizontalPodAutoscaler is required")
+	}
+	if len(o.Filenames) == 0 {
+		return ErrLiveModeNotImplemented
+	}
+	if o.Tolerance < 0 {
+		return fmt.Errorf("--tolerance must not be negative, got %v", o.Tolerance)
+	}
+	for _, d := range []struct {
+		flag string
+		v    time.Duration
+	}{
+		{"--cpu-initialization-period", o.CPUInitializationPeriod},
+		{"--initial-readiness-delay", o.InitialReadinessDelay},
+		{"--downscale-stabilization", o.DownscaleStabilization},
+	} {
+		if d.v < 0 {
+			return fmt.Errorf("%s must not be negative, got %v", d.flag, d.v)
+		}
+	}
+	if o.SyncPeriod <= 0 {
+		return fmt.Errorf("--sync-period must be positive, got %v", o.SyncPeriod)
+	}
+	return nil
+}
+
+// Settings returns the controller settings resolved by Complete.
+func (o *ExplainOptions) Settings() engine.Settings { return o.settings }
+
+// Time returns the instant resolved by Complete.
+func (o *ExplainOptions) Time() time.Time { return o.now }
+
+// Format returns the output format resolved by Complete.
+func (o *ExplainOptions) Format() render.Format { return o.format }
+
+// Run loads the snapshot, replays the sync and renders the decision.
+// Warnings go to ErrOut, the result to Out.
+func (o *ExplainOptions) Run() error {
+	sources, err := load.ReadFiles(o.Filenames, o.In)
+	if err != nil {
+		return err
+	}
+	res, err := load.Load(sources, load.Options{Name: o.Name, Namespace: o.Namespace})
+	if err != nil {
+		return err
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(o.ErrOut, "Warning: %s\n", w)
+	}
+	snap := res.Snapshot
+	snap.Now = o.now
+	dec, err := o.Evaluate(snap, o.settings)
+	if err != nil {
+		return fmt.Errorf("replay HPA %q: %w", res.Namespace+"/"+o.Name, err)
+	}
+	return render.Write(o.Out, o.format, dec, render.Options{})
+}

@@ -1,0 +1,47 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+// Package cmd holds the cobra commands of kubectl-hpa. It is the only package
+// that knows about flags, and it wires load, engine and render together.
+package cmd
+
+import (
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+)
+
+// DisplayName is how the plugin is invoked through kubectl.
+const DisplayName = "kubectl hpa"
+
+// NewCmdRoot returns the root command with every subcommand.
+func NewCmdRoot(streams genericiooptions.IOStreams) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "kubectl-hpa",
+		Short: "Explain the decisions of the HorizontalPodAutoscaler controller",
+		Long: dedent(`
+			kubectl hpa replays the Kubernetes v1.36 HorizontalPodAutoscaler controller on the
+			objects it reads and explains every step of its decision: which pods and metric
+			samples counted, the ratio and the tolerance test, the fill-in of missing and
+			unready pods, the stabilization window, the scaling policies and the bounds.`),
+		Annotations: map[string]string{
+			cobra.CommandDisplayNameAnnotation: DisplayName,
+		},
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		// Without a subcommand, print the help.
+		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
+	}
+	root.SetIn(streams.In)
+	root.SetOut(streams.Out)
+	root.SetErr(streams.ErrOut)
+	root.CompletionOptions.HiddenDefaultCmd = true
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &FlagError{Err: err, CommandPath: c.CommandPath()}
+	})
+
+	root.AddCommand(
+		NewCmdExplain(streams, nil),
+		NewCmdVersion(streams, nil),
+	)
+	return root
+}

@@ -1,0 +1,179 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// assertGolden compares got with testdata/<test name>.golden, or rewrites
+// the file with -update.
+func assertGolden(t *testing.T, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", filepath.FromSlash(t.Name())+".golden")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./pkg/render -update to create it)", err)
+	}
+	want = bytes.ReplaceAll(want, []byte("\r\n"), []byte("\n"))
+	if !bytes.Equal(got, want) {
+		t.Errorf("output differs from %s (run go test ./pkg/render -update to accept):\n%s", path, lineDiff(string(want), string(got)))
+	}
+}
+
+// lineDiff lists the first differing lines.
+func lineDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	var b strings.Builder
+	shown := 0
+	for i := 0; i < max(len(w), len(g)) && shown < 10; i++ {
+		var wl, gl string
+		if i < len(w) {
+			wl = w[i]
+		}
+		if i < len(g) {
+			gl = g[i]
+		}
+		if wl != gl {
+			b.WriteString("line " + strconv.Itoa(i+1) + ":\n  want: " + wl + "\n  got:  " + gl + "\n")
+			shown++
+		}
+	}
+	return b.String()
+}
+
+var cases = map[string]func() *explain.Decision{
+	"scale-up-unready":      scaleUpUnready,
+	"scale-down-stabilized": scaleDownStabilized,
+	"multi-metric-missing":  multiMetricMissing,
+	"scaled-to-zero":        scaledToZero,
+	"failed-get-scale":      failedGetScale,
+	"empty":                 func() *explain.Decision { return &explain.Decision{} },
+}
+
+func TestWrite(t *testing.T) {
+	for name, mk := range cases {
+		for _, f := range []Format{FormatText, FormatJSON, FormatYAML} {
+			t.Run(name+"/"+string(f), func(t *testing.T) {
+				var buf bytes.Buffer
+				if err := Write(&buf, f, mk(), Options{Width: 80}); err != nil {
+					t.Fatal(err)
+				}
+				assertGolden(t, buf.Bytes())
+			})
+		}
+	}
+}
+
+func TestText_isPlainAndStable(t *testing.T) {
+	for name, mk := range cases {
+		a := Text(mk(), Options{Width: 40})
+		b := Text(mk(), Options{Width: 200, Color: true})
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s: the plain view depends on the options", name)
+		}
+		if bytes.Contains(a, []byte("\x1b[")) {
+			t.Errorf("%s: ANSI escape in the plain view", name)
+		}
+		for i, l := range strings.Split(string(a), "\n") {
+			if strings.HasSuffix(l, " ") {
+				t.Errorf("%s: line %d has trailing spaces: %q", name, i+1, l)
+			}
+		}
+	}
+}
+
+func TestEncode_roundTrip(t *testing.T) {
+	d := multiMetricMissing()
+	js, err := EncodeJSON(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fromJSON map[string]any
+	if err := json.Unmarshal(js, &fromJSON); err != nil {
+		t.Fatal(err)
+	}
+	ys, err := EncodeYAML(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fromYAML map[string]any
+	if err := yaml.Unmarshal(ys, &fromYAML); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"apiVersion", "kind", "currentReplicas", "desiredReplicas", "metrics", "conditions", "events", "currentMetrics"} {
+		if _, ok := fromJSON[k]; !ok {
+			t.Errorf("JSON lacks top-level field %q", k)
+		}
+		if _, ok := fromYAML[k]; !ok {
+			t.Errorf("YAML lacks top-level field %q", k)
+		}
+	}
+	m := fromJSON["metrics"].([]any)[2].(map[string]any)
+	for _, k := range []string{"proposedReplicas", "utilization", "value", "error"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("an invalid metric must carry %q (as null when unset)", k)
+		}
+	}
+	if m["proposedReplicas"] != nil {
+		t.Errorf("invalid metric proposedReplicas = %v, want null", m["proposedReplicas"])
+	}
+	if !strings.HasPrefix(string(js), "{\n  \"apiVersion\"") || !strings.HasSuffix(string(js), "}\n") {
+		t.Errorf("JSON is not indented by 2 with a final newline:\n%.60s", js)
+	}
+}
+
+func TestParseFormat(t *testing.T) {
+	for in, want := range map[string]Format{"": FormatText, "text": FormatText, "JSON": FormatJSON, "yaml": FormatYAML} {
+		got, err := ParseFormat(in)
+		if err != nil || got != want {
+			t.Errorf("ParseFormat(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	if _, err := ParseFormat("wide"); err == nil || err.Error() != `unknown output format "wide" (want one of: text, json, yaml)` {
+		t.Errorf("ParseFormat(wide) error = %v", err)
+	}
+	if err := Write(&bytes.Buffer{}, FormatText, nil, Options{}); err == nil {
+		t.Error("Write(nil) succeeded")
+	}
+}
+
+func TestToleranceWords(t *testing.T) {
+	for _, tc := range []struct {
+		lower, ratio, upper float64
+		within              bool
+		want                string
+	}{
+		{0.9, 1.43, 1.1, false, "0.90 ≤ 1.43 ≤ 1.10? no"},
+		{0.9, 1.1, 1.1, true, "0.90 ≤ 1.10 ≤ 1.10? yes"},
+		{0.9, 1.1000000000000003, 1.1, false, "0.9 ≤ 1.1000000000000003 ≤ 1.1? no"},
+		{0.9, 0.8999, 1.1, false, "0.9 ≤ 0.8999 ≤ 1.1? no"},
+	} {
+		if got := toleranceWords(tc.lower, tc.ratio, tc.upper, tc.within); got != tc.want {
+			t.Errorf("toleranceWords(%v, %v, %v) = %q, want %q", tc.lower, tc.ratio, tc.upper, got, tc.want)
+		}
+	}
+}

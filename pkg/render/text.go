@@ -1,0 +1,972 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package render
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+)
+
+// MaxPodRows is how many pods the text view lists per metric before it
+// summarizes the rest.
+const MaxPodRows = 10
+
+// Placeholders, as kubectl describe prints them.
+const (
+	unknown = "<unknown>"
+	none    = "<none>"
+	unset   = "<unset>"
+)
+
+// Text renders the plain, width-independent text view of d: the steps of
+// the sync in order, with their numbers.
+func Text(d *explain.Decision, _ Options) []byte {
+	t := &textView{d: d}
+	t.header()
+	t.settings()
+	t.state("Controller state before this sync", d.StateBefore)
+	t.assumptions()
+	t.steps()
+	t.conditions()
+	t.events()
+	t.metricsStatus()
+	t.statusWrite()
+	t.flush()
+	return []byte(t.b.String())
+}
+
+type textView struct {
+	b    strings.Builder
+	d    *explain.Decision
+	step int
+	// pending holds the lines of the current section; fields at the same
+	// indent are aligned across the whole section, as kubectl describe does.
+	pending []entry
+}
+
+type field struct{ key, value string }
+
+type entryKind int
+
+const (
+	rawLine entryKind = iota
+	fieldLine
+	continuation
+)
+
+type entry struct {
+	kind   entryKind
+	indent int
+	key    string
+	text   string
+}
+
+func (t *textView) line(indent int, s string) {
+	t.pending = append(t.pending, entry{kind: rawLine, indent: indent, text: s})
+}
+
+func (t *textView) blank() { t.line(0, "") }
+
+// fields adds "Key:  value" lines.
+func (t *textView) fields(indent int, fs ...field) {
+	for _, f := range fs {
+		t.pending = append(t.pending, entry{kind: fieldLine, indent: indent, key: f.key, text: f.value})
+	}
+}
+
+// fieldsKeepEmpty is fields, with empty keys continuing the previous one.
+func (t *textView) fieldsKeepEmpty(indent int, fs []field) {
+	for _, f := range fs {
+		k := fieldLine
+		if f.key == "" {
+			k = continuation
+		}
+		t.pending = append(t.pending, entry{kind: k, indent: indent, key: f.key, text: f.value})
+	}
+}
+
+// flush writes the pending section.
+func (t *textView) flush() {
+	width := map[int]int{}
+	for _, e := range t.pending {
+		if e.kind != rawLine {
+			width[e.indent] = max(width[e.indent], len(e.key)+1)
+		}
+	}
+	for _, e := range t.pending {
+		var s string
+		switch e.kind {
+		case fieldLine:
+			s = e.key + ":" + strings.Repeat(" ", width[e.indent]-len(e.key)-1+2) + e.text
+		case continuation:
+			s = strings.Repeat(" ", width[e.indent]+2) + e.text
+		default:
+			s = e.text
+		}
+		s = strings.TrimRight(strings.Repeat("  ", e.indent)+s, " ")
+		t.b.WriteString(s + "\n")
+	}
+	t.pending = t.pending[:0]
+}
+
+// table adds rows under an underlined header, columns separated by two
+// spaces, like the Events table of kubectl describe.
+func (t *textView) table(indent int, header []string, rows [][]string) {
+	widths := make([]int, len(header))
+	all := append([][]string{header, underline(header)}, rows...)
+	for _, r := range all {
+		for i, c := range r {
+			widths[i] = max(widths[i], len([]rune(c)))
+		}
+	}
+	for _, r := range all {
+		var s strings.Builder
+		for i, c := range r {
+			s.WriteString(c)
+			if i < len(r)-1 {
+				s.WriteString(strings.Repeat(" ", widths[i]-len([]rune(c))+2))
+			}
+		}
+		t.line(indent, s.String())
+	}
+}
+
+func underline(header []string) []string {
+	out := make([]string, len(header))
+	for i, h := range header {
+		out[i] = strings.Repeat("-", len(h))
+	}
+	return out
+}
+
+func (t *textView) section(title string) {
+	if strings.HasSuffix(title, ")") && strings.Contains(title, ": (") {
+		t.flush()
+		t.blank()
+		t.line(0, title)
+		return
+	}
+	t.flush()
+	t.blank()
+	t.line(0, title+":")
+}
+
+func (t *textView) startStep(title string) {
+	t.flush()
+	t.step++
+	t.blank()
+	t.line(0, fmt.Sprintf("Step %d. %s", t.step, title))
+}
+
+func (t *textView) header() {
+	d := t.d
+	tg := d.Target
+	ref := objectName(tg.Kind, tg.Name)
+	if tg.APIVersion != "" {
+		ref += " (" + tg.APIVersion + ")"
+	}
+	fs := []field{
+		{"Name", objectName(d.HPA.Namespace, d.HPA.Name)},
+		{"Reference", ref},
+		{"Now", formatTime(d.Now)},
+		{"Selector", orNone(tg.Selector)},
+		{"Current replicas", fmt.Sprintf("%d (scale spec.replicas; status.replicas %d)", d.CurrentReplicas, tg.StatusReplicas)},
+		{"Min replicas", strconv.Itoa(int(tg.MinReplicas))},
+		{"Max replicas", strconv.Itoa(int(tg.MaxReplicas))},
+	}
+	if tg.GetError != "" {
+		fs = append(fs, field{"Scale GET error", tg.GetError})
+	}
+	fs = append(fs,
+		field{"Outcome", orUnknown(string(d.Outcome))},
+		field{"Desired replicas", t.desiredWords()},
+		field{"Summary", orNone(d.Summary)},
+	)
+	t.fields(0, fs...)
+}
+
+func (t *textView) desiredWords() string {
+	d := t.d
+	switch {
+	case d.Rescale:
+		return fmt.Sprintf("%d (scale %d → %d)", d.DesiredReplicas, d.CurrentReplicas, d.DesiredReplicas)
+	default:
+		return fmt.Sprintf("%d (no rescale)", d.DesiredReplicas)
+	}
+}
+
+func (t *textView) settings() {
+	s := t.d.Settings
+	t.section("Controller settings")
+	gates := none
+	if len(s.FeatureGates) > 0 {
+		var parts []string
+		for _, k := range slices.Sorted(maps.Keys(s.FeatureGates)) {
+			parts = append(parts, fmt.Sprintf("%s=%t", k, s.FeatureGates[k]))
+		}
+		gates = strings.Join(parts, ", ")
+	}
+	t.fields(1,
+		field{"Tolerance", strconv.FormatFloat(s.Tolerance, 'f', -1, 64)},
+		field{"CPU initialization period", orUnknown(s.CPUInitializationPeriod)},
+		field{"Initial readiness delay", orUnknown(s.InitialReadinessDelay)},
+		field{"Downscale stabilization", orUnknown(s.DownscaleStabilization)},
+		field{"Sync period", orUnknown(s.SyncPeriod)},
+		field{"Feature gates", gates},
+	)
+}
+
+func (t *textView) state(title string, st explain.ControllerState) {
+	prov := string(st.Provenance)
+	if prov == "" {
+		prov = "provenance unknown"
+	}
+	t.section(fmt.Sprintf("%s (%s)", title, prov))
+	hist := "no (the controller holds no history for this HPA)"
+	if st.RecommendationsInitialized {
+		hist = "yes"
+	}
+	t.fields(1, field{"Has history", hist})
+	t.recommendations(1, st.Recommendations)
+	t.scaleEvents(1, "Scale-up events", st.ScaleUpEvents)
+	t.scaleEvents(1, "Scale-down events", st.ScaleDownEvents)
+	if len(st.Notes) > 0 {
+		t.line(1, "Notes:")
+		for _, n := range st.Notes {
+			t.line(2, "- "+n)
+		}
+	}
+}
+
+func (t *textView) recommendations(indent int, recs []explain.TimestampedRecommendation) {
+	if len(recs) == 0 {
+		t.fields(indent, field{"Recommendations", none})
+		return
+	}
+	t.line(indent, "Recommendations:")
+	rows := make([][]string, 0, len(recs))
+	for _, r := range recs {
+		rows = append(rows, []string{t.when(r.Timestamp), strconv.Itoa(int(r.Replicas))})
+	}
+	t.table(indent+1, []string{"TIMESTAMP", "REPLICAS"}, rows)
+}
+
+func (t *textView) scaleEvents(indent int, title string, evs []explain.ScaleEvent) {
+	if len(evs) == 0 {
+		t.fields(indent, field{title, none})
+		return
+	}
+	t.line(indent, title+":")
+	rows := make([][]string, 0, len(evs))
+	for _, e := range evs {
+		rows = append(rows, []string{t.when(e.Timestamp), strconv.Itoa(int(e.ReplicaChange)), yesNo(e.Outdated)})
+	}
+	t.table(indent+1, []string{"TIMESTAMP", "CHANGE", "OUTDATED"}, rows)
+}
+
+func (t *textView) assumptions() {
+	t.section("Assumptions")
+	if len(t.d.Assumptions) == 0 {
+		t.line(1, none)
+		return
+	}
+	for _, a := range t.d.Assumptions {
+		t.line(1, "- "+a)
+	}
+}
+
+func (t *textView) steps() {
+	if s := t.d.Selector; s != nil {
+		t.startStep("Selector check")
+		conflicts := none
+		if len(s.ConflictingHPAs) > 0 {
+			conflicts = strings.Join(s.ConflictingHPAs, ", ")
+		}
+		fs := []field{
+			{"Selector", orNone(s.Selector)},
+			{"Valid", yesNo(s.Valid)},
+			{"Pods selected", strconv.Itoa(s.PodsSelected)},
+			{"Conflicting HPAs", conflicts},
+		}
+		if s.Error != "" {
+			fs = append(fs, field{"Error", s.Error})
+		}
+		t.fields(1, fs...)
+	}
+	t.metrics()
+	t.recommendation()
+	t.normalization()
+	t.result()
+}
+
+func (t *textView) metrics() {
+	ms := t.d.Metrics
+	invalid := 0
+	for _, m := range ms {
+		if m.Error != nil {
+			invalid++
+		}
+	}
+	title := fmt.Sprintf("Metrics (%d", len(ms))
+	if invalid > 0 {
+		title += fmt.Sprintf(", %d invalid", invalid)
+	}
+	title += ")"
+	if shortCircuited(t.d) {
+		title += fmt.Sprintf(": not used, %s decided the outcome", t.d.Outcome)
+	}
+	t.startStep(title)
+	if len(ms) == 0 {
+		t.line(1, none)
+		return
+	}
+	for i := range ms {
+		if i > 0 {
+			t.blank()
+		}
+		t.metric(&ms[i], len(ms), shortCircuited(t.d))
+	}
+}
+
+func (t *textView) metric(m *explain.MetricResult, total int, short bool) {
+	t.line(1, fmt.Sprintf("Metric %d/%d: %s %s", m.Index+1, total, orUnknown(m.Type), orUnknown(m.Name)))
+	binary := isMemory(m)
+	fs := []field{{"Target", targetWords(m)}}
+	if m.Calculation != "" {
+		fs = append(fs, field{"Calculation", m.Calculation})
+	}
+	t.fields(2, fs...)
+	if p := m.Pods; p != nil {
+		t.pods(p, binary)
+	}
+	var rest []field
+	if u := m.Usage; u != nil {
+		rest = append(rest, field{"Usage", usageWords(m, u, binary)}, field{"Ratio", ratioWords(m, u, binary)})
+	}
+	if tc := m.Tolerance; tc != nil {
+		rest = append(rest, field{"Tolerance", toleranceWords(tc.Lower, tc.Ratio, tc.Upper, tc.Within) + toleranceSource(tc)})
+	}
+	t.fields(2, rest...)
+	if f := m.FillIn; f != nil {
+		t.fillIn(m, f, binary)
+	}
+	end := []field{{"Proposal", proposalWords(m)}, {"Status value", statusValueWords(m, binary)}}
+	if m.Error != nil {
+		msg := *m.Error
+		if m.ErrorReason != "" {
+			msg = m.ErrorReason + ": " + msg
+		}
+		end = append(end, field{"Error", msg})
+	}
+	end = append(end, field{"Used", usedWords(m, short)})
+	if m.Timestamp != nil && !m.Timestamp.IsZero() {
+		end = append(end, field{"Metric timestamp", t.when(*m.Timestamp)})
+	}
+	t.fields(2, end...)
+	if len(m.Steps) > 0 {
+		t.line(2, "Steps:")
+		for _, s := range m.Steps {
+			t.line(3, "- "+s)
+		}
+	}
+}
+
+func (t *textView) pods(p *explain.PodAccounting, binary bool) {
+	counts := fmt.Sprintf("%d listed: %d ready, %d unready, %d missing, %d ignored", p.Listed, p.Ready, p.Unready, p.Missing, p.Ignored)
+	if p.Superfluous > 0 {
+		counts += fmt.Sprintf("; %d metric(s) for pods not listed", p.Superfluous)
+	}
+	t.fields(2, field{"Pods", counts})
+	if len(p.Entries) == 0 {
+		return
+	}
+	rows := [][]string{}
+	for i, e := range p.Entries {
+		if i == MaxPodRows {
+			break
+		}
+		rows = append(rows, []string{e.Name, e.Class, milliOr(e.UsageMilli, binary, "-"), milliOr(e.RequestMilli, binary, "-"), milliOr(e.FillInMilli, binary, "-"), e.Reason})
+	}
+	t.table(3, []string{"POD", "CLASS", "USAGE", "REQUEST", "FILL-IN", "REASON"}, rows)
+	if n := len(p.Entries) - MaxPodRows; n > 0 {
+		t.line(3, fmt.Sprintf("… and %d more (see -o yaml for all)", n))
+	}
+}
+
+func (t *textView) fillIn(m *explain.MetricResult, f *explain.FillIn, binary bool) {
+	t.line(2, "Fill-in:")
+	unready := "not counted"
+	if f.UnreadyFilledAsZero {
+		unready = "0"
+	}
+	fs := []field{
+		{"Why", orNone(f.Reason)},
+		{"Missing pods counted as", missingWords(f.MissingFilledWith)},
+		{"Unready pods counted as", unready},
+	}
+	switch {
+	case f.NewUtilization != nil:
+		fs = append(fs, field{"New utilization", fmt.Sprintf("%d%%", *f.NewUtilization)})
+	case f.NewAverageMilli != nil:
+		fs = append(fs, field{"New average", milli(*f.NewAverageMilli, binary)})
+	}
+	ratio := formatFloat(f.NewRatio)
+	if tc := m.Tolerance; tc != nil {
+		ratio = toleranceWords(tc.Lower, f.NewRatio, tc.Upper, f.Within)
+	} else {
+		ratio += ", within tolerance? " + yesNo(f.Within)
+	}
+	fs = append(fs,
+		field{"New ratio", ratio + fmt.Sprintf(" (%d samples)", f.Samples)},
+		field{"Direction flipped", yesNo(f.DirectionFlip)},
+	)
+	if f.NewReplicas != nil {
+		nr := strconv.Itoa(int(*f.NewReplicas))
+		if f.WrongWay {
+			nr += " (moves against the ratio: ignored)"
+		}
+		fs = append(fs, field{"New replicas", nr})
+	}
+	fs = append(fs, field{"Result", strconv.Itoa(int(f.Result))})
+	t.fields(3, fs...)
+}
+
+func (t *textView) recommendation() {
+	r := t.d.Recommendation
+	if r == nil {
+		return
+	}
+	title := "Combined recommendation"
+	if shortCircuited(t.d) {
+		title += fmt.Sprintf(": not used, %s decided the outcome", t.d.Outcome)
+	}
+	t.startStep(title)
+	var props []string
+	for _, m := range t.d.Metrics {
+		v := "invalid"
+		if m.ProposedReplicas != nil {
+			v = strconv.Itoa(int(*m.ProposedReplicas))
+		}
+		props = append(props, fmt.Sprintf("%s = %s", orUnknown(m.Name), v))
+	}
+	fs := make([]field, 0, 6)
+	for i, p := range props {
+		k := ""
+		if i == 0 {
+			k = "Proposals"
+		}
+		fs = append(fs, field{k, p})
+	}
+	replicas := none + " (no valid proposal)"
+	if r.Failed {
+		replicas = none + " (the sync failed)"
+	}
+	if r.Replicas >= 0 {
+		replicas = strconv.Itoa(int(r.Replicas))
+		if r.WinningMetric != "" {
+			replicas += fmt.Sprintf(" (largest, from %s)", r.WinningMetric)
+		}
+	}
+	fs = append(fs,
+		field{"Recommendation", replicas},
+		field{"Invalid metrics", fmt.Sprintf("%d of %d", r.Invalid, r.Total)},
+	)
+	if r.Error != "" {
+		fs = append(fs, field{"Error", r.Error})
+	}
+	rule := "no invalid metric"
+	switch {
+	case r.Failed:
+		rule = "sync fails"
+		if r.FailureRule != "" {
+			rule += ": " + r.FailureRule
+		}
+	case r.Invalid > 0:
+		rule = "invalid metrics do not block a scale-up or no change: the recommendation stands"
+	}
+	fs = append(fs, field{"Invalid-metric rule", rule})
+	t.fieldsKeepEmpty(1, fs)
+}
+
+func (t *textView) normalization() {
+	n := t.d.Normalization
+	if n == nil {
+		return
+	}
+	t.startStep(fmt.Sprintf("Normalization (%s path)", orUnknown(n.Path)))
+	t.fields(1, field{"Input", strconv.Itoa(int(n.Input))})
+
+	st := n.Stabilization
+	t.line(1, "Stabilization:")
+	win := fmt.Sprintf("scale-down %ds", st.DownWindowSeconds)
+	if n.Path != "legacy" {
+		win = fmt.Sprintf("scale-up %ds, ", st.UpWindowSeconds) + win
+	}
+	if st.DownWindowSource != "" {
+		win += "; scale-down window from " + st.DownWindowSource
+	}
+	t.fields(2, field{"Windows", win})
+	if len(st.Considered) == 0 {
+		t.fields(2, field{"Recommendations", none})
+	} else {
+		t.line(2, "Recommendations:")
+		rows := make([][]string, 0, len(st.Considered))
+		for _, c := range st.Considered {
+			note := ""
+			if c.Seeded {
+				note = "seeded by a fresh controller"
+			}
+			rows = append(rows, []string{t.when(c.Timestamp), strconv.Itoa(int(c.Replicas)), yesNo(c.InUp), yesNo(c.InDown), note})
+		}
+		hdr := []string{"TIMESTAMP", "REPLICAS", "IN UP WINDOW", "IN DOWN WINDOW", "NOTE"}
+		if n.Path == "legacy" {
+			for i := range rows {
+				rows[i] = slices.Delete(rows[i], 2, 3)
+			}
+			hdr = slices.Delete(hdr, 2, 3)
+		}
+		t.table(3, hdr, rows)
+	}
+	var sf []field
+	if n.Path != "legacy" {
+		sf = append(sf, field{"Lowest in scale-up window", int32Or(st.UpRecommendation, none)})
+	}
+	sf = append(sf,
+		field{"Highest in scale-down window", strconv.Itoa(int(st.DownRecommendation))},
+		field{"Result", fmt.Sprintf("%d (%s)", st.Result, orNone(st.Reason))},
+	)
+	if st.HeldUntil != nil {
+		sf = append(sf, field{"Held until", t.when(*st.HeldUntil)})
+	}
+	t.fields(2, sf...)
+
+	l := n.Limits
+	t.line(1, "Rate limits and bounds:")
+	lf := []field{{"Direction", orNone(l.Direction)}}
+	if l.SelectPolicy != "" {
+		lf = append(lf, field{"Select policy", l.SelectPolicy})
+	}
+	t.fields(2, lf...)
+	if len(l.Policies) > 0 {
+		t.line(2, "Policies:")
+		rows := make([][]string, 0, len(l.Policies))
+		for _, p := range l.Policies {
+			sel := ""
+			if p.Selected {
+				sel = "yes"
+			}
+			rows = append(rows, []string{
+				p.Type, strconv.Itoa(int(p.Value)), fmt.Sprintf("%ds", p.PeriodSeconds),
+				strconv.Itoa(int(p.AddedInPeriod)), strconv.Itoa(int(p.RemovedInPeriod)), strconv.Itoa(int(p.PeriodStart)),
+				strconv.Itoa(int(p.Limit)), sel,
+			})
+		}
+		t.table(3, []string{"TYPE", "VALUE", "PERIOD", "ADDED", "REMOVED", "PERIOD START", "LIMIT", "SELECTED"}, rows)
+	}
+	result := fmt.Sprintf("%d (%s)", l.Result, orNone(l.Reason))
+	if l.Limited {
+		result += " LIMITED"
+	}
+	t.fields(2,
+		field{"Rate limit", int32Or(l.RateLimit, none)},
+		field{"Bound", int32Or(l.Bound, none)},
+		field{"Min/Max replicas", fmt.Sprintf("%d / %d", l.Min, l.Max)},
+		field{"Result", result},
+	)
+	fs := []field{}
+	if n.ScaleFromZeroFloor {
+		fs = append(fs, field{"Scale-from-zero floor", "raised the result to minReplicas"})
+	}
+	fs = append(fs, field{"Result", strconv.Itoa(int(n.Result))})
+	t.fields(1, fs...)
+}
+
+func (t *textView) result() {
+	d := t.d
+	t.startStep("Result")
+	rescale := "no"
+	if d.Rescale {
+		rescale = fmt.Sprintf("yes, %d → %d", d.CurrentReplicas, d.DesiredReplicas)
+		if d.RescaleReason != "" {
+			rescale += " (reason: " + d.RescaleReason + ")"
+		}
+	}
+	t.fields(1,
+		field{"Outcome", orUnknown(string(d.Outcome))},
+		field{"Desired replicas", strconv.Itoa(int(d.DesiredReplicas)) + " (status.desiredReplicas)"},
+		field{"Rescale", rescale},
+	)
+	t.state("Controller state after this sync", d.StateAfter)
+}
+
+func (t *textView) conditions() {
+	t.section("Conditions (after this sync)")
+	if len(t.d.Conditions) == 0 {
+		t.line(1, none)
+		return
+	}
+	rows := make([][]string, 0, len(t.d.Conditions))
+	for _, c := range t.d.Conditions {
+		rows = append(rows, []string{c.Type, c.Status, c.Reason, c.Message})
+	}
+	t.table(1, []string{"Type", "Status", "Reason", "Message"}, rows)
+}
+
+func (t *textView) events() {
+	t.section("Events (this sync)")
+	if len(t.d.Events) == 0 {
+		t.line(1, none)
+		return
+	}
+	rows := make([][]string, 0, len(t.d.Events))
+	for _, e := range t.d.Events {
+		rows = append(rows, []string{e.Type, e.Reason, e.Message})
+	}
+	t.table(1, []string{"Type", "Reason", "Message"}, rows)
+}
+
+// metricsStatus prints the "Metrics: ( current / target )" block of kubectl
+// describe from status.currentMetrics after this sync.
+func (t *textView) metricsStatus() {
+	t.section("Metrics after this sync: ( current / target )")
+	if len(t.d.Metrics) == 0 {
+		t.line(1, none)
+		return
+	}
+	var fs []field
+	long := false
+	for i := range t.d.Metrics {
+		m := &t.d.Metrics[i]
+		current := unknown
+		if i < len(t.d.CurrentMetrics) {
+			current = currentValueWords(&t.d.CurrentMetrics[i], isMemory(m))
+		}
+		fs = append(fs, field{orUnknown(m.Name), current + " / " + shortTarget(m)})
+		long = long || len(m.Name) > maxAlignedName
+	}
+	if !long {
+		t.fields(1, fs...)
+		return
+	}
+	// Very long names (external metrics print their selector) are not
+	// worth aligning the others to.
+	for _, f := range fs {
+		t.line(1, f.key+":  "+f.value)
+	}
+}
+
+// maxAlignedName is the longest metric name the status block aligns.
+const maxAlignedName = 60
+
+func (t *textView) statusWrite() {
+	t.flush()
+	t.blank()
+	s := "no: the computed status equals the HPA's current status, nothing is written"
+	if t.d.StatusChanged {
+		s = "yes: the controller writes the HPA status this sync"
+	}
+	t.fields(0, field{"Status update", s})
+}
+
+// when formats a timestamp with its offset from the decision's now.
+func (t *textView) when(ts time.Time) string {
+	s := formatTime(ts)
+	if ts.IsZero() || t.d.Now.IsZero() {
+		return s
+	}
+	switch diff := ts.Sub(t.d.Now); {
+	case diff == 0:
+		return s + " (now)"
+	case diff < 0:
+		return s + " (now-" + (-diff).String() + ")"
+	default:
+		return s + " (now+" + diff.String() + ")"
+	}
+}
+
+func formatTime(ts time.Time) string {
+	if ts.IsZero() {
+		return unknown
+	}
+	return ts.UTC().Format(time.RFC3339Nano)
+}
+
+func targetWords(m *explain.MetricResult) string {
+	switch {
+	case m.TargetUtilization != nil:
+		return fmt.Sprintf("%d%% average utilization (of request)", *m.TargetUtilization)
+	case m.TargetValue != nil && m.TargetType == string(autoscalingv2.AverageValueMetricType):
+		return m.TargetValue.String() + " average value"
+	case m.TargetValue != nil:
+		return m.TargetValue.String() + " value"
+	case m.TargetType != "":
+		return m.TargetType + " " + unset
+	default:
+		return unknown
+	}
+}
+
+func shortTarget(m *explain.MetricResult) string {
+	switch {
+	case m.TargetUtilization != nil:
+		return fmt.Sprintf("%d%%", *m.TargetUtilization)
+	case m.TargetValue != nil && m.TargetType == string(autoscalingv2.AverageValueMetricType):
+		return m.TargetValue.String() + " (avg)"
+	case m.TargetValue != nil:
+		return m.TargetValue.String()
+	default:
+		return unknown
+	}
+}
+
+func usageWords(m *explain.MetricResult, u *explain.Usage, binary bool) string {
+	noun := "samples"
+	if u.Count == 1 {
+		noun = "sample"
+	}
+	if u.RequestSumMilli != nil {
+		util := unknown
+		if m.Utilization != nil {
+			util = fmt.Sprintf("%d%%", *m.Utilization)
+		}
+		return fmt.Sprintf("sum %s over %d %s, requests %s → utilization %s (average %s)",
+			milli(u.SumMilli, binary), u.Count, noun, milli(*u.RequestSumMilli, binary), util, milli(u.AverageMilli, binary))
+	}
+	if u.Count == 1 && u.SumMilli == u.AverageMilli {
+		return "value " + milli(u.AverageMilli, binary)
+	}
+	return fmt.Sprintf("sum %s over %d %s → %s", milli(u.SumMilli, binary), u.Count, noun, milli(u.AverageMilli, binary))
+}
+
+func ratioWords(m *explain.MetricResult, u *explain.Usage, binary bool) string {
+	var s string
+	if u.RequestSumMilli != nil {
+		util := unknown
+		if m.Utilization != nil {
+			util = fmt.Sprintf("%d%%", *m.Utilization)
+		}
+		s = fmt.Sprintf("%s / %d%% = %s", util, u.TargetMilli, formatFloat(u.Ratio))
+	} else {
+		s = fmt.Sprintf("%s / %s = %s", milli(u.AverageMilli, binary), milli(u.TargetMilli, binary), formatFloat(u.Ratio))
+	}
+	if u.ReplicaBaseKind != "" || u.ReplicaBase != 0 {
+		s += fmt.Sprintf(", applied to %d %s", u.ReplicaBase, baseWords(u.ReplicaBaseKind))
+	}
+	return s
+}
+
+func baseWords(kind string) string {
+	switch kind {
+	case "readyPods":
+		return "ready pods"
+	case "runningReadyPods":
+		return "running and ready pods"
+	case "specReplicas":
+		return "current replicas (scale spec.replicas)"
+	case "statusReplicas":
+		return "replicas (scale status.replicas)"
+	case "":
+		return "replicas"
+	default:
+		return kind
+	}
+}
+
+// toleranceWords prints "0.90 ≤ 1.43 ≤ 1.10? no". When two decimals would
+// make the ratio look equal to a bound it is not equal to, every number is
+// printed in full.
+func toleranceWords(lower, ratio, upper float64, within bool) string {
+	l, r, u := fixed2(lower), fixed2(ratio), fixed2(upper)
+	if (l == r && lower != ratio) || (u == r && upper != ratio) {
+		l, r, u = formatFull(lower), formatFull(ratio), formatFull(upper)
+	}
+	return fmt.Sprintf("%s ≤ %s ≤ %s? %s", l, r, u, yesNo(within))
+}
+
+func toleranceSource(tc *explain.ToleranceCheck) string {
+	s := fmt.Sprintf(" (tolerance %s down, %s up", formatFull(tc.ScaleDown), formatFull(tc.ScaleUp))
+	if tc.Source != "" {
+		s += "; " + tc.Source
+	}
+	return s + ")"
+}
+
+func missingWords(with string) string {
+	switch with {
+	case "absent", "":
+		return "not counted (no missing pods)"
+	default:
+		return with
+	}
+}
+
+func proposalWords(m *explain.MetricResult) string {
+	if m.ProposedReplicas == nil {
+		return none + " (invalid metric)"
+	}
+	if *m.ProposedReplicas == 1 {
+		return "1 replica"
+	}
+	return fmt.Sprintf("%d replicas", *m.ProposedReplicas)
+}
+
+func statusValueWords(m *explain.MetricResult, binary bool) string {
+	switch {
+	case m.Utilization != nil && m.Value != nil:
+		return fmt.Sprintf("%d%% (%s)", *m.Utilization, qty(m.Value, binary))
+	case m.Utilization != nil:
+		return fmt.Sprintf("%d%%", *m.Utilization)
+	case m.Value != nil:
+		return qty(m.Value, binary)
+	default:
+		return unknown
+	}
+}
+
+func usedWords(m *explain.MetricResult, short bool) string {
+	switch {
+	case m.Winner:
+		return "yes (the largest proposal)"
+	case m.Error != nil:
+		return "no (invalid)"
+	case m.Used:
+		return "yes"
+	case short:
+		return "no (not used: a short-circuit decided the outcome)"
+	default:
+		return "no"
+	}
+}
+
+func currentValueWords(s *autoscalingv2.MetricStatus, binary bool) string {
+	var cur *autoscalingv2.MetricValueStatus
+	switch {
+	case s.Resource != nil:
+		cur = &s.Resource.Current
+	case s.ContainerResource != nil:
+		cur = &s.ContainerResource.Current
+	case s.Pods != nil:
+		cur = &s.Pods.Current
+	case s.Object != nil:
+		cur = &s.Object.Current
+	case s.External != nil:
+		cur = &s.External.Current
+	default:
+		return unknown
+	}
+	switch {
+	case cur.AverageUtilization != nil && cur.AverageValue != nil:
+		return fmt.Sprintf("%d%% (%s)", *cur.AverageUtilization, qty(cur.AverageValue, binary))
+	case cur.AverageUtilization != nil:
+		return fmt.Sprintf("%d%%", *cur.AverageUtilization)
+	case cur.AverageValue != nil:
+		return qty(cur.AverageValue, binary) + " (avg)"
+	case cur.Value != nil:
+		return qty(cur.Value, binary)
+	default:
+		return unknown
+	}
+}
+
+func isMemory(m *explain.MetricResult) bool {
+	return strings.HasPrefix(m.Name, "memory ")
+}
+
+// milli prints a milli-value: memory as a binary quantity, everything else
+// in milli-units (as kubectl top does for cpu), so the numbers of one line
+// share a unit.
+func milli(v int64, binary bool) string {
+	if binary {
+		return resource.NewMilliQuantity(v, resource.BinarySI).String()
+	}
+	if v == 0 {
+		return "0"
+	}
+	return strconv.FormatInt(v, 10) + "m"
+}
+
+func milliOr(v *int64, binary bool, alt string) string {
+	if v == nil {
+		return alt
+	}
+	return milli(*v, binary)
+}
+
+func qty(q *resource.Quantity, binary bool) string {
+	if q == nil {
+		return unknown
+	}
+	if binary {
+		return milli(q.MilliValue(), true)
+	}
+	return q.String()
+}
+
+func int32Or(p *int32, alt string) string {
+	if p == nil {
+		return alt
+	}
+	return strconv.Itoa(int(*p))
+}
+
+func fixed2(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }
+
+func formatFull(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+
+// formatFloat prints a ratio with two decimals.
+func formatFloat(x float64) string {
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	return fixed2(x)
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func objectName(prefix, name string) string {
+	if prefix == "" && name == "" {
+		return unknown
+	}
+	return orUnknown(prefix) + "/" + orUnknown(name)
+}
+
+// shortCircuited reports whether an early branch decided the outcome, so
+// the metric proposals were computed for the explanation only.
+func shortCircuited(d *explain.Decision) bool {
+	switch d.Outcome {
+	case explain.OutcomeScalingDisabled, explain.OutcomeAboveMax, explain.OutcomeBelowMin:
+		return true
+	default:
+		return false
+	}
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return none
+	}
+	return s
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return unknown
+	}
+	return s
+}
