@@ -42,6 +42,9 @@ type ExplainOptions struct {
 	DownscaleStabilization  time.Duration
 	SyncPeriod              time.Duration
 	FeatureGates            string
+	// AssumeScaleUpdateError makes the replay assume the scale UPDATE fails
+	// with this message (hidden; used to replay upstream's failure tests).
+	AssumeScaleUpdateError string
 
 	// Evaluate replays the sync; it defaults to engine.Evaluate.
 	Evaluate EvaluateFunc
@@ -137,6 +140,9 @@ func (o *ExplainOptions) AddFlags(fs *pflag.FlagSet) {
 		"Controller sync period (--horizontal-pod-autoscaler-sync-period)")
 	fs.StringVar(&o.FeatureGates, "feature-gates", o.FeatureGates,
 		"Feature gates as Name=true|false,... (HPAConfigurableTolerance, HPAScaleToZero, PodLevelResources; default: the v1.36 defaults)")
+	fs.StringVar(&o.AssumeScaleUpdateError, "assume-scale-update-error", o.AssumeScaleUpdateError,
+		"Assume the controller's scale update fails with this error")
+	_ = fs.MarkHidden("assume-scale-update-error")
 }
 
 // Complete resolves the positional argument, the time, the settings and the
@@ -174,6 +180,7 @@ func (o *ExplainOptions) Complete(c *cobra.Command, args []string) error {
 	s.DownscaleStabilization = o.DownscaleStabilization
 	s.SyncPeriod = o.SyncPeriod
 	s.FeatureGates = gates
+	s.ScaleUpdateError = o.AssumeScaleUpdateError
 	o.settings = s
 
 	f, err := render.ParseFormat(o.Output)
