@@ -154,12 +154,16 @@ func (v *cliVector) objects() []any {
 		for i, o := range st.OtherHPAs {
 			target := fmt.Sprintf("other-target-%d", i)
 			items = append(items,
-				obj{"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
+				obj{
+					"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
 					"metadata": obj{"name": o.Name, "namespace": o.Namespace},
-					"spec":     obj{"maxReplicas": 10, "scaleTargetRef": obj{"apiVersion": "v1", "kind": "ReplicationController", "name": target}}},
-				obj{"apiVersion": "autoscaling/v1", "kind": "Scale",
+					"spec":     obj{"maxReplicas": 10, "scaleTargetRef": obj{"apiVersion": "v1", "kind": "ReplicationController", "name": target}},
+				},
+				obj{
+					"apiVersion": "autoscaling/v1", "kind": "Scale",
 					"metadata": obj{"name": target, "namespace": o.Namespace},
-					"spec":     obj{"replicas": 1}, "status": obj{"replicas": 1, "selector": o.Selector}})
+					"spec":     obj{"replicas": 1}, "status": obj{"replicas": 1, "selector": o.Selector},
+				})
 		}
 	}
 	if len(errs) > 0 {
@@ -224,8 +228,10 @@ func runVectorCLI(t *testing.T, v *cliVector, tolerance *float64) cliOutput {
 		t.Fatal(err)
 	}
 	meta := v.HPA["metadata"].(map[string]any)
-	args := []string{"explain", meta["name"].(string), "-n", meta["namespace"].(string), "-f", file, "-o", "json",
-		"--now", v.Now.Add(time.Microsecond).Format(time.RFC3339Nano)}
+	args := []string{
+		"explain", meta["name"].(string), "-n", meta["namespace"].(string), "-f", file, "-o", "json",
+		"--now", v.Now.Add(time.Microsecond).Format(time.RFC3339Nano),
+	}
 	c := v.Controller
 	if tolerance == nil {
 		tolerance = c.Tolerance
@@ -320,7 +326,7 @@ func TestVectorsThroughCLIReconcile(t *testing.T) {
 			if exp.Events != nil {
 				g, _ := json.Marshal(got.Events)
 				w, _ := json.Marshal(*exp.Events)
-				if string(g) != string(w) {
+				if !bytes.Equal(g, w) {
 					t.Errorf("%s: events\n got  %s\n want %s", where, g, w)
 				}
 			}

@@ -31,25 +31,36 @@ type calculator struct {
 	podLevel       bool
 }
 
+// utilization is the outcome of one utilization computation.
+type utilization struct {
+	ratio      float64
+	util       int32
+	rawAvg     int64
+	sumU, sumR int64
+}
+
 // utilizationRatio is upstream's GetResourceUtilizationRatio: samples without
 // a request (pods not listed) are skipped; the percentage is truncated before
 // the ratio is taken.
-func utilizationRatio(samples podSamples, requests map[string]int64, target int32) (ratio float64, util int32, rawAvg int64, sumU, sumR int64, err error) {
+func utilizationRatio(samples podSamples, requests map[string]int64, target int32) (utilization, error) {
+	var u utilization
 	n := 0
 	for name, s := range samples {
 		req, ok := requests[name]
 		if !ok {
 			continue
 		}
-		sumU += s.value
-		sumR += req
+		u.sumU += s.value
+		u.sumR += req
 		n++
 	}
-	if sumR == 0 {
-		return 0, 0, 0, sumU, sumR, errors.New("no metrics returned matched known pods")
+	if u.sumR == 0 {
+		return u, errors.New("no metrics returned matched known pods")
 	}
-	util = int32((sumU * 100) / sumR)
-	return float64(util) / float64(target), util, sumU / int64(n), sumU, sumR, nil
+	u.util = int32((u.sumU * 100) / u.sumR)
+	u.ratio = float64(u.util) / float64(target)
+	u.rawAvg = u.sumU / int64(n)
+	return u, nil
 }
 
 // usageRatio is upstream's GetMetricUsageRatio: a plain average over every
@@ -131,7 +142,7 @@ func sortedNames(set map[string]struct{}) []string {
 func (c *calculator) getResourceReplicas(cur, target int32, resource corev1.ResourceName, tol tolerances, container string, tr *explain.MetricResult) (int32, int32, int64, time.Time, error) {
 	samples, ts, err := c.api.resourceMetric(resource, c.selectorPlaceholder(), container)
 	if err != nil {
-		return 0, 0, 0, time.Time{}, fmt.Errorf("unable to get metrics for resource %s: %v", resource, err)
+		return 0, 0, 0, time.Time{}, fmt.Errorf("unable to get metrics for resource %s: %w", resource, err)
 	}
 	if len(c.pods) == 0 {
 		return 0, 0, 0, time.Time{}, errNoPods
@@ -151,10 +162,11 @@ func (c *calculator) getResourceReplicas(cur, target int32, resource corev1.Reso
 	}
 	tr.Pods = accounting(c.pods, g, all, requests)
 
-	ratio, util, rawAvg, sumU, sumR, err := utilizationRatio(samples, requests, target)
+	u, err := utilizationRatio(samples, requests, target)
 	if err != nil {
 		return 0, 0, 0, time.Time{}, err
 	}
+	ratio, util, rawAvg, sumU, sumR := u.ratio, u.util, u.rawAvg, u.sumU, u.sumR
 	sr := sumR
 	tr.Usage = &explain.Usage{SumMilli: sumU, Count: countWithRequest(samples, requests), RequestSumMilli: &sr, AverageMilli: rawAvg, TargetMilli: int64(target), Ratio: ratio, ReplicaBase: int32(g.readyCount), ReplicaBaseKind: "readyPods"}
 	tr.Tolerance = tol.check(ratio)
@@ -199,11 +211,12 @@ func (c *calculator) getResourceReplicas(cur, target int32, resource corev1.Reso
 			setFillIn(tr.Pods, index, name, 0)
 		}
 	}
-	newRatio, newUtil, _, _, _, err := utilizationRatio(samples, requests, target)
+	nu, err := utilizationRatio(samples, requests, target)
 	if err != nil {
 		return 0, util, rawAvg, time.Time{}, err
 	}
-	fi.NewUtilization = &newUtil
+	newRatio := nu.ratio
+	fi.NewUtilization = &nu.util
 	return c.finishFillIn(tr, fi, cur, ratio, newRatio, len(samples), tol, util, rawAvg, ts)
 }
 
@@ -267,7 +280,7 @@ func (c *calculator) selectorPlaceholder() labels.Selector { return c.api.select
 func (c *calculator) getRawResourceReplicas(cur int32, target int64, resource corev1.ResourceName, tol tolerances, container string, tr *explain.MetricResult) (int32, int64, time.Time, error) {
 	samples, ts, err := c.api.resourceMetric(resource, c.selectorPlaceholder(), container)
 	if err != nil {
-		return 0, 0, time.Time{}, fmt.Errorf("unable to get metrics for resource %s: %v", resource, err)
+		return 0, 0, time.Time{}, fmt.Errorf("unable to get metrics for resource %s: %w", resource, err)
 	}
 	n, usage, err := c.plainReplicas(samples, cur, target, tol, resource, tr)
 	return n, usage, ts, err
@@ -277,7 +290,7 @@ func (c *calculator) getRawResourceReplicas(cur int32, target int64, resource co
 func (c *calculator) getMetricReplicas(cur int32, target int64, name string, tol tolerances, tr *explain.MetricResult) (int32, int64, time.Time, error) {
 	samples, ts, err := c.api.podsMetric(name)
 	if err != nil {
-		return 0, 0, time.Time{}, fmt.Errorf("unable to get metric %s: %v", name, err)
+		return 0, 0, time.Time{}, fmt.Errorf("unable to get metric %s: %w", name, err)
 	}
 	n, usage, err := c.plainReplicas(samples, cur, target, tol, "", tr)
 	return n, usage, ts, err
@@ -372,7 +385,7 @@ func (c *calculator) usageRatioReplicaCount(cur int32, ratio float64, tol tolera
 	}
 	ready, err := c.readyPodsCount()
 	if err != nil {
-		return 0, fmt.Errorf("unable to calculate ready pods: %s", err)
+		return 0, fmt.Errorf("unable to calculate ready pods: %w", err)
 	}
 	if tr.Usage != nil {
 		tr.Usage.ReplicaBase = int32(ready)
@@ -394,7 +407,7 @@ func (c *calculator) getObjectMetricReplicas(cur int32, target int64, name strin
 	usage, _, err := c.api.objectMetric(name, ref)
 	if err != nil {
 		// Upstream's format arguments are out of order; this is the text it prints.
-		return 0, 0, time.Time{}, fmt.Errorf("unable to get metric %s: %v on %s %s/%s", name, ref.Kind, c.api.namespace, ref.Name, err)
+		return 0, 0, time.Time{}, fmt.Errorf("unable to get metric %s: %v on %s %s/%w", name, ref.Kind, c.api.namespace, ref.Name, err)
 	}
 	ratio := float64(usage) / float64(target)
 	tr.Usage = &explain.Usage{SumMilli: usage, Count: 1, AverageMilli: usage, TargetMilli: target, Ratio: ratio, ReplicaBase: cur, ReplicaBaseKind: "specReplicas"}
@@ -408,7 +421,7 @@ func (c *calculator) getObjectMetricReplicas(cur int32, target int64, name strin
 func (c *calculator) getObjectPerPodMetricReplicas(statusReplicas int32, target int64, name string, tol tolerances, ref *autoscalingv2.CrossVersionObjectReference, tr *explain.MetricResult) (int32, int64, time.Time, error) {
 	usage, ts, err := c.api.objectMetric(name, ref)
 	if err != nil {
-		return 0, 0, time.Time{}, fmt.Errorf("unable to get metric %s: %v on %s %s/%s", name, ref.Kind, c.api.namespace, ref.Name, err)
+		return 0, 0, time.Time{}, fmt.Errorf("unable to get metric %s: %v on %s %s/%w", name, ref.Kind, c.api.namespace, ref.Name, err)
 	}
 	n := statusReplicas
 	ratio := float64(usage) / (float64(target) * float64(n))
@@ -447,7 +460,7 @@ func (c *calculator) getExternalMetricReplicas(cur int32, target int64, name str
 	}
 	values, _, err := c.api.externalMetric(name, s)
 	if err != nil {
-		return 0, 0, time.Time{}, fmt.Errorf("unable to get external metric %s/%s/%+v: %s", c.api.namespace, name, sel, err)
+		return 0, 0, time.Time{}, fmt.Errorf("unable to get external metric %s/%s/%+v: %w", c.api.namespace, name, sel, err)
 	}
 	var usage int64
 	for _, v := range values {
@@ -473,7 +486,7 @@ func (c *calculator) getExternalPerPodMetricReplicas(statusReplicas int32, targe
 	}
 	values, ts, err := c.api.externalMetric(name, s)
 	if err != nil {
-		return 0, 0, time.Time{}, fmt.Errorf("unable to get external metric %s/%s/%+v: %s", c.api.namespace, name, sel, err)
+		return 0, 0, time.Time{}, fmt.Errorf("unable to get external metric %s/%s/%+v: %w", c.api.namespace, name, sel, err)
 	}
 	var usage int64
 	for _, v := range values {

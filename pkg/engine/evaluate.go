@@ -153,9 +153,7 @@ func (s *syncRun) init() {
 		s.dec.Metrics = append(s.dec.Metrics, tr)
 	}
 	if s.state.Provenance != explain.Observed {
-		for _, n := range s.state.Notes {
-			s.dec.Assumptions = append(s.dec.Assumptions, n)
-		}
+		s.dec.Assumptions = append(s.dec.Assumptions, s.state.Notes...)
 	}
 }
 
@@ -495,7 +493,7 @@ func (s *syncRun) computeReplicasForMetrics(cur int32) (int32, string, []autosca
 	s.dec.Recommendation = rec
 	var combined error
 	if firstFail != nil {
-		combined = fmt.Errorf("invalid metrics (%v invalid out of %v), first error is: %v", invalid, len(specs), firstFail.err)
+		combined = fmt.Errorf("invalid metrics (%v invalid out of %v), first error is: %w", invalid, len(specs), firstFail.err)
 		rec.Error = combined.Error()
 	}
 	if invalid >= len(specs) || (invalid > 0 && replicas < cur) {

@@ -85,7 +85,7 @@ func metricSource(spec autoscalingv2.MetricSpec) explain.MetricSource {
 		}
 		s, err := metav1.LabelSelectorAsSelector(ls)
 		if err != nil {
-			return fmt.Sprintf("%v", ls)
+			return ls.String()
 		}
 		return s.String()
 	}
@@ -167,10 +167,10 @@ func computeReplicasForMetric(in metricInput, spec autoscalingv2.MetricSpec, tr 
 	case autoscalingv2.ObjectMetricSourceType:
 		if spec.Object == nil {
 			err := errors.New("invalid object metric source: the object field is not set")
-			return fail("FailedGetObjectMetric", err, fmt.Errorf("failed to get object metric value: %v", err))
+			return fail("FailedGetObjectMetric", err, fmt.Errorf("failed to get object metric value: %w", err))
 		}
 		if _, err := metav1.LabelSelectorAsSelector(spec.Object.Metric.Selector); err != nil {
-			return fail("FailedGetObjectMetric", err, fmt.Errorf("failed to get object metric value: %v", err))
+			return fail("FailedGetObjectMetric", err, fmt.Errorf("failed to get object metric value: %w", err))
 		}
 		o := spec.Object
 		st := autoscalingv2.MetricStatus{Type: autoscalingv2.ObjectMetricSourceType, Object: &autoscalingv2.ObjectMetricStatus{
@@ -182,7 +182,7 @@ func computeReplicasForMetric(in metricInput, spec autoscalingv2.MetricSpec, tr 
 			tr.Calculation = "GetObjectMetricReplicas"
 			n, usage, ts, err := in.calc.getObjectMetricReplicas(in.specReplicas, o.Target.Value.MilliValue(), o.Metric.Name, in.tol, &o.DescribedObject, tr)
 			if err != nil {
-				return fail("FailedGetObjectMetric", err, fmt.Errorf("failed to get object metric value: %v", err))
+				return fail("FailedGetObjectMetric", err, fmt.Errorf("failed to get object metric value: %w", err))
 			}
 			st.Object.Current.Value = resource.NewMilliQuantity(usage, resource.DecimalSI)
 			return n, st, ts, nil
@@ -190,28 +190,28 @@ func computeReplicasForMetric(in metricInput, spec autoscalingv2.MetricSpec, tr 
 			tr.Calculation = "GetObjectPerPodMetricReplicas"
 			n, usage, ts, err := in.calc.getObjectPerPodMetricReplicas(in.statusReplicas, o.Target.AverageValue.MilliValue(), o.Metric.Name, in.tol, &o.DescribedObject, tr)
 			if err != nil {
-				return fail("FailedGetObjectMetric", err, fmt.Errorf("failed to get object metric value: %v", fmt.Errorf("failed to get %s object metric: %v", o.Metric.Name, err)))
+				return fail("FailedGetObjectMetric", err, fmt.Errorf("failed to get object metric value: %w", fmt.Errorf("failed to get %s object metric: %w", o.Metric.Name, err)))
 			}
 			st.Object.Current.AverageValue = resource.NewMilliQuantity(usage, resource.DecimalSI)
 			return n, st, ts, nil
 		}
 		err := errors.New("invalid object metric source: neither a value target nor an average value target was set")
-		return fail("FailedGetObjectMetric", err, fmt.Errorf("failed to get object metric value: %v", err))
+		return fail("FailedGetObjectMetric", err, fmt.Errorf("failed to get object metric value: %w", err))
 
 	case autoscalingv2.PodsMetricSourceType:
 		if spec.Pods == nil || spec.Pods.Target.AverageValue == nil {
 			// Validation requires averageValue; upstream would crash without it.
 			err := errors.New("invalid pods metric source: averageValue target is not set")
-			return fail("FailedGetPodsMetric", err, fmt.Errorf("failed to get pods metric value: %v", err))
+			return fail("FailedGetPodsMetric", err, fmt.Errorf("failed to get pods metric value: %w", err))
 		}
 		if _, err := metav1.LabelSelectorAsSelector(spec.Pods.Metric.Selector); err != nil {
-			return fail("FailedGetPodsMetric", err, fmt.Errorf("failed to get pods metric value: %v", err))
+			return fail("FailedGetPodsMetric", err, fmt.Errorf("failed to get pods metric value: %w", err))
 		}
 		p := spec.Pods
 		tr.Calculation = "GetMetricReplicas"
 		n, usage, ts, err := in.calc.getMetricReplicas(in.specReplicas, p.Target.AverageValue.MilliValue(), p.Metric.Name, in.tol, tr)
 		if err != nil {
-			return fail("FailedGetPodsMetric", err, fmt.Errorf("failed to get pods metric value: %v", err))
+			return fail("FailedGetPodsMetric", err, fmt.Errorf("failed to get pods metric value: %w", err))
 		}
 		st := autoscalingv2.MetricStatus{Type: autoscalingv2.PodsMetricSourceType, Pods: &autoscalingv2.PodsMetricStatus{
 			Metric:  autoscalingv2.MetricIdentifier{Name: p.Metric.Name, Selector: p.Metric.Selector},
@@ -222,11 +222,11 @@ func computeReplicasForMetric(in metricInput, spec autoscalingv2.MetricSpec, tr 
 	case autoscalingv2.ResourceMetricSourceType:
 		if spec.Resource == nil {
 			err := errors.New("invalid resource metric source: the resource field is not set")
-			return fail("FailedGetResourceMetric", err, fmt.Errorf("failed to get resource metric value: %v", err))
+			return fail("FailedGetResourceMetric", err, fmt.Errorf("failed to get resource metric value: %w", err))
 		}
 		n, cur, ts, err := resourceGeneric(in, spec.Resource.Target, spec.Resource.Name, "", false, tr)
 		if err != nil {
-			return fail("FailedGetResourceMetric", err, fmt.Errorf("failed to get %s resource metric value: %v", spec.Resource.Name, err))
+			return fail("FailedGetResourceMetric", err, fmt.Errorf("failed to get %s resource metric value: %w", spec.Resource.Name, err))
 		}
 		st := autoscalingv2.MetricStatus{Type: autoscalingv2.ResourceMetricSourceType, Resource: &autoscalingv2.ResourceMetricStatus{Name: spec.Resource.Name, Current: *cur}}
 		return n, st, ts, nil
@@ -234,13 +234,13 @@ func computeReplicasForMetric(in metricInput, spec autoscalingv2.MetricSpec, tr 
 	case autoscalingv2.ContainerResourceMetricSourceType:
 		if spec.ContainerResource == nil {
 			err := errors.New("invalid container resource metric source: the containerResource field is not set")
-			return fail("FailedGetContainerResourceMetric", err, fmt.Errorf("failed to get container metric value: %v", err))
+			return fail("FailedGetContainerResourceMetric", err, fmt.Errorf("failed to get container metric value: %w", err))
 		}
 		cr := spec.ContainerResource
 		n, cur, ts, err := resourceGeneric(in, cr.Target, cr.Name, cr.Container, true, tr)
 		if err != nil {
 			// Upstream names the container here, not the resource.
-			return fail("FailedGetContainerResourceMetric", err, fmt.Errorf("failed to get %s container metric value: %v", cr.Container, err))
+			return fail("FailedGetContainerResourceMetric", err, fmt.Errorf("failed to get %s container metric value: %w", cr.Container, err))
 		}
 		st := autoscalingv2.MetricStatus{Type: autoscalingv2.ContainerResourceMetricSourceType, ContainerResource: &autoscalingv2.ContainerResourceMetricStatus{Name: cr.Name, Container: cr.Container, Current: *cur}}
 		return n, st, ts, nil
@@ -248,20 +248,20 @@ func computeReplicasForMetric(in metricInput, spec autoscalingv2.MetricSpec, tr 
 	case autoscalingv2.ExternalMetricSourceType:
 		if spec.External == nil {
 			err := errors.New("invalid external metric source: the external field is not set")
-			return fail("FailedGetExternalMetric", err, fmt.Errorf("failed to get external metric value: %v", err))
+			return fail("FailedGetExternalMetric", err, fmt.Errorf("failed to get external metric value: %w", err))
 		}
 		e := spec.External
 		st := autoscalingv2.MetricStatus{Type: autoscalingv2.ExternalMetricSourceType, External: &autoscalingv2.ExternalMetricStatus{
 			Metric: autoscalingv2.MetricIdentifier{Name: e.Metric.Name, Selector: e.Metric.Selector},
 		}}
 		wrap := func(err error) error {
-			return fmt.Errorf("failed to get %s external metric value: %v", e.Metric.Name, err)
+			return fmt.Errorf("failed to get %s external metric value: %w", e.Metric.Name, err)
 		}
 		if e.Target.AverageValue != nil {
 			tr.Calculation = "GetExternalPerPodMetricReplicas"
 			n, usage, ts, err := in.calc.getExternalPerPodMetricReplicas(in.statusReplicas, e.Target.AverageValue.MilliValue(), e.Metric.Name, in.tol, e.Metric.Selector, tr)
 			if err != nil {
-				return fail("FailedGetExternalMetric", err, wrap(fmt.Errorf("failed to get %s external metric: %v", e.Metric.Name, err)))
+				return fail("FailedGetExternalMetric", err, wrap(fmt.Errorf("failed to get %s external metric: %w", e.Metric.Name, err)))
 			}
 			st.External.Current.AverageValue = resource.NewMilliQuantity(usage, resource.DecimalSI)
 			return n, st, ts, nil
@@ -270,7 +270,7 @@ func computeReplicasForMetric(in metricInput, spec autoscalingv2.MetricSpec, tr 
 			tr.Calculation = "GetExternalMetricReplicas"
 			n, usage, ts, err := in.calc.getExternalMetricReplicas(in.specReplicas, e.Target.Value.MilliValue(), e.Metric.Name, in.tol, e.Metric.Selector, tr)
 			if err != nil {
-				return fail("FailedGetExternalMetric", err, wrap(fmt.Errorf("failed to get external metric %s: %v", e.Metric.Name, err)))
+				return fail("FailedGetExternalMetric", err, wrap(fmt.Errorf("failed to get external metric %s: %w", e.Metric.Name, err)))
 			}
 			st.External.Current.Value = resource.NewMilliQuantity(usage, resource.DecimalSI)
 			return n, st, ts, nil
@@ -289,7 +289,7 @@ func resourceGeneric(in metricInput, target autoscalingv2.MetricTarget, res core
 		tr.Calculation = "GetRawResourceReplicas"
 		n, raw, ts, err := in.calc.getRawResourceReplicas(in.specReplicas, target.AverageValue.MilliValue(), res, in.tol, container, tr)
 		if err != nil {
-			return 0, nil, time.Time{}, fmt.Errorf("failed to get %s usage: %v", res, err)
+			return 0, nil, time.Time{}, fmt.Errorf("failed to get %s usage: %w", res, err)
 		}
 		q := buildQuantity(res, raw)
 		return n, &autoscalingv2.MetricValueStatus{AverageValue: &q}, ts, nil
@@ -300,7 +300,7 @@ func resourceGeneric(in metricInput, target autoscalingv2.MetricTarget, res core
 	tr.Calculation = "GetResourceReplicas"
 	n, util, raw, ts, err := in.calc.getResourceReplicas(in.specReplicas, *target.AverageUtilization, res, in.tol, container, tr)
 	if err != nil {
-		return 0, nil, time.Time{}, fmt.Errorf("failed to get %s utilization: %v", res, err)
+		return 0, nil, time.Time{}, fmt.Errorf("failed to get %s utilization: %w", res, err)
 	}
 	_ = isContainer
 	q := buildQuantity(res, raw)

@@ -46,7 +46,7 @@ func (m *metricsAPI) inNamespace(ns string) bool {
 // value: the sum over all containers, or the named container's usage.
 func (m *metricsAPI) resourceMetric(resource corev1.ResourceName, selector labels.Selector, container string) (podSamples, time.Time, error) {
 	if err := m.apiError("resource"); err != nil {
-		return nil, time.Time{}, fmt.Errorf("unable to fetch metrics from resource metrics API: %v", err)
+		return nil, time.Time{}, fmt.Errorf("unable to fetch metrics from resource metrics API: %w", err)
 	}
 	var items []*metricsv1beta1.PodMetrics
 	for i := range m.snap.PodMetrics {
@@ -110,7 +110,7 @@ func podMetricValue(pm *metricsv1beta1.PodMetrics, resource corev1.ResourceName,
 // podsMetric answers a custom-metrics "get for objects" query on kind Pod.
 func (m *metricsAPI) podsMetric(name string) (podSamples, time.Time, error) {
 	if err := m.apiError("pods:" + name); err != nil {
-		return nil, time.Time{}, fmt.Errorf("unable to fetch metrics from custom metrics API: %v", err)
+		return nil, time.Time{}, fmt.Errorf("unable to fetch metrics from custom metrics API: %w", err)
 	}
 	out := podSamples{}
 	var first *time.Time
@@ -139,7 +139,7 @@ func (m *metricsAPI) podsMetric(name string) (podSamples, time.Time, error) {
 // object is looked up as the HPA's own namespace, whatever name it was given.
 func (m *metricsAPI) objectMetric(name string, ref *autoscalingv2.CrossVersionObjectReference) (int64, time.Time, error) {
 	if err := m.apiError("object:" + name); err != nil {
-		return 0, time.Time{}, fmt.Errorf("unable to fetch metrics from custom metrics API: %v", err)
+		return 0, time.Time{}, fmt.Errorf("unable to fetch metrics from custom metrics API: %w", err)
 	}
 	gvk := schema.FromAPIVersionAndKind(ref.APIVersion, ref.Kind)
 	isNamespace := gvk.Kind == "Namespace" && gvk.Group == ""
@@ -174,7 +174,7 @@ func (m *metricsAPI) objectMetric(name string, ref *autoscalingv2.CrossVersionOb
 // metric selector.
 func (m *metricsAPI) externalMetric(name string, selector labels.Selector) ([]int64, time.Time, error) {
 	if err := m.apiError("external:" + name); err != nil {
-		return []int64{}, time.Time{}, fmt.Errorf("unable to fetch metrics from external metrics API: %v", err)
+		return []int64{}, time.Time{}, fmt.Errorf("unable to fetch metrics from external metrics API: %w", err)
 	}
 	var (
 		values []int64

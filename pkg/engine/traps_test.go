@@ -27,7 +27,7 @@ func ptr[T any](v T) *T { return &v }
 
 // cpuSnapshot builds an HPA on cpu utilization with n ready pods, each
 // requesting 1000m and using usage[i] millicores, started an hour ago.
-func cpuSnapshot(target int32, cur int32, usage ...int64) *Snapshot {
+func cpuSnapshot(target, cur int32, usage ...int64) *Snapshot {
 	snap := &Snapshot{
 		HPA: &autoscalingv2.HorizontalPodAutoscaler{
 			ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "ns"},

@@ -589,11 +589,11 @@ func TestVectorsUtilization(t *testing.T) {
 			var got expect
 			switch in.Function {
 			case "GetResourceUtilizationRatio":
-				ratio, util, raw, _, _, err := utilizationRatio(samples, in.Requests, in.TargetUtilization)
+				u, err := utilizationRatio(samples, in.Requests, in.TargetUtilization)
 				if err != nil {
 					got.Error = err.Error()
 				} else {
-					got.Ratio, got.Utilization, got.RawAverageMilli = &ratio, &util, &raw
+					got.Ratio, got.Utilization, got.RawAverageMilli = &u.ratio, &u.util, &u.rawAvg
 				}
 			case "GetMetricUsageRatio":
 				ratio, avg, _ := usageRatio(samples, in.TargetMilli)
