@@ -1,0 +1,162 @@
+# kubectl-hpa. Run `make help` for the list of targets.
+#
+# Development tools (golangci-lint) are pinned in hack/tools.sh and installed
+# from the Go module proxy into $(KUBECTL_HPA_CACHE)/tools, outside the repo.
+
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+# Targets run one at a time, in the order listed (the machine may have 2 cores,
+# and `test` relies on the order of its prerequisites).
+.NOTPARALLEL:
+
+MODULE := github.com/kubectl-hpa/kubectl-hpa
+GO ?= go
+BIN := bin/kubectl-hpa
+
+KUBECTL_HPA_CACHE ?= $(HOME)/.cache/kubectl-hpa
+export KUBECTL_HPA_CACHE
+
+# Version stamping (pkg/version). DATE is the commit date, so a rebuild of the
+# same commit gives the same binary.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+DATE ?= $(shell TZ=UTC git log -1 --format=%cd --date=format-local:%Y-%m-%dT%H:%M:%SZ 2>/dev/null || date -u +%Y-%m-%dT%H:%M:%SZ)
+LDFLAGS := -X $(MODULE)/pkg/version.Version=$(VERSION) \
+	-X $(MODULE)/pkg/version.Commit=$(COMMIT) \
+	-X $(MODULE)/pkg/version.Date=$(DATE)
+
+# The race detector needs cgo; use it when a C compiler is available.
+# Override with `make test RACE=` (off) or `make test RACE=-race` (on).
+ifeq ($(origin RACE),undefined)
+RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null 2>&1 && echo -race)
+endif
+
+# `make demo` replays a bundled example snapshot; no cluster needed. The time
+# of the replayed sync is the one in the example's "Replay it:" header line.
+DEMO_FILE ?= docs/examples/cpu-scale-up-unready.yaml
+DEMO_NOW ?= $(shell sed -n 's/^\#.*--now[ =]\([^ ]*\).*/\1/p' $(DEMO_FILE) 2>/dev/null | head -n 1)
+DEMO_ARGS ?= explain web -n shop -f $(DEMO_FILE) --now $(DEMO_NOW)
+
+# Extra flags for the differential test, e.g. DIFF_TEST_FLAGS=-v.
+DIFF_TEST_FLAGS ?=
+FUZZTIME ?= 60s
+
+# Colour only for humans: off when NO_COLOR is set or in CI.
+ifeq ($(NO_COLOR)$(filter true,$(CI)),)
+BOLD := \033[1m
+CYAN := \033[36m
+RESET := \033[0m
+endif
+section = @printf '\n$(BOLD)==> %s$(RESET)\n' "$(1)"
+
+##@ General
+
+.PHONY: help
+help: ## Show this help
+	@awk 'BEGIN {FS = ":.*## "; printf "Usage: make $(CYAN)<target>$(RESET) [VAR=value...]\n"} \
+		/^[a-zA-Z0-9_-]+:.*## / { printf "  $(CYAN)%-22s$(RESET) %s\n", $$1, $$2 } \
+		/^##@/ { printf "\n$(BOLD)%s$(RESET)\n", substr($$0, 5) }' $(MAKEFILE_LIST)
+
+##@ Build
+
+.PHONY: build
+build: ## Build bin/kubectl-hpa (static, version-stamped)
+	$(call section,build $(BIN) ($(VERSION)))
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/kubectl-hpa
+
+.PHONY: demo
+demo: build ## Build, then explain a bundled example snapshot (adjust with DEMO_ARGS=...)
+	$(call section,kubectl hpa $(DEMO_ARGS))
+	$(BIN) $(DEMO_ARGS)
+
+##@ Test
+
+.PHONY: test
+test: vet verify-code-patterns lint test-unit test-differential ## Run every check and test (what CI runs)
+	$(call section,make test: all passed)
+
+.PHONY: test-unit
+test-unit: ## Run the main module's tests (with -race when cgo is available)
+	$(call section,go test $(RACE) ./...)
+	$(GO) test $(RACE) ./...
+
+.PHONY: test-short
+test-short: ## Run the main module's tests in -short mode
+	$(call section,go test -short ./...)
+	$(GO) test -short ./...
+
+.PHONY: test-differential
+test-differential: ## Compare the engine with upstream's calculation on random snapshots (test/differential)
+	$(call section,differential test (test/differential))
+	@if [ -d test/differential ]; then \
+		echo "cd test/differential && $(GO) test -count=1 $(DIFF_TEST_FLAGS) ./..."; \
+		cd test/differential && $(GO) test -count=1 $(DIFF_TEST_FLAGS) ./...; \
+	else \
+		echo "test/differential does not exist; skipped"; \
+	fi
+
+.PHONY: bench
+bench: ## Run the engine benchmarks
+	$(call section,benchmarks (pkg/engine))
+	$(GO) test -run '^$$' -bench . -benchmem ./pkg/engine/
+
+.PHONY: fuzz
+fuzz: ## Fuzz the engine against upstream (FUZZTIME=60s)
+	$(call section,fuzz FuzzEvaluate for $(FUZZTIME))
+	cd test/differential && $(GO) test -run '^$$' -fuzz FuzzEvaluate -fuzztime $(FUZZTIME) .
+
+##@ Checks
+
+.PHONY: vet
+vet: ## Run go vet
+	$(call section,go vet ./...)
+	$(GO) vet ./...
+
+.PHONY: verify-code-patterns
+verify-code-patterns: ## Check house rules (no time.Now in the engine, no stdout in pkg/, license headers)
+	$(call section,hack/verify-code-patterns.sh)
+	hack/verify-code-patterns.sh
+
+.PHONY: lint
+lint: ## Run golangci-lint (pinned in hack/tools.sh)
+	$(call section,golangci-lint run ./...)
+	@lint=$$(hack/tools.sh golangci-lint); echo "$$lint run ./..."; "$$lint" run ./...
+
+.PHONY: lint-fix
+lint-fix: ## Run golangci-lint and apply its fixes
+	$(call section,golangci-lint run --fix ./...)
+	@lint=$$(hack/tools.sh golangci-lint); "$$lint" run --fix ./...
+
+.PHONY: fmt
+fmt: ## Format the code (gofumpt + goimports)
+	$(call section,golangci-lint fmt)
+	@lint=$$(hack/tools.sh golangci-lint); "$$lint" fmt ./...
+
+.PHONY: tools
+tools: ## Install the pinned tools into the cache and print their paths
+	$(call section,hack/tools.sh)
+	hack/tools.sh
+
+.PHONY: tidy
+tidy: ## Run go mod tidy (main module and test/differential)
+	$(call section,go mod tidy)
+	$(GO) mod tidy
+	@if [ -f test/differential/go.mod ]; then echo "cd test/differential && $(GO) mod tidy"; cd test/differential && $(GO) mod tidy; fi
+
+.PHONY: verify-tidy
+verify-tidy: ## Fail if go.mod/go.sum are not tidy (changes nothing)
+	$(call section,go mod tidy -diff)
+	$(GO) mod tidy -diff
+	@if [ -f test/differential/go.mod ]; then echo "cd test/differential && $(GO) mod tidy -diff"; cd test/differential && $(GO) mod tidy -diff; fi
+
+##@ Cleanup
+
+.PHONY: clean
+clean: ## Remove build output (keeps the tool cache)
+	$(call section,clean)
+	rm -rf bin dist _output
+
+.PHONY: clean-tools
+clean-tools: ## Remove the installed tools from $(KUBECTL_HPA_CACHE)
+	rm -rf "$(KUBECTL_HPA_CACHE)/tools" "$(KUBECTL_HPA_CACHE)/bin"
