@@ -343,6 +343,7 @@ func (s *syncRun) finish() {
 	}
 	d.Events = append(d.Events, s.events...)
 	d.StatusChanged = !equality.Semantic.DeepEqual(s.oldStatus, &s.hpa.Status)
+	d.Agreement = compareStatus(s.oldStatus, &s.hpa.Status, s.snap.Target.SpecReplicas, d)
 	d.StateAfter = s.state.DeepCopy()
 	s.noteHiddenHistory()
 	if d.Summary == "" {

@@ -118,6 +118,10 @@ type Decision struct {
 	// already has, so the controller writes nothing.
 	StatusChanged bool `json:"statusChanged"`
 
+	// Agreement compares this replay with the status the controller last
+	// wrote.
+	Agreement Agreement `json:"agreement"`
+
 	// StateBefore is the controller state the replay started from;
 	// StateAfter is the state the controller keeps after this sync.
 	StateBefore ControllerState `json:"stateBefore"`
@@ -446,4 +450,24 @@ type PolicyLimit struct {
 	PeriodStart     int32 `json:"periodStart"`
 	Limit           int32 `json:"limit"`
 	Selected        bool  `json:"selected"`
+}
+
+// Agreement compares the replayed status with the status the HPA carries,
+// which the controller wrote at its last sync.
+type Agreement struct {
+	// Checked is false when the HPA carries no status from the controller yet.
+	Checked bool `json:"checked"`
+	// Agrees is true when desired replicas, conditions (type, status,
+	// reason) and current metrics are the same.
+	Agrees      bool         `json:"agrees"`
+	Differences []Difference `json:"differences,omitempty"`
+}
+
+// Difference is one field where the replay and the controller's status differ.
+type Difference struct {
+	Field      string `json:"field"`
+	Controller string `json:"controller"`
+	Replay     string `json:"replay"`
+	// LikelyCause is our best guess at why.
+	LikelyCause string `json:"likelyCause,omitempty"`
 }
