@@ -160,3 +160,36 @@ clean: ## Remove build output (keeps the tool cache)
 .PHONY: clean-tools
 clean-tools: ## Remove the installed tools from $(KUBECTL_HPA_CACHE)
 	rm -rf "$(KUBECTL_HPA_CACHE)/tools" "$(KUBECTL_HPA_CACHE)/bin"
+
+# ---------------------------------------------------------------------------
+# Local real control plane for e2e tests and demos (hack/e2e-tools, hack/cluster).
+# Binaries are cached in $(KUBECTL_HPA_CACHE)/e2e-bin/<key>; the cluster lives in
+# _output/local-cluster/ (kubeconfig: _output/local-cluster/kubeconfig).
+# See hack/cluster/README.md.
+# ---------------------------------------------------------------------------
+
+##@ Local cluster
+
+.PHONY: e2e-tools
+e2e-tools: ## Build (or reuse) the local cluster's binaries: k8s v1.36.3, etcd, kwok, metrics-server, our adapter
+	$(call section,hack/e2e-tools/build.sh)
+	hack/e2e-tools/build.sh
+
+.PHONY: cluster-up
+cluster-up: e2e-tools ## Start the local control plane on 127.0.0.1 and print its kubeconfig path
+	$(call section,hack/cluster/up.sh)
+	hack/cluster/up.sh
+
+.PHONY: cluster-down
+cluster-down: ## Stop every process of the local control plane (logs stay in _output/local-cluster)
+	$(call section,hack/cluster/down.sh)
+	hack/cluster/down.sh
+
+.PHONY: cluster-status
+cluster-status: ## Show the local control plane's processes, node and metrics APIServices
+	hack/cluster/status.sh
+
+.PHONY: cluster-smoke
+cluster-smoke: ## Check that the real HPA controller acts on cpu, Pods and External metrics (cluster must be up)
+	$(call section,hack/cluster/smoke.sh)
+	hack/cluster/smoke.sh

@@ -40,9 +40,9 @@ func TestMain_errors(t *testing.T) {
 			"error: horizontalpodautoscaler \"web\" not found in namespace \"default\" (files: <stdin>)\n",
 		},
 		{
-			"live mode", "",
-			[]string{"explain", "web"},
-			"error: reading the objects from a cluster is not implemented yet: save them with 'kubectl get -o yaml' and pass the files with -f (see docs/snapshot-format.md)\nSee 'kubectl hpa explain --help' for usage.\n",
+			"live mode without a kubeconfig", "",
+			[]string{"explain", "web", "--kubeconfig", "/nonexistent/kubeconfig"},
+			"error: load the kubeconfig: stat /nonexistent/kubeconfig: no such file or directory (to explain saved objects instead, pass them with -f)\n",
 		},
 		{"unknown flag", "", []string{"explain", "web", "--bogus"}, "error: unknown flag: --bogus\nSee 'kubectl hpa explain --help' for usage.\n"},
 		{"unknown command", "", []string{"explian"}, "error: unknown command \"explian\" for \"kubectl hpa\"\n\nDid you mean this?\n\texplain\n"},

@@ -4,16 +4,22 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/client-go/rest"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/gather"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/load"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
 )
@@ -21,19 +27,24 @@ import (
 // EvaluateFunc replays one sync; engine.Evaluate is the real one.
 type EvaluateFunc func(*engine.Snapshot, engine.Settings) (*explain.Decision, error)
 
-// ErrLiveModeNotImplemented is returned when explain runs without -f.
-var ErrLiveModeNotImplemented = errors.New("reading the objects from a cluster is not implemented yet: " +
-	"save them with 'kubectl get -o yaml' and pass the files with -f (see docs/snapshot-format.md)")
-
 // ExplainOptions are the options of the explain command.
 type ExplainOptions struct {
 	genericiooptions.IOStreams
 
 	// Name is the HPA's name (the positional argument).
-	Name      string
+	Name string
+	// Namespace is resolved by Complete from -n (and, in live mode, the
+	// kubeconfig context).
 	Namespace string
-	Filenames []string
-	Output    string
+	// ConfigFlags are kubectl's connection flags (--kubeconfig, --context,
+	// -n, --as, --request-timeout, ...).
+	ConfigFlags *genericclioptions.ConfigFlags
+	// Verbosity is -v: 1 prints the number of API calls, 2 lists them.
+	Verbosity int
+	// NewClients builds the cluster clients (tests inject fakes).
+	NewClients func(*rest.Config) (*gather.Clients, error)
+	Filenames  []string
+	Output     string
 	// Now is the --now flag; empty means Clock().
 	Now                     string
 	Tolerance               float64
@@ -71,13 +82,15 @@ func NewExplainOptions(streams genericiooptions.IOStreams) *ExplainOptions {
 		SyncPeriod:              def.SyncPeriod,
 		Evaluate:                engine.Evaluate,
 		Clock:                   time.Now,
+		NewClients:              gather.NewClients,
 	}
 }
 
 // NewCmdExplain returns the explain command. runF, when set, replaces Run
 // after Complete and Validate (for tests).
-func NewCmdExplain(streams genericiooptions.IOStreams, runF func(*ExplainOptions) error) *cobra.Command {
+func NewCmdExplain(streams genericiooptions.IOStreams, cf *genericclioptions.ConfigFlags, runF func(*ExplainOptions) error) *cobra.Command {
 	o := NewExplainOptions(streams)
+	o.ConfigFlags = cf
 	c := &cobra.Command{
 		Use:   "explain NAME -f FILE... [-n NAMESPACE] [-o text|json|yaml]",
 		Short: "Explain the HPA controller's next decision for one HorizontalPodAutoscaler",
@@ -116,13 +129,18 @@ func NewCmdExplain(streams genericiooptions.IOStreams, runF func(*ExplainOptions
 		},
 	}
 	o.AddFlags(c.Flags())
+	if cf == nil {
+		// Standalone (tests): the command carries kubectl's connection flags
+		// itself instead of inheriting them from the root.
+		o.ConfigFlags = genericclioptions.NewConfigFlags(true)
+		o.ConfigFlags.AddFlags(c.Flags())
+	}
 	return c
 }
 
 // AddFlags binds the options to fs, with the current values as defaults.
 func (o *ExplainOptions) AddFlags(fs *pflag.FlagSet) {
-	fs.StringVarP(&o.Namespace, "namespace", "n", o.Namespace,
-		"Namespace of the HPA; objects without a namespace are taken to be in it (default: the HPA's, or \"default\")")
+	fs.IntVarP(&o.Verbosity, "v", "v", o.Verbosity, "Verbosity: 1 counts the API calls, 2 lists them")
 	fs.StringSliceVarP(&o.Filenames, "filename", "f", o.Filenames,
 		"Files, directories or - (stdin) holding the objects, in YAML or JSON")
 	fs.StringVarP(&o.Output, "output", "o", o.Output, formatHelp())
@@ -151,6 +169,12 @@ func (o *ExplainOptions) Complete(c *cobra.Command, args []string) error {
 	o.args = args
 	if len(args) == 1 {
 		o.Name = args[0]
+	}
+	if o.ConfigFlags == nil {
+		o.ConfigFlags = genericclioptions.NewConfigFlags(true)
+	}
+	if ns := o.ConfigFlags.Namespace; ns != nil && *ns != "" {
+		o.Namespace = *ns
 	}
 	if o.Evaluate == nil {
 		o.Evaluate = engine.Evaluate
@@ -199,9 +223,6 @@ func (o *ExplainOptions) Validate() error {
 	case o.Name == "":
 		return errors.New("the name of the HorizontalPodAutoscaler is required")
 	}
-	if len(o.Filenames) == 0 {
-		return ErrLiveModeNotImplemented
-	}
 	if o.Tolerance < 0 {
 		return fmt.Errorf("--tolerance must not be negative, got %v", o.Tolerance)
 	}
@@ -235,6 +256,9 @@ func (o *ExplainOptions) Format() render.Format { return o.format }
 // Run loads the snapshot, replays the sync and renders the decision.
 // Warnings go to ErrOut, the result to Out.
 func (o *ExplainOptions) Run() error {
+	if len(o.Filenames) == 0 {
+		return o.runLive(context.Background())
+	}
 	sources, err := load.ReadFiles(o.Filenames, o.In)
 	if err != nil {
 		return err
@@ -251,6 +275,54 @@ func (o *ExplainOptions) Run() error {
 	dec, err := o.Evaluate(snap, o.settings)
 	if err != nil {
 		return fmt.Errorf("replay HPA %q: %w", res.Namespace+"/"+o.Name, err)
+	}
+	return render.Write(o.Out, o.format, dec, render.Options{})
+}
+
+// runLive reads the HPA and its inputs from the cluster, replays the sync and
+// renders the decision. It only reads.
+func (o *ExplainOptions) runLive(ctx context.Context) error {
+	ns := o.Namespace
+	if ns == "" {
+		var err error
+		if ns, _, err = o.ConfigFlags.ToRawKubeConfigLoader().Namespace(); err != nil {
+			return fmt.Errorf("load the kubeconfig: %w (to explain saved objects instead, pass them with -f)", err)
+		}
+	}
+	cfg, err := o.ConfigFlags.ToRESTConfig()
+	if err != nil {
+		return fmt.Errorf("load the kubeconfig: %w (to explain saved objects instead, pass them with -f)", err)
+	}
+	clients, err := o.NewClients(cfg)
+	if err != nil {
+		return err
+	}
+	res, err := gather.Snapshot(ctx, clients, ns, o.Name, gather.Options{Now: o.now})
+	if err != nil {
+		var status apierrors.APIStatus
+		if !errors.As(err, &status) {
+			return fmt.Errorf("%w (is the cluster reachable? to explain saved objects instead, pass them with -f)", err)
+		}
+		return err
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(o.ErrOut, "Warning: %s\n", w)
+	}
+	if v := res.ServerVersion; v != "" && !strings.HasPrefix(v, "v1.36.") {
+		fmt.Fprintf(o.ErrOut, "Warning: the API server is %s; the replay follows the v1.36 controller, whose algorithm may differ from the one running there\n", v)
+	}
+	dec, err := o.Evaluate(res.Snapshot, o.settings)
+	if err != nil {
+		return fmt.Errorf("replay HPA %q: %w", ns+"/"+o.Name, err)
+	}
+	if o.Verbosity > 0 && clients.Calls != nil {
+		calls := clients.Calls.Calls()
+		fmt.Fprintf(o.ErrOut, "API calls: %d\n", len(calls))
+		if o.Verbosity > 1 {
+			for _, c := range calls {
+				fmt.Fprintf(o.ErrOut, "  %s\n", c)
+			}
+		}
 	}
 	return render.Write(o.Out, o.format, dec, render.Options{})
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
@@ -30,7 +31,7 @@ func runExplainFlags(t *testing.T, args ...string) (*ExplainOptions, error) {
 	t.Helper()
 	streams, _, _, _ := genericiooptions.NewTestIOStreams()
 	var got *ExplainOptions
-	c := NewCmdExplain(streams, func(o *ExplainOptions) error {
+	c := NewCmdExplain(streams, nil, func(o *ExplainOptions) error {
 		got = o
 		return nil
 	})
@@ -90,7 +91,6 @@ func TestExplain_flagErrors(t *testing.T) {
 	}{
 		{[]string{"-f", "a.yaml"}, "the name of the HorizontalPodAutoscaler is required"},
 		{[]string{"a", "b", "-f", "a.yaml"}, "exactly one HorizontalPodAutoscaler name is expected, got 2: [a b]"},
-		{[]string{"web"}, "reading the objects from a cluster is not implemented yet"},
 		{[]string{"web", "-f", "a.yaml", "--now", "yesterday"}, `--now: "yesterday" is not an RFC 3339 time`},
 		{[]string{"web", "-f", "a.yaml", "--now", "2026-01-01 00:00:00"}, `is not an RFC 3339 time`},
 		{[]string{"web", "-f", "a.yaml", "-o", "wide"}, `unknown output format "wide" (want one of: text, json, yaml)`},
@@ -157,7 +157,7 @@ func stubbed(t *testing.T, stdin string, eval EvaluateFunc, args ...string) (str
 	t.Helper()
 	streams, in, out, errOut := genericiooptions.NewTestIOStreams()
 	in.WriteString(stdin)
-	c := NewCmdExplain(streams, func(o *ExplainOptions) error {
+	c := NewCmdExplain(streams, nil, func(o *ExplainOptions) error {
 		o.Evaluate = eval
 		return o.Run()
 	})
@@ -304,6 +304,15 @@ func TestRoot(t *testing.T) {
 	}
 }
 
+// kubectlFlags are the connection flags cli-runtime adds, as kubectl has them.
+var kubectlFlags = func() map[string]bool {
+	fs := pflag.NewFlagSet("kubectl", pflag.ContinueOnError)
+	genericclioptions.NewConfigFlags(true).AddFlags(fs)
+	out := map[string]bool{}
+	fs.VisitAll(func(f *pflag.Flag) { out[f.Name] = true })
+	return out
+}()
+
 // TestHelpConventions walks the command tree and checks the help text
 // rules of the style guide.
 func TestHelpConventions(t *testing.T) {
@@ -329,6 +338,9 @@ func TestHelpConventions(t *testing.T) {
 			}
 		}
 		c.LocalFlags().VisitAll(func(f *pflag.Flag) {
+			if kubectlFlags[f.Name] {
+				return // kubectl's own connection flags keep kubectl's wording
+			}
 			u := f.Usage
 			if u == "" || strings.ToUpper(u[:1]) != u[:1] || strings.HasSuffix(u, ".") {
 				t.Errorf("%s --%s: usage %q must start with a capital and have no final period", c.CommandPath(), f.Name, u)

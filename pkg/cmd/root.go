@@ -7,6 +7,7 @@ package cmd
 
 import (
 	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 )
 
@@ -39,8 +40,10 @@ func NewCmdRoot(streams genericiooptions.IOStreams) *cobra.Command {
 		return &FlagError{Err: err, CommandPath: c.CommandPath()}
 	})
 
+	cf := genericclioptions.NewConfigFlags(true)
+	cf.AddFlags(root.PersistentFlags())
 	root.AddCommand(
-		NewCmdExplain(streams, nil),
+		NewCmdExplain(streams, cf, nil),
 		NewCmdVersion(streams, nil),
 	)
 	return root

@@ -183,10 +183,13 @@ func (s *syncRun) run() {
 	cur := s.snap.Target.SpecReplicas
 	s.dec.CurrentReplicas = cur
 
-	// 2. A controller without history for this HPA seeds it with cur.
+	// 2. A controller without history for this HPA seeds it with cur. The
+	// controller reads its clock for this before it reads it again for
+	// stabilization, so the seed is a little older than "now": with a zero
+	// window it is already outside it. One nanosecond models that order.
 	if !s.state.RecommendationsInitialized {
 		s.state.RecommendationsInitialized = true
-		s.state.Recommendations = []Recommendation{{Replicas: cur, Timestamp: s.now}}
+		s.state.Recommendations = []Recommendation{{Replicas: cur, Timestamp: s.now.Add(-time.Nanosecond)}}
 		s.seeded = true
 	}
 
@@ -234,9 +237,11 @@ func (s *syncRun) run() {
 		s.shadowMetrics()
 	} else {
 		// 4. Metrics.
-		metricDesired, metricName, sts, err := s.computeReplicasForMetrics(cur)
+		metricDesired, metricName, sts, failed, err := s.computeReplicasForMetrics(cur)
 		statuses = sts
-		if metricDesired == -1 {
+		// A metric may legitimately propose -1 (negative values); only a
+		// failure stops the sync.
+		if failed {
 			s.setStatusKeepDesired(cur, statuses)
 			s.event(corev1.EventTypeWarning, "FailedComputeMetricsReplicas", err.Error())
 			if s.dec.Outcome == "" {
@@ -435,14 +440,14 @@ func (s *syncRun) selectingHPAs(pods []*corev1.Pod) []string {
 }
 
 // computeReplicasForMetrics mirrors the controller's combination of metrics.
-// It returns -1 when the sync must stop.
-func (s *syncRun) computeReplicasForMetrics(cur int32) (int32, string, []autoscalingv2.MetricStatus, error) {
+// failed is true when the sync must stop.
+func (s *syncRun) computeReplicasForMetrics(cur int32) (replicas int32, metric string, statuses []autoscalingv2.MetricStatus, failed bool, err error) {
 	sel, pods, err := s.validateSelector()
 	if err != nil {
 		s.dec.Outcome = explain.OutcomeInvalidSelector
 		s.dec.Summary = "the target's selector is not usable: " + s.dec.Selector.Error
 		s.markMetricsNotComputed("not computed: " + err.Error())
-		return -1, "", nil, err
+		return -1, "", nil, true, err
 	}
 	specs := s.hpa.Spec.Metrics
 	in := metricInput{
@@ -450,10 +455,8 @@ func (s *syncRun) computeReplicasForMetrics(cur int32) (int32, string, []autosca
 		tol:  tolerancesFor(s.hpa, s.set),
 		calc: s.newCalculator(sel, pods),
 	}
-	statuses := make([]autoscalingv2.MetricStatus, len(specs))
+	statuses = make([]autoscalingv2.MetricStatus, len(specs))
 	var (
-		replicas  int32
-		metric    string
 		winner    = -1
 		invalid   int
 		firstFail *metricFailure
@@ -515,13 +518,13 @@ func (s *syncRun) computeReplicasForMetrics(cur int32) (int32, string, []autosca
 			// No metric specs at all: the controller fails the same way.
 			combined = fmt.Errorf("invalid metrics (%v invalid out of %v), first error is: %v", invalid, len(specs), nil)
 		}
-		return -1, "", statuses, combined
+		return -1, "", statuses, true, combined
 	}
 	if winner >= 0 {
 		s.dec.Metrics[winner].Winner = true
 	}
 	s.setCondition(autoscalingv2.ScalingActive, corev1.ConditionTrue, "ValidMetricFound", fmt.Sprintf("the HPA was able to successfully calculate a replica count from %s", metric))
-	return replicas, metric, statuses, combined
+	return replicas, metric, statuses, false, combined
 }
 
 func (s *syncRun) newCalculator(sel labels.Selector, pods []*corev1.Pod) *calculator {
@@ -546,7 +549,7 @@ func (s *syncRun) shadowMetrics() {
 	shadow := &syncRun{snap: s.snap, set: s.set, now: s.now}
 	shadow.init()
 	shadow.hpa.Status.Conditions = nil
-	_, _, _, _ = shadow.computeReplicasForMetrics(s.snap.Target.SpecReplicas)
+	_, _, _, _, _ = shadow.computeReplicasForMetrics(s.snap.Target.SpecReplicas)
 	for i := range shadow.dec.Metrics {
 		shadow.dec.Metrics[i].Used = false
 		shadow.dec.Metrics[i].Winner = false

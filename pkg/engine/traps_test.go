@@ -12,6 +12,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	externalmetricsv1beta1 "k8s.io/metrics/pkg/apis/external_metrics/v1beta1"
 	metricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
@@ -245,4 +246,52 @@ func TestTrapShortCircuitStillReportsProposals(t *testing.T) {
 	if len(dec.CurrentMetrics) != 0 {
 		t.Fatalf("currentMetrics %v, want empty", dec.CurrentMetrics)
 	}
+}
+
+// Found by the differential test: a metric may legitimately propose -1 (a
+// negative external value); the sync goes on and the min bound applies.
+func TestTrapNegativeProposalIsNotAFailure(t *testing.T) {
+	snap := cpuSnapshot(50, 3, 500, 500, 500)
+	snap.HPA.Spec.Metrics = []autoscalingv2.MetricSpec{{
+		Type: autoscalingv2.ExternalMetricSourceType,
+		External: &autoscalingv2.ExternalMetricSource{
+			Metric: autoscalingv2.MetricIdentifier{Name: "queue"},
+			Target: autoscalingv2.MetricTarget{Type: autoscalingv2.ValueMetricType, Value: resource.NewQuantity(1, resource.DecimalSI)},
+		},
+	}}
+	snap.ExternalMetrics = []externalmetricsv1beta1.ExternalMetricValue{{MetricName: "queue", Value: *resource.NewMilliQuantity(-391, resource.DecimalSI)}}
+	dec := evaluate(t, snap)
+	if got := proposal(t, dec); got != -1 {
+		t.Fatalf("proposal %d, want -1", got)
+	}
+	if dec.Outcome != explain.OutcomeRescale || dec.DesiredReplicas != 1 || dec.RescaleReason != "All metrics below target" {
+		t.Fatalf("outcome %s desired %d reason %q", dec.Outcome, dec.DesiredReplicas, dec.RescaleReason)
+	}
+}
+
+// Found by the differential test: a fresh controller's seed recommendation
+// is read from the clock before stabilization is, so a zero legacy window
+// does not hold a scale-down.
+func TestTrapFreshControllerWithZeroLegacyWindow(t *testing.T) {
+	snap := cpuSnapshot(50, 4, 100, 100, 100, 100)
+	snap.State = ControllerState{}
+	set := DefaultSettings()
+	set.DownscaleStabilization = 0
+	dec, err := Evaluate(snap, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dec.DesiredReplicas != 1 {
+		t.Fatalf("desired %d, want 1 (window 0 must not hold): %s", dec.DesiredReplicas, dec.Summary)
+	}
+	// With the default window the seed holds it.
+	if dec := evaluate(t, cpuSnapshotFresh()); dec.DesiredReplicas != 4 {
+		t.Fatalf("desired %d, want 4 (held by the seeded recommendation)", dec.DesiredReplicas)
+	}
+}
+
+func cpuSnapshotFresh() *Snapshot {
+	s := cpuSnapshot(50, 4, 100, 100, 100, 100)
+	s.State = ControllerState{}
+	return s
 }

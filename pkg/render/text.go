@@ -42,6 +42,7 @@ func Text(d *explain.Decision, _ Options) []byte {
 	t.events()
 	t.metricsStatus()
 	t.statusWrite()
+	t.agreement()
 	t.flush()
 	return []byte(t.b.String())
 }
@@ -677,6 +678,31 @@ func (t *textView) statusWrite() {
 		s = "yes: the controller writes the HPA status this sync"
 	}
 	t.fields(0, field{"Status update", s})
+}
+
+// agreement compares the replay with the status the controller last wrote.
+func (t *textView) agreement() {
+	a := t.d.Agreement
+	t.flush()
+	t.blank()
+	switch {
+	case !a.Checked:
+		t.fields(0, field{"Agreement", "not checked: the HPA has no status from the controller yet"})
+	case a.Agrees:
+		t.fields(0, field{"Agreement", "agrees: desired replicas, conditions and current metrics match what the controller last wrote"})
+	default:
+		t.fields(0, field{"Agreement", fmt.Sprintf("differs from what the controller last wrote (%d difference(s))", len(a.Differences))})
+		rows := make([][]string, 0, len(a.Differences))
+		for _, d := range a.Differences {
+			rows = append(rows, []string{d.Field, d.Controller, d.Replay})
+		}
+		t.table(2, []string{"FIELD", "CONTROLLER", "REPLAY"}, rows)
+		for _, d := range a.Differences {
+			if d.LikelyCause != "" {
+				t.line(2, "- "+d.Field+": "+d.LikelyCause)
+			}
+		}
+	}
 }
 
 // when formats a timestamp with its offset from the decision's now.

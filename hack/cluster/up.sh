@@ -1,0 +1,393 @@
+#!/usr/bin/env bash
+# Copyright 2026 The kubectl-hpa Authors.
+# SPDX-License-Identifier: Apache-2.0
+#
+# Starts a real, local Kubernetes v1.36.3 control plane on 127.0.0.1 for the e2e
+# tests and `make demo`: etcd, kube-apiserver (with an audit log), kube-controller-
+# manager (HPA sync period 5s), kube-scheduler, kwok with one simulated node,
+# metrics-server, and our fake custom/external metrics adapter, with the four
+# metrics APIServices registered. No Docker, no kubelet, no root.
+#
+# Everything lives in _output/local-cluster/ (override with KUBECTL_HPA_CLUSTER_DIR):
+# PKI in pki/, the admin kubeconfig in kubeconfig, <component>.log and
+# <component>.pid, the apiserver's audit.log. Stop it with hack/cluster/down.sh.
+#
+# The binaries come from hack/e2e-tools/build.sh (E2E_BIN_DIR overrides).
+# Tunables (environment):
+#   HPA_SYNC_PERIOD        --horizontal-pod-autoscaler-sync-period (default 5s)
+#   KCM_EXTRA_ARGS         extra kube-controller-manager flags, e.g.
+#                          "--horizontal-pod-autoscaler-tolerance=0.2 --horizontal-pod-autoscaler-downscale-stabilization=1m"
+#   FEATURE_GATES          --feature-gates for kube-apiserver and kube-controller-manager,
+#                          e.g. HPAScaleToZero=true (alpha, off by default)
+#   APISERVER_EXTRA_ARGS, SCHEDULER_EXTRA_ARGS, METRICS_SERVER_EXTRA_ARGS, ADAPTER_EXTRA_ARGS
+#   METRIC_RESOLUTION      metrics-server --metric-resolution (default 10s, its minimum)
+#   UP_TIMEOUT             seconds to wait for each readiness step (default 60)
+#   KEEP_ON_FAILURE=1      leave the processes running when start-up fails
+#   ADAPTER_VERBOSITY      klog -v of the adapter (default 2: logs every write)
+set -euo pipefail
+# shellcheck source=hack/cluster/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+UP_TIMEOUT=${UP_TIMEOUT:-60}
+HPA_SYNC_PERIOD=${HPA_SYNC_PERIOD:-5s}
+METRIC_RESOLUTION=${METRIC_RESOLUTION:-10s}
+
+t0=$(date +%s.%N)
+since() { awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%6.2fs", b - a }'; }
+step() { printf '  %-40s %s\n' "$1" "$(since)"; }
+die() {
+	echo "up.sh: $*" >&2
+	exit 1
+}
+
+for tool in curl openssl kubectl; do
+	command -v "$tool" >/dev/null 2>&1 || die "$tool is required but not on PATH"
+done
+
+# --- already running? -------------------------------------------------------
+
+running=()
+for c in "${COMPONENTS[@]}"; do
+	if pid_of "$c" >/dev/null; then running+=("$c"); fi
+done
+if [ "${#running[@]}" -eq "${#COMPONENTS[@]}" ] && apiserver_ready; then
+	echo "local cluster already running (${#running[@]} processes, apiserver ready)"
+	echo "kubeconfig: $KUBECONFIG_FILE"
+	exit 0
+fi
+if [ "${#running[@]}" -gt 0 ]; then
+	echo "up.sh: a partial cluster is running (${running[*]}); stopping it first" >&2
+	"$CLUSTER_HACK_DIR/down.sh"
+fi
+
+BIN=${E2E_BIN_DIR:-$("$E2E_TOOLS_DIR/bin-dir.sh")}
+missing=$(e2e_missing "$BIN")
+[ -z "$missing" ] || die "binaries missing in $BIN:" $missing "-- run hack/e2e-tools/build.sh (make e2e-tools) first"
+[ -f "$BIN/kwok-stages.yaml" ] || die "$BIN/kwok-stages.yaml missing -- run hack/e2e-tools/build.sh (make e2e-tools)"
+
+# --- ports --------------------------------------------------------------------
+
+busy=()
+for p in "${ALL_PORTS[@]}"; do
+	if ss -Htln "sport = :$p" 2>/dev/null | grep -q .; then busy+=("$p"); fi
+done
+if [ "${#busy[@]}" -gt 0 ]; then
+	echo "up.sh: these loopback ports are already in use: ${busy[*]}" >&2
+	ss -Htlnp 2>/dev/null | grep -E ":($(
+		IFS='|'
+		echo "${busy[*]}"
+	))\b" >&2 || true
+	die "stop whatever holds them (another local cluster? hack/cluster/down.sh) and retry"
+fi
+
+# --- fresh state (PKI and kubeconfig are kept between runs) ------------------
+
+mkdir -p "$RUN"
+rm -rf "$RUN/etcd-data"
+rm -f "$RUN"/*.log "$RUN"/audit*.log "$RUN"/*.pid
+echo "starting local cluster in $RUN"
+
+# --- PKI ----------------------------------------------------------------------
+
+gen_pki() {
+	local pki=$RUN/pki
+	rm -rf "$pki"
+	mkdir -p "$pki"
+	cat >"$pki/openssl.cnf" <<-'EOF'
+		[req]
+		distinguished_name = dn
+		prompt = no
+		[dn]
+		CN = unused
+		[ca]
+		basicConstraints = critical, CA:TRUE
+		keyUsage = critical, keyCertSign, cRLSign, digitalSignature
+		subjectKeyIdentifier = hash
+		[serving]
+		basicConstraints = critical, CA:FALSE
+		keyUsage = critical, digitalSignature, keyEncipherment
+		extendedKeyUsage = serverAuth, clientAuth
+		subjectKeyIdentifier = hash
+		authorityKeyIdentifier = keyid
+		subjectAltName = @sans
+		[client]
+		basicConstraints = critical, CA:FALSE
+		keyUsage = critical, digitalSignature, keyEncipherment
+		extendedKeyUsage = clientAuth
+		subjectKeyIdentifier = hash
+		authorityKeyIdentifier = keyid
+		[sans]
+		IP.1 = 127.0.0.1
+		IP.2 = 10.0.0.1
+		DNS.1 = localhost
+		DNS.2 = kubernetes
+		DNS.3 = kubernetes.default
+		DNS.4 = kubernetes.default.svc
+		DNS.5 = kubernetes.default.svc.cluster.local
+		DNS.6 = metrics-server.kube-system.svc
+		DNS.7 = custom-metrics-apiserver.custom-metrics.svc
+	EOF
+	(
+		cd "$pki"
+		key() { openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$1.key" 2>/dev/null; }
+		# cert NAME SUBJECT EXTENSION-SECTION: a certificate signed by the CA.
+		cert() {
+			key "$1"
+			openssl req -new -key "$1.key" -subj "$2" -config openssl.cnf -out "$1.csr"
+			openssl x509 -req -in "$1.csr" -CA ca.crt -CAkey ca.key -set_serial "0x$(openssl rand -hex 12)" \
+				-days 3650 -sha256 -extfile openssl.cnf -extensions "$3" -out "$1.crt" 2>/dev/null
+			rm -f "$1.csr"
+		}
+		key ca
+		openssl req -x509 -new -key ca.key -subj "/CN=kubectl-hpa-e2e-ca" -days 3650 -sha256 \
+			-config openssl.cnf -extensions ca -out ca.crt
+		cert serving "/CN=kubectl-hpa-e2e-serving" serving
+		cert admin "/O=system:masters/CN=kubectl-hpa-e2e-admin" client
+		# One identity per component, so the audit log tells them apart from the
+		# admin user (which only humans, tests and the plugin use).
+		for c in "${CLIENT_COMPONENTS[@]}"; do
+			cert "$c" "/O=system:masters/CN=e2e:$c" client
+		done
+		cert front-proxy "/CN=front-proxy-client" client
+		# Service-account token signing keypair.
+		key sa
+		openssl pkey -in sa.key -pubout -out sa.pub
+		chmod 600 ./*.key
+	)
+}
+
+# write_kubeconfig FILE CERT: a kubeconfig for the client cert pki/CERT.{crt,key}.
+write_kubeconfig() {
+	local file=$1 cert=$2 pki=$RUN/pki
+	local tmp=$file.tmp
+	cat >"$tmp" <<-EOF
+		apiVersion: v1
+		kind: Config
+		clusters:
+		- name: kubectl-hpa-e2e
+		  cluster:
+		    server: https://127.0.0.1:$PORT_APISERVER
+		    certificate-authority-data: $(base64 -w0 "$pki/ca.crt")
+		users:
+		- name: admin
+		  user:
+		    client-certificate-data: $(base64 -w0 "$pki/$cert.crt")
+		    client-key-data: $(base64 -w0 "$pki/$cert.key")
+		contexts:
+		- name: kubectl-hpa-e2e
+		  context:
+		    cluster: kubectl-hpa-e2e
+		    user: admin
+		    namespace: default
+		current-context: kubectl-hpa-e2e
+	EOF
+	chmod 600 "$tmp"
+	mv "$tmp" "$file"
+}
+
+CLIENT_COMPONENTS=(kube-controller-manager kube-scheduler kwok metrics-server fake-metrics-adapter)
+
+pki_complete() {
+	local f
+	for f in ca sa front-proxy admin serving "${CLIENT_COMPONENTS[@]}"; do
+		[ -f "$RUN/pki/$f.key" ] || return 1
+	done
+	openssl x509 -checkend 86400 -noout -in "$RUN/pki/serving.crt" >/dev/null 2>&1
+}
+if ! pki_complete; then
+	gen_pki
+	rm -rf "$KUBECONFIG_FILE" "$RUN/kubeconfigs"
+fi
+[ -f "$KUBECONFIG_FILE" ] || write_kubeconfig "$KUBECONFIG_FILE" admin
+mkdir -p "$RUN/kubeconfigs"
+for c in "${CLIENT_COMPONENTS[@]}"; do
+	[ -f "$RUN/kubeconfigs/$c" ] || write_kubeconfig "$RUN/kubeconfigs/$c" "$c"
+done
+step "PKI + kubeconfig"
+
+# --- process helpers ------------------------------------------------------------
+
+# start NAME ARGS...: runs $BIN/NAME in its own session (so a Ctrl-C in the
+# terminal that ran `make` does not reach it), logs to NAME.log, records the PID.
+start() {
+	local name=$1
+	shift
+	setsid "$BIN/$name" "$@" </dev/null >"$RUN/$name.log" 2>&1 &
+	echo $! >"$RUN/$name.pid"
+}
+
+fail_startup() {
+	local name=$1
+	shift
+	echo >&2
+	echo "up.sh: $*" >&2
+	if [ -n "$name" ] && [ -f "$RUN/$name.log" ]; then
+		echo "---- last 40 lines of $RUN/$name.log ----" >&2
+		tail -n 40 "$RUN/$name.log" >&2
+		echo "----" >&2
+	fi
+	if [ -z "${KEEP_ON_FAILURE:-}" ]; then
+		echo "up.sh: stopping what was started (KEEP_ON_FAILURE=1 keeps it); logs stay in $RUN" >&2
+		"$CLUSTER_HACK_DIR/down.sh" >&2 || true
+	fi
+	exit 1
+}
+
+# wait_for DESC LOG-COMPONENT CMD...: polls CMD every 0.2s for up to UP_TIMEOUT
+# seconds; fails with the component's log tail if it times out or the component
+# dies. LOG-COMPONENT may be empty.
+wait_for() {
+	local desc=$1 comp=$2
+	shift 2
+	local deadline=$((SECONDS + UP_TIMEOUT))
+	until "$@" >/dev/null 2>&1; do
+		if [ -n "$comp" ] && ! pid_of "$comp" >/dev/null; then
+			fail_startup "$comp" "$comp exited while waiting for: $desc"
+		fi
+		if [ "$SECONDS" -ge "$deadline" ]; then
+			fail_startup "$comp" "timed out after ${UP_TIMEOUT}s waiting for: $desc"
+		fi
+		sleep 0.2
+	done
+	step "$desc"
+}
+
+PKI=$RUN/pki
+KCFGS=$RUN/kubeconfigs
+# shellcheck disable=SC2206 # word splitting of the *_EXTRA_ARGS is intended
+{
+	kcm_extra=(${KCM_EXTRA_ARGS:-})
+	apiserver_extra=(${APISERVER_EXTRA_ARGS:-})
+	scheduler_extra=(${SCHEDULER_EXTRA_ARGS:-})
+	ms_extra=(${METRICS_SERVER_EXTRA_ARGS:-})
+	adapter_extra=(${ADAPTER_EXTRA_ARGS:-})
+}
+if [ -n "${FEATURE_GATES:-}" ]; then
+	kcm_extra=("--feature-gates=$FEATURE_GATES" "${kcm_extra[@]}")
+	apiserver_extra=("--feature-gates=$FEATURE_GATES" "${apiserver_extra[@]}")
+fi
+
+# --- etcd -------------------------------------------------------------------------
+
+start etcd --name default --data-dir "$RUN/etcd-data" \
+	--listen-client-urls "http://127.0.0.1:$PORT_ETCD" --advertise-client-urls "http://127.0.0.1:$PORT_ETCD" \
+	--listen-peer-urls "http://127.0.0.1:$PORT_ETCD_PEER" --initial-advertise-peer-urls "http://127.0.0.1:$PORT_ETCD_PEER" \
+	--initial-cluster "default=http://127.0.0.1:$PORT_ETCD_PEER" \
+	--unsafe-no-fsync
+etcd_healthy() { curl -sS --max-time 2 "http://127.0.0.1:$PORT_ETCD/health" | grep -q '"health":"true"'; }
+wait_for "etcd healthy" etcd etcd_healthy
+
+# --- kube-apiserver -----------------------------------------------------------------
+
+cp "$CLUSTER_HACK_DIR/config/audit-policy.yaml" "$RUN/audit-policy.yaml"
+start kube-apiserver \
+	--etcd-servers="http://127.0.0.1:$PORT_ETCD" \
+	--bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$PORT_APISERVER" \
+	--tls-cert-file="$PKI/serving.crt" --tls-private-key-file="$PKI/serving.key" --client-ca-file="$PKI/ca.crt" \
+	--service-account-key-file="$PKI/sa.pub" --service-account-signing-key-file="$PKI/sa.key" \
+	--service-account-issuer=https://kubernetes.default.svc.cluster.local --service-cluster-ip-range=10.0.0.0/24 \
+	--authorization-mode=Node,RBAC \
+	--proxy-client-cert-file="$PKI/front-proxy.crt" --proxy-client-key-file="$PKI/front-proxy.key" \
+	--requestheader-client-ca-file="$PKI/ca.crt" --requestheader-allowed-names=front-proxy-client \
+	--requestheader-username-headers=X-Remote-User --requestheader-group-headers=X-Remote-Group \
+	--requestheader-extra-headers-prefix=X-Remote-Extra- \
+	--audit-policy-file="$RUN/audit-policy.yaml" --audit-log-path="$RUN/audit.log" \
+	--audit-log-format=json --audit-log-mode=blocking --audit-log-maxsize=1024 --audit-log-maxbackup=1 \
+	--enable-priority-and-fairness=false --profiling=false \
+	"${apiserver_extra[@]}"
+wait_for "kube-apiserver /readyz" kube-apiserver apiserver_ready
+
+# --- controllers, scheduler, kwok, metrics backends (start all, then wait) --------
+
+kcfg=$KCFGS/kube-controller-manager
+start kube-controller-manager \
+	--kubeconfig="$kcfg" --authentication-kubeconfig="$kcfg" --authorization-kubeconfig="$kcfg" \
+	--bind-address=127.0.0.1 --secure-port="$PORT_KCM" --leader-elect=false \
+	--use-service-account-credentials=true \
+	--service-account-private-key-file="$PKI/sa.key" --root-ca-file="$PKI/ca.crt" \
+	--cluster-signing-cert-file="$PKI/ca.crt" --cluster-signing-key-file="$PKI/ca.key" \
+	--controllers='*,-nodeipam,-ttl,-bootstrapsigner,-tokencleaner' \
+	--horizontal-pod-autoscaler-sync-period="$HPA_SYNC_PERIOD" --profiling=false \
+	"${kcm_extra[@]}"
+
+kcfg=$KCFGS/kube-scheduler
+start kube-scheduler \
+	--kubeconfig="$kcfg" --authentication-kubeconfig="$kcfg" --authorization-kubeconfig="$kcfg" \
+	--bind-address=127.0.0.1 --secure-port="$PORT_SCHEDULER" --leader-elect=false --profiling=false \
+	"${scheduler_extra[@]}"
+
+{
+	cat "$CLUSTER_HACK_DIR/config/kwok-configuration.yaml"
+	echo "---"
+	cat "$BIN/kwok-stages.yaml"
+	echo "---"
+	cat "$CLUSTER_HACK_DIR/config/kwok-usage.yaml"
+} >"$RUN/kwok.yaml"
+kcfg=$KCFGS/kwok
+start kwok --kubeconfig="$kcfg" --config="$RUN/kwok.yaml" \
+	--tls-cert-file="$PKI/serving.crt" --tls-private-key-file="$PKI/serving.key"
+
+kcfg=$KCFGS/metrics-server
+start metrics-server \
+	--bind-address=127.0.0.1 --secure-port="$PORT_METRICS_SERVER" \
+	--tls-cert-file="$PKI/serving.crt" --tls-private-key-file="$PKI/serving.key" \
+	--kubeconfig="$kcfg" --authentication-kubeconfig="$kcfg" --authorization-kubeconfig="$kcfg" \
+	--kubelet-preferred-address-types=InternalIP --kubelet-use-node-status-port --kubelet-insecure-tls \
+	--metric-resolution="$METRIC_RESOLUTION" --kubelet-request-timeout=5s \
+	"${ms_extra[@]}"
+
+kcfg=$KCFGS/fake-metrics-adapter
+start fake-metrics-adapter \
+	--bind-address=127.0.0.1 --secure-port="$PORT_ADAPTER" --control-address="127.0.0.1:$PORT_ADAPTER_CONTROL" \
+	--tls-cert-file="$PKI/serving.crt" --tls-private-key-file="$PKI/serving.key" \
+	--lister-kubeconfig="$kcfg" --authentication-kubeconfig="$kcfg" --authorization-kubeconfig="$kcfg" \
+	--v="${ADAPTER_VERBOSITY:-2}" \
+	"${adapter_extra[@]}"
+
+healthz() { [ "$(curl -sSk --max-time 2 "https://127.0.0.1:$1/healthz")" = ok ]; }
+wait_for "kube-controller-manager /healthz" kube-controller-manager healthz "$PORT_KCM"
+wait_for "kube-scheduler /healthz" kube-scheduler healthz "$PORT_SCHEDULER"
+
+kc apply -f "$CLUSTER_HACK_DIR/config/node.yaml" >/dev/null || fail_startup "" "could not create the kwok node"
+node_ready() {
+	[ "$(kc get node kwok-node-0 -o 'jsonpath={.status.conditions[?(@.type=="Ready")].status}')" = True ]
+}
+wait_for "node kwok-node-0 Ready" kwok node_ready
+
+adapter_control() { [ "$(curl -sS --max-time 2 "http://127.0.0.1:$PORT_ADAPTER_CONTROL/healthz")" = ok ]; }
+wait_for "adapter control endpoint" fake-metrics-adapter adapter_control
+
+kc apply -f "$CLUSTER_HACK_DIR/config/metrics-apis.yaml" >/dev/null || fail_startup "" "could not register the metrics APIServices"
+
+default_sa() { kc -n default get serviceaccount default; }
+wait_for "default ServiceAccount" kube-controller-manager default_sa
+
+apiservices_available() {
+	local a s
+	for a in "${APISERVICES[@]}"; do
+		s=$(kc get apiservice "$a" -o 'jsonpath={.status.conditions[?(@.type=="Available")].status}')
+		[ "$s" = True ] || return 1
+	done
+}
+deadline=$((SECONDS + UP_TIMEOUT))
+until apiservices_available >/dev/null 2>&1; do
+	for c in metrics-server fake-metrics-adapter; do
+		pid_of "$c" >/dev/null || fail_startup "$c" "$c exited while waiting for the APIServices"
+	done
+	if [ "$SECONDS" -ge "$deadline" ]; then
+		kc get apiservices "${APISERVICES[@]}" >&2 || true
+		bad=metrics-server
+		[ "$(kc get apiservice v1beta1.metrics.k8s.io -o 'jsonpath={.status.conditions[?(@.type=="Available")].status}')" = True ] &&
+			bad=fake-metrics-adapter
+		fail_startup "$bad" "timed out after ${UP_TIMEOUT}s waiting for the metrics APIServices to be Available"
+	fi
+	sleep 0.2
+done
+step "4 APIServices Available"
+
+echo
+echo "local cluster up in $(since | tr -d ' ')"
+echo "kubeconfig: $KUBECONFIG_FILE"
+echo "  export KUBECONFIG=$KUBECONFIG_FILE"
+echo "  custom/external metrics: curl http://127.0.0.1:$PORT_ADAPTER_CONTROL/... (see hack/cluster/README.md)"
+echo "  stop: hack/cluster/down.sh"

@@ -1,0 +1,83 @@
+# Copyright 2026 The kubectl-hpa Authors.
+# SPDX-License-Identifier: Apache-2.0
+#
+# Sourced by build.sh, bin-dir.sh and hack/cluster/*.sh: the pinned versions of
+# the e2e tools and where their binaries are cached.
+#
+# The versions below must match the go.mod of each tool module (build.sh checks);
+# go.mod/go.sum decide what is compiled, these are used for version stamping and
+# the cache key.
+
+E2E_K8S_VERSION=v1.36.3
+E2E_ETCD_VERSION=v3.6.8
+E2E_KWOK_VERSION=v0.8.0
+E2E_METRICS_SERVER_VERSION=v0.9.0
+E2E_CUSTOM_METRICS_APISERVER_VERSION=v1.36.0
+# Fixed, so that a rebuild gives the same binaries.
+E2E_BUILD_DATE=2026-01-01T00:00:00Z
+
+E2E_BINARIES=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok metrics-server fake-metrics-adapter)
+
+# kwok documents (stages and the resource-metrics endpoint) that build.sh copies
+# from the kwok module into <bin dir>/kwok-stages.yaml. The pod usage (CPU and
+# memory from annotations) is ours: hack/cluster/config/kwok-usage.yaml.
+E2E_KWOK_STAGE_FILES=(
+	stage/node/fast/node-initialize.yaml
+	stage/node/heartbeat-with-lease/node-heartbeat-with-lease.yaml
+	stage/pod/fast/pod-ready.yaml
+	stage/pod/fast/pod-complete.yaml
+	stage/pod/fast/pod-delete.yaml
+	metrics/resource/metrics-resource.yaml
+)
+
+E2E_TOOLS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+E2E_REPO_ROOT=$(cd "$E2E_TOOLS_DIR/../.." && pwd)
+E2E_CACHE=${KUBECTL_HPA_CACHE:-${HOME:?set HOME or KUBECTL_HPA_CACHE}/.cache/kubectl-hpa}
+
+if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then
+	PATH=$PATH:/usr/local/go/bin
+fi
+
+# e2e_ldflags_version prints the -X flags that stamp a Kubernetes version into
+# client-go and component-base (unstamped binaries report v0.0.0-master, which
+# breaks kubectl's version parsing). Args: version major minor.
+e2e_ldflags_version() {
+	local v=$1 major=$2 minor=$3 pkg out=""
+	for pkg in k8s.io/client-go/pkg/version k8s.io/component-base/version; do
+		out+=" -X $pkg.gitVersion=$v -X $pkg.gitMajor=$major -X $pkg.gitMinor=$minor"
+		out+=" -X $pkg.gitTreeState=clean -X $pkg.buildDate=$E2E_BUILD_DATE"
+	done
+	printf '%s' "$out"
+}
+
+# e2e_key prints a short hash of everything that decides the binaries: the
+# pinned versions, the Go toolchain, and the tool modules' go.mod, go.sum and
+# Go sources (the adapter's code included; its tests excluded).
+e2e_key() {
+	(
+		cd "$E2E_TOOLS_DIR"
+		echo "k8s=$E2E_K8S_VERSION etcd=$E2E_ETCD_VERSION kwok=$E2E_KWOK_VERSION"
+		echo "metrics-server=$E2E_METRICS_SERVER_VERSION cma=$E2E_CUSTOM_METRICS_APISERVER_VERSION date=$E2E_BUILD_DATE"
+		echo "flags=-trimpath -s -w CGO_ENABLED=0 stamp=v2"
+		go env GOVERSION GOOS GOARCH
+		find . \( -name go.mod -o -name go.sum -o \( -name '*.go' ! -name '*_test.go' \) \) -type f |
+			LC_ALL=C sort | while IFS= read -r f; do
+			printf '== %s\n' "$f"
+			cat "$f"
+		done
+	) | sha256sum | cut -c1-12
+}
+
+# e2e_bin_dir prints the cache directory for the current key.
+e2e_bin_dir() {
+	printf '%s/e2e-bin/%s\n' "$E2E_CACHE" "$(e2e_key)"
+}
+
+# e2e_missing DIR prints the binaries not yet in DIR (nothing when complete).
+e2e_missing() {
+	local b
+	for b in "${E2E_BINARIES[@]}"; do
+		[ -x "$1/$b" ] || echo "$b"
+	done
+	[ -f "$1/kwok-stages.yaml" ] || echo kwok-stages.yaml
+}

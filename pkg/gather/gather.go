@@ -1,0 +1,397 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+// Package gather reads from a cluster everything the HPA controller reads
+// for one HPA, exactly as the controller asks for it (same selectors, same
+// metric selectors, same scale subresource), and returns an engine.Snapshot.
+// It only ever issues GET and LIST requests.
+package gather
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/scale"
+	custommetricsv1beta2 "k8s.io/metrics/pkg/apis/custom_metrics/v1beta2"
+	metricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
+	metricsclient "k8s.io/metrics/pkg/client/clientset/versioned"
+	customclient "k8s.io/metrics/pkg/client/custom_metrics"
+	externalclient "k8s.io/metrics/pkg/client/external_metrics"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+)
+
+// Clients are the API clients gather needs; tests inject fakes.
+type Clients struct {
+	Kube     kubernetes.Interface
+	Scales   scale.ScalesGetter
+	Mapper   meta.RESTMapper
+	Metrics  metricsclient.Interface
+	Custom   customclient.CustomMetricsClient
+	External externalclient.ExternalMetricsClient
+	// Calls counts the HTTP requests made through these clients, if set.
+	Calls *CallCounter
+}
+
+// Result is a gathered snapshot plus what the user should know about how it
+// was obtained.
+type Result struct {
+	Snapshot *engine.Snapshot
+	// Events are the HPA's Kubernetes Events, oldest first.
+	Events []corev1.Event
+	// Warnings are inputs that could not be read; the replay goes on
+	// without them, as the controller would.
+	Warnings []string
+	// Settings says where the controller settings came from.
+	SettingsSource string
+	// ServerVersion is the API server's version ("v1.36.3").
+	ServerVersion string
+}
+
+// Options tune a gather.
+type Options struct {
+	// Now is the instant recorded in the snapshot.
+	Now time.Time
+	// PageSize is the page size of pod lists (default 500).
+	PageSize int64
+}
+
+// Snapshot reads one HPA and everything its sync reads.
+func Snapshot(ctx context.Context, c *Clients, namespace, name string, opts Options) (*Result, error) {
+	hpa, err := c.Kube.AutoscalingV2().HorizontalPodAutoscalers(namespace).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("get horizontalpodautoscaler %q in namespace %q: %w", name, namespace, err)
+	}
+	res := &Result{Snapshot: &engine.Snapshot{HPA: hpa, Now: opts.Now, APIErrors: map[string]string{}}}
+	snap := res.Snapshot
+	snap.Target = readScale(ctx, c, hpa)
+
+	var (
+		mu sync.Mutex
+		wg sync.WaitGroup
+	)
+	warn := func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		res.Warnings = append(res.Warnings, fmt.Sprintf(format, args...))
+	}
+	apiErr := func(key string, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		snap.APIErrors[key] = err.Error()
+	}
+	goRun := func(f func()) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f()
+		}()
+	}
+
+	goRun(func() {
+		evs, err := hpaEvents(ctx, c, hpa)
+		if err != nil {
+			warn("could not read the HPA's events (%v): rescale history is not inferred from them", shortErr(err))
+			return
+		}
+		res.Events = evs
+	})
+	goRun(func() {
+		v, err := c.Kube.Discovery().ServerVersion()
+		if err != nil {
+			warn("could not read the server version: %v", shortErr(err))
+			return
+		}
+		res.ServerVersion = v.GitVersion
+	})
+	goRun(func() {
+		others, err := otherHPAs(ctx, c, hpa)
+		if err != nil {
+			warn("could not list the other HPAs of namespace %q (%v): the ambiguous-selector check sees only this one", namespace, shortErr(err))
+			return
+		}
+		snap.OtherHPAs = others
+	})
+
+	sel, selErr := labels.Parse(snap.Target.Selector)
+	if snap.Target.GetError == "" && snap.Target.Selector != "" && selErr == nil {
+		goRun(func() {
+			pods, err := listPods(ctx, c, namespace, sel, opts.PageSize)
+			if err != nil {
+				warn("could not list the pods of selector %q: %v", snap.Target.Selector, shortErr(err))
+				return
+			}
+			snap.Pods = pods
+		})
+		for _, m := range hpa.Spec.Metrics {
+			switch m.Type {
+			case autoscalingv2.ResourceMetricSourceType, autoscalingv2.ContainerResourceMetricSourceType:
+				if _, done := snap.APIErrors["resource"]; done || snap.PodMetrics != nil {
+					continue
+				}
+				snap.PodMetrics = []metricsv1beta1.PodMetrics{}
+				goRun(func() {
+					list, err := c.Metrics.MetricsV1beta1().PodMetricses(namespace).List(ctx, metav1.ListOptions{LabelSelector: sel.String()})
+					if err != nil {
+						apiErr("resource", err)
+						return
+					}
+					mu.Lock()
+					snap.PodMetrics = list.Items
+					mu.Unlock()
+				})
+			case autoscalingv2.PodsMetricSourceType:
+				if m.Pods == nil {
+					continue
+				}
+				p := m.Pods
+				goRun(func() {
+					ms, err := metav1.LabelSelectorAsSelector(p.Metric.Selector)
+					if err != nil {
+						return // the engine reports the bad selector
+					}
+					list, err := c.Custom.NamespacedMetrics(namespace).GetForObjects(schema.GroupKind{Kind: "Pod"}, sel, p.Metric.Name, ms)
+					if err != nil {
+						apiErr("pods:"+p.Metric.Name, err)
+						return
+					}
+					mu.Lock()
+					snap.CustomMetrics = append(snap.CustomMetrics, podsOnly(list.Items)...)
+					mu.Unlock()
+				})
+			case autoscalingv2.ObjectMetricSourceType, autoscalingv2.ExternalMetricSourceType:
+				// Read below: they do not depend on the pod selector.
+			}
+		}
+	}
+	// Object and External metrics do not depend on the pod selector.
+	for _, m := range hpa.Spec.Metrics {
+		switch {
+		case m.Type == autoscalingv2.ObjectMetricSourceType && m.Object != nil:
+			o := m.Object
+			goRun(func() {
+				mv, err := objectMetric(c, namespace, o)
+				if err != nil {
+					if !errors.Is(err, errBadSelector) {
+						apiErr("object:"+o.Metric.Name, err)
+					}
+					return
+				}
+				mu.Lock()
+				snap.CustomMetrics = append(snap.CustomMetrics, *mv)
+				mu.Unlock()
+			})
+		case m.Type == autoscalingv2.ExternalMetricSourceType && m.External != nil:
+			e := m.External
+			goRun(func() {
+				ms, err := metav1.LabelSelectorAsSelector(e.Metric.Selector)
+				if err != nil {
+					return
+				}
+				list, err := c.External.NamespacedMetrics(namespace).List(e.Metric.Name, ms)
+				if err != nil {
+					apiErr("external:"+e.Metric.Name, err)
+					return
+				}
+				mu.Lock()
+				snap.ExternalMetrics = append(snap.ExternalMetrics, list.Items...)
+				mu.Unlock()
+			})
+		}
+	}
+	wg.Wait()
+	if len(snap.APIErrors) == 0 {
+		snap.APIErrors = nil
+	}
+	snap.State = inferState(hpa, res.Events)
+	sort.Strings(res.Warnings)
+	return res, nil
+}
+
+var errBadSelector = errors.New("bad metric selector")
+
+func objectMetric(c *Clients, namespace string, o *autoscalingv2.ObjectMetricSource) (*custommetricsv1beta2.MetricValue, error) {
+	ms, err := metav1.LabelSelectorAsSelector(o.Metric.Selector)
+	if err != nil {
+		return nil, errBadSelector
+	}
+	gvk := schema.FromAPIVersionAndKind(o.DescribedObject.APIVersion, o.DescribedObject.Kind)
+	if gvk.Kind == "Namespace" && gvk.Group == "" {
+		// As the controller: a Namespace object is always the HPA's own.
+		return c.Custom.RootScopedMetrics().GetForObject(gvk.GroupKind(), namespace, o.Metric.Name, ms)
+	}
+	mv, err := c.Custom.NamespacedMetrics(namespace).GetForObject(gvk.GroupKind(), o.DescribedObject.Name, o.Metric.Name, ms)
+	if err != nil {
+		return nil, err
+	}
+	if mv.DescribedObject.Namespace == "" {
+		mv.DescribedObject.Namespace = namespace
+	}
+	return mv, nil
+}
+
+// podsOnly keeps the items describing pods (the API answered a query on kind
+// Pod; an adapter that returns other kinds would confuse the snapshot).
+func podsOnly(items []custommetricsv1beta2.MetricValue) []custommetricsv1beta2.MetricValue {
+	out := items[:0:0]
+	for _, it := range items {
+		if it.DescribedObject.Kind == "" {
+			it.DescribedObject.Kind = "Pod"
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+// readScale resolves the scale subresource like the controller: every REST
+// mapping of the group and kind is tried until one GET succeeds.
+func readScale(ctx context.Context, c *Clients, hpa *autoscalingv2.HorizontalPodAutoscaler) engine.Target {
+	ref := hpa.Spec.ScaleTargetRef
+	t := engine.Target{APIVersion: ref.APIVersion, Kind: ref.Kind, Name: ref.Name}
+	gv, err := schema.ParseGroupVersion(ref.APIVersion)
+	if err != nil {
+		t.GetError = err.Error()
+		return t
+	}
+	mappings, err := c.Mapper.RESTMappings(schema.GroupKind{Group: gv.Group, Kind: ref.Kind})
+	if err != nil {
+		t.GetError = err.Error()
+		return t
+	}
+	var firstErr error
+	for _, m := range mappings {
+		s, err := c.Scales.Scales(hpa.Namespace).Get(ctx, m.Resource.GroupResource(), ref.Name, metav1.GetOptions{})
+		if err == nil {
+			t.SpecReplicas = s.Spec.Replicas
+			t.StatusReplicas = s.Status.Replicas
+			t.Selector = s.Status.Selector
+			return t
+		}
+		if firstErr == nil {
+			firstErr = err
+		}
+	}
+	if firstErr == nil {
+		firstErr = fmt.Errorf("no REST mapping for %s", ref.Kind)
+	}
+	t.GetError = firstErr.Error()
+	return t
+}
+
+// listPods lists the pods of the selector, page by page.
+func listPods(ctx context.Context, c *Clients, namespace string, sel labels.Selector, pageSize int64) ([]corev1.Pod, error) {
+	if pageSize <= 0 {
+		pageSize = 500
+	}
+	var out []corev1.Pod
+	opts := metav1.ListOptions{LabelSelector: sel.String(), Limit: pageSize}
+	for {
+		list, err := c.Kube.CoreV1().Pods(namespace).List(ctx, opts)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, list.Items...)
+		if list.Continue == "" {
+			return out, nil
+		}
+		opts.Continue = list.Continue
+	}
+}
+
+func hpaEvents(ctx context.Context, c *Clients, hpa *autoscalingv2.HorizontalPodAutoscaler) ([]corev1.Event, error) {
+	list, err := c.Kube.CoreV1().Events(hpa.Namespace).List(ctx, metav1.ListOptions{
+		FieldSelector: "involvedObject.kind=HorizontalPodAutoscaler,involvedObject.name=" + hpa.Name,
+	})
+	if err != nil {
+		return nil, err
+	}
+	evs := list.Items
+	sort.SliceStable(evs, func(i, j int) bool { return eventTime(evs[i]).Before(eventTime(evs[j])) })
+	return evs, nil
+}
+
+func eventTime(e corev1.Event) time.Time {
+	switch {
+	case !e.LastTimestamp.IsZero():
+		return e.LastTimestamp.Time
+	case !e.EventTime.IsZero():
+		return e.EventTime.Time
+	}
+	return e.FirstTimestamp.Time
+}
+
+// otherHPAs lists the namespace's other HPAs with the selectors of their
+// targets, for the ambiguous-selector check.
+func otherHPAs(ctx context.Context, c *Clients, hpa *autoscalingv2.HorizontalPodAutoscaler) ([]engine.HPASelector, error) {
+	list, err := c.Kube.AutoscalingV2().HorizontalPodAutoscalers(hpa.Namespace).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil, err
+	}
+	var out []engine.HPASelector
+	for i := range list.Items {
+		o := &list.Items[i]
+		if o.Name == hpa.Name {
+			continue
+		}
+		t := readScale(ctx, c, o)
+		if t.GetError != "" || t.Selector == "" {
+			continue
+		}
+		out = append(out, engine.HPASelector{Namespace: o.Namespace, Name: o.Name, Selector: t.Selector})
+	}
+	return out, nil
+}
+
+func shortErr(err error) string {
+	if apierrors.IsForbidden(err) {
+		return "forbidden"
+	}
+	s := err.Error()
+	if i := strings.IndexByte(s, '\n'); i > 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+// inferState rebuilds what it can of the controller's memory. The
+// recommendation history is invisible; we assume a controller whose history
+// begins now with the current replica count (what a restarted controller
+// holds), and say so.
+func inferState(hpa *autoscalingv2.HorizontalPodAutoscaler, events []corev1.Event) engine.ControllerState {
+	st := engine.ControllerState{
+		Provenance: explain.Assumed,
+		Notes: []string{
+			"the controller's recommendation history is not visible: assuming it holds only the current replica count (as after a controller restart); a scale-down may in reality be held by higher recent recommendations",
+		},
+	}
+	if hpa.Spec.Behavior == nil {
+		return st
+	}
+	var rescales []corev1.Event
+	for _, e := range events {
+		if e.Reason == "SuccessfulRescale" {
+			rescales = append(rescales, e)
+		}
+	}
+	if len(rescales) > 0 {
+		st.Notes = append(st.Notes, fmt.Sprintf("%d SuccessfulRescale event(s) seen; scale events for the rate limits are not rebuilt from them (the previous size is not recorded), so policies are evaluated as if no recent rescale happened", len(rescales)))
+	}
+	if hpa.Status.LastScaleTime != nil {
+		st.Notes = append(st.Notes, "last rescale at "+hpa.Status.LastScaleTime.UTC().Format(time.RFC3339))
+	}
+	return st
+}

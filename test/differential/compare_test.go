@@ -1,0 +1,163 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package differential
+
+import (
+	"encoding/json"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+)
+
+// maxUpstreamElapsed bounds the real time between the clock shift and the
+// end of the upstream call. Generated now-relative edges are ≤ 1ns or whole
+// seconds away from the boundary, so any ε below one second gives the same
+// answer as the engine's 1µs; a slower call is retried.
+const maxUpstreamElapsed = 500 * time.Millisecond
+
+// runUpstreamStable runs upstream, retrying when the call was too slow for
+// the clock convention to hold.
+func runUpstreamStable(c *Case) upstreamResult {
+	var up upstreamResult
+	for i := 0; i < 5; i++ {
+		up = runUpstream(c)
+		if up.Elapsed < maxUpstreamElapsed {
+			return up
+		}
+	}
+	panic(fmt.Sprintf("seed %d: upstream call took %v five times", c.Seed, up.Elapsed))
+}
+
+// runEngine calls the engine, turning a panic into an error.
+func runEngine(c *Case) (dec *explain.Decision, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("engine panic: %v\n%s", r, debug.Stack())
+		}
+	}()
+	return engine.Evaluate(c.Snapshot, c.Settings)
+}
+
+// mismatch describes one disagreement.
+type mismatch struct {
+	Seed     uint64
+	Label    string
+	Function string
+	Field    string
+	Upstream string
+	Engine   string
+}
+
+func (m mismatch) String() string {
+	return fmt.Sprintf("seed=%d [%s] %s: %s: upstream=%s engine=%s", m.Seed, m.Label, m.Function, m.Field, m.Upstream, m.Engine)
+}
+
+func fmtI32(p *int32) string {
+	if p == nil {
+		return "null"
+	}
+	return fmt.Sprint(*p)
+}
+
+func fmtQ(q *resource.Quantity) string {
+	if q == nil {
+		return "null"
+	}
+	return fmt.Sprintf("%s (milli %d)", q.String(), q.MilliValue())
+}
+
+// compare checks the engine's first metric against upstream's calculator.
+func compare(c *Case, up upstreamResult, dec *explain.Decision, evalErr error) []mismatch {
+	var out []mismatch
+	add := func(field, u, e string) {
+		out = append(out, mismatch{Seed: c.Seed, Label: c.Label, Function: up.Function, Field: field, Upstream: u, Engine: e})
+	}
+	if evalErr != nil {
+		add("evaluate", "ok", firstLine(evalErr.Error()))
+		return out
+	}
+	if dec == nil || len(dec.Metrics) == 0 {
+		add("metrics", "1 metric", "no metrics in decision")
+		return out
+	}
+	m := dec.Metrics[0]
+	if up.Err != nil {
+		if m.Error == nil {
+			add("error", up.Err.Error(), fmt.Sprintf("no error (replicas=%s utilization=%s value=%s)", fmtI32(m.ProposedReplicas), fmtI32(m.Utilization), fmtQ(m.Value)))
+			return out
+		}
+		if !strings.Contains(*m.Error, up.Err.Error()) {
+			add("error text", up.Err.Error(), *m.Error)
+		}
+		if m.ProposedReplicas != nil {
+			add("proposedReplicas on error", "null", fmtI32(m.ProposedReplicas))
+		}
+		return out
+	}
+	if m.Error != nil {
+		add("error", fmt.Sprintf("no error (replicas=%d utilization=%s value=%s)", up.Replicas, fmtI32(up.Utilization), fmtQ(up.Value)), *m.Error)
+		return out
+	}
+	if m.ProposedReplicas == nil || *m.ProposedReplicas != up.Replicas {
+		add("proposedReplicas", fmt.Sprint(up.Replicas), fmtI32(m.ProposedReplicas))
+	}
+	if fmtI32(m.Utilization) != fmtI32(up.Utilization) {
+		add("utilization", fmtI32(up.Utilization), fmtI32(m.Utilization))
+	}
+	switch {
+	case up.Value == nil && m.Value == nil:
+	case up.Value == nil || m.Value == nil:
+		add("value", fmtQ(up.Value), fmtQ(m.Value))
+	case up.Value.MilliValue() != m.Value.MilliValue() || up.Value.String() != m.Value.String():
+		add("value", fmtQ(up.Value), fmtQ(m.Value))
+	}
+	return out
+}
+
+// firstLine keeps a panic's message and drops its stack.
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// reproducer is the JSON printed for a disagreement.
+func reproducer(seed uint64) string {
+	c := Generate(seed)
+	b, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return err.Error()
+	}
+	return string(b)
+}
+
+func describeEngine(dec *explain.Decision, err error) string {
+	if err != nil {
+		return "error: " + firstLine(err.Error())
+	}
+	if dec == nil || len(dec.Metrics) == 0 {
+		return "no metrics"
+	}
+	m := dec.Metrics[0]
+	e := "null"
+	if m.Error != nil {
+		e = *m.Error
+	}
+	return fmt.Sprintf("replicas=%s utilization=%s value=%s error=%s", fmtI32(m.ProposedReplicas), fmtI32(m.Utilization), fmtQ(m.Value), e)
+}
+
+func describeUpstream(up upstreamResult) string {
+	e := "null"
+	if up.Err != nil {
+		e = up.Err.Error()
+	}
+	return fmt.Sprintf("%s: replicas=%d utilization=%s value=%s error=%s", up.Function, up.Replicas, fmtI32(up.Utilization), fmtQ(up.Value), e)
+}
