@@ -66,7 +66,12 @@ build: ## Build bin/kubectl-hpa (static, version-stamped)
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/kubectl-hpa
 
 .PHONY: demo
-demo: build ## Build, then explain a bundled example snapshot (adjust with DEMO_ARGS=...)
+demo: build ## Start the local control plane, run a sample app under changing load and explain its HPA (offline example if no cluster)
+	$(call section,hack/demo.sh)
+	BIN=$(BIN) hack/demo.sh
+
+.PHONY: demo-offline
+demo-offline: build ## Explain a bundled example snapshot, no cluster (adjust with DEMO_ARGS=...)
 	$(call section,kubectl hpa $(DEMO_ARGS))
 	$(BIN) $(DEMO_ARGS)
 

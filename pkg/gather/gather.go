@@ -367,10 +367,14 @@ func shortErr(err error) string {
 	return s
 }
 
-// inferState rebuilds what it can of the controller's memory. The
-// recommendation history is invisible; we assume a controller whose history
-// begins now with the current replica count (what a restarted controller
-// holds), and say so.
+// inferState rebuilds what it can of the controller's memory.
+//
+// Recommendations are invisible: we assume a controller whose history begins
+// now with the current replica count (what a restarted controller holds).
+// Scale events (used by the behavior rate limits) are rebuilt from the
+// SuccessfulRescale events ("New size: N") and the status: consecutive events
+// give the change between their sizes; the newest one's previous size is the
+// status' currentReplicas when the status was written by that rescale.
 func inferState(hpa *autoscalingv2.HorizontalPodAutoscaler, events []corev1.Event) engine.ControllerState {
 	st := engine.ControllerState{
 		Provenance: explain.Assumed,
@@ -381,17 +385,68 @@ func inferState(hpa *autoscalingv2.HorizontalPodAutoscaler, events []corev1.Even
 	if hpa.Spec.Behavior == nil {
 		return st
 	}
-	var rescales []corev1.Event
+	type rescale struct {
+		at      time.Time
+		size    int32
+		merged  bool
+		hasPrev bool
+		prev    int32
+	}
+	var chain []rescale
 	for _, e := range events {
-		if e.Reason == "SuccessfulRescale" {
-			rescales = append(rescales, e)
+		if e.Reason != "SuccessfulRescale" {
+			continue
 		}
+		var size int32
+		if _, err := fmt.Sscanf(e.Message, "New size: %d;", &size); err != nil {
+			continue
+		}
+		chain = append(chain, rescale{at: eventTime(e), size: size, merged: e.Count > 1})
 	}
-	if len(rescales) > 0 {
-		st.Notes = append(st.Notes, fmt.Sprintf("%d SuccessfulRescale event(s) seen; scale events for the rate limits are not rebuilt from them (the previous size is not recorded), so policies are evaluated as if no recent rescale happened", len(rescales)))
+	if len(chain) == 0 {
+		return st
 	}
-	if hpa.Status.LastScaleTime != nil {
-		st.Notes = append(st.Notes, "last rescale at "+hpa.Status.LastScaleTime.UTC().Format(time.RFC3339))
+	for i := 1; i < len(chain); i++ {
+		chain[i].prev, chain[i].hasPrev = chain[i-1].size, true
+	}
+	last := &chain[len(chain)-1]
+	s := hpa.Status
+	if s.LastScaleTime != nil && s.DesiredReplicas == last.size && s.CurrentReplicas != s.DesiredReplicas &&
+		absDuration(s.LastScaleTime.Sub(last.at)) <= 2*time.Second {
+		last.prev, last.hasPrev = s.CurrentReplicas, true
+	}
+	rebuilt, merged := 0, false
+	for _, r := range chain {
+		merged = merged || r.merged
+		if !r.hasPrev || r.prev == r.size {
+			continue
+		}
+		ev := engine.ScaleEvent{Timestamp: r.at}
+		if r.size > r.prev {
+			ev.ReplicaChange = r.size - r.prev
+			st.ScaleUpEvents = append(st.ScaleUpEvents, ev)
+		} else {
+			ev.ReplicaChange = r.prev - r.size
+			st.ScaleDownEvents = append(st.ScaleDownEvents, ev)
+		}
+		rebuilt++
+	}
+	if rebuilt > 0 {
+		st.Provenance = explain.Inferred
+		st.Notes = append(st.Notes, fmt.Sprintf("%d scale event(s) for the rate limits rebuilt from %d SuccessfulRescale event(s) and the HPA status (event timestamps have a one-second resolution)", rebuilt, len(chain)))
+	}
+	if rebuilt < len(chain) {
+		st.Notes = append(st.Notes, fmt.Sprintf("%d SuccessfulRescale event(s) could not be turned into scale events (the size before them is not recorded)", len(chain)-rebuilt))
+	}
+	if merged {
+		st.Notes = append(st.Notes, "some SuccessfulRescale events were merged by the event recorder (count > 1): the earlier occurrences are not visible")
 	}
 	return st
+}
+
+func absDuration(d time.Duration) time.Duration {
+	if d < 0 {
+		return -d
+	}
+	return d
 }
