@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -41,6 +42,9 @@ type ExplainOptions struct {
 	ConfigFlags *genericclioptions.ConfigFlags
 	// Verbosity is -v: 1 prints the number of API calls, 2 lists them.
 	Verbosity int
+	// Dump is --dump: a file to write the gathered snapshot to, in the
+	// offline format, so that explain -f reproduces the explanation.
+	Dump string
 	// NewClients builds the cluster clients (tests inject fakes).
 	NewClients func(*rest.Config) (*gather.Clients, error)
 	Filenames  []string
@@ -141,6 +145,7 @@ func NewCmdExplain(streams genericiooptions.IOStreams, cf *genericclioptions.Con
 // AddFlags binds the options to fs, with the current values as defaults.
 func (o *ExplainOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.IntVarP(&o.Verbosity, "v", "v", o.Verbosity, "Verbosity: 1 counts the API calls, 2 lists them")
+	fs.StringVar(&o.Dump, "dump", o.Dump, "Also write the snapshot the replay used to this file, in the offline format (replay it anywhere with -f)")
 	fs.StringSliceVarP(&o.Filenames, "filename", "f", o.Filenames,
 		"Files, directories or - (stdin) holding the objects, in YAML or JSON")
 	fs.StringVarP(&o.Output, "output", "o", o.Output, formatHelp())
@@ -272,6 +277,9 @@ func (o *ExplainOptions) Run() error {
 	}
 	snap := res.Snapshot
 	snap.Now = o.now
+	if err := o.writeDump(snap); err != nil {
+		return err
+	}
 	dec, err := o.Evaluate(snap, o.settings)
 	if err != nil {
 		return fmt.Errorf("replay HPA %q: %w", res.Namespace+"/"+o.Name, err)
@@ -311,6 +319,9 @@ func (o *ExplainOptions) runLive(ctx context.Context) error {
 	if v := res.ServerVersion; v != "" && !strings.HasPrefix(v, "v1.36.") {
 		fmt.Fprintf(o.ErrOut, "Warning: the API server is %s; the replay follows the v1.36 controller, whose algorithm may differ from the one running there\n", v)
 	}
+	if err := o.writeDump(res.Snapshot); err != nil {
+		return err
+	}
 	dec, err := o.Evaluate(res.Snapshot, o.settings)
 	if err != nil {
 		return fmt.Errorf("replay HPA %q: %w", ns+"/"+o.Name, err)
@@ -325,4 +336,25 @@ func (o *ExplainOptions) runLive(ctx context.Context) error {
 		}
 	}
 	return render.Write(o.Out, o.format, dec, render.Options{})
+}
+
+// writeDump writes the snapshot to --dump, if set.
+func (o *ExplainOptions) writeDump(snap *engine.Snapshot) error {
+	if o.Dump == "" {
+		return nil
+	}
+	f, err := os.Create(o.Dump)
+	if err != nil {
+		return fmt.Errorf("--dump: %w", err)
+	}
+	if err := load.Dump(f, snap); err != nil {
+		_ = f.Close()
+		return fmt.Errorf("--dump %s: %w", o.Dump, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("--dump %s: %w", o.Dump, err)
+	}
+	fmt.Fprintf(o.ErrOut, "Snapshot written to %s (replay: kubectl hpa explain %s -n %s -f %s --now %s)\n",
+		o.Dump, snap.HPA.Name, snap.HPA.Namespace, o.Dump, snap.Now.UTC().Format(time.RFC3339Nano))
+	return nil
 }
