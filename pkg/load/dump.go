@@ -134,4 +134,3 @@ func stateDoc(ns, name string, st engine.ControllerState) *ControllerStateDocume
 	d.ScaleUpEvents, d.ScaleDownEvents = conv(st.ScaleUpEvents), conv(st.ScaleDownEvents)
 	return d
 }
-
