@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -42,6 +43,10 @@ type ExplainOptions struct {
 	ConfigFlags *genericclioptions.ConfigFlags
 	// Verbosity is -v: 1 prints the number of API calls, 2 lists them.
 	Verbosity int
+	// AllNamespaces (-A) and Selector (-l) select many HPAs; with either, or
+	// without a NAME, explain prints one summary line per HPA.
+	AllNamespaces bool
+	Selector      string
 	// Dump is --dump: a file to write the gathered snapshot to, in the
 	// offline format, so that explain -f reproduces the explanation.
 	Dump string
@@ -145,6 +150,8 @@ func NewCmdExplain(streams genericiooptions.IOStreams, cf *genericclioptions.Con
 // AddFlags binds the options to fs, with the current values as defaults.
 func (o *ExplainOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.IntVarP(&o.Verbosity, "v", "v", o.Verbosity, "Verbosity: 1 counts the API calls, 2 lists them")
+	fs.BoolVarP(&o.AllNamespaces, "all-namespaces", "A", o.AllNamespaces, "Explain the HPAs of every namespace, one line each")
+	fs.StringVarP(&o.Selector, "selector", "l", o.Selector, "Explain the HPAs matching this label selector, one line each")
 	fs.StringVar(&o.Dump, "dump", o.Dump, "Also write the snapshot the replay used to this file, in the offline format (replay it anywhere with -f)")
 	fs.StringSliceVarP(&o.Filenames, "filename", "f", o.Filenames,
 		"Files, directories or - (stdin) holding the objects, in YAML or JSON")
@@ -224,9 +231,13 @@ func (o *ExplainOptions) Complete(c *cobra.Command, args []string) error {
 func (o *ExplainOptions) Validate() error {
 	switch {
 	case len(o.args) > 1:
-		return fmt.Errorf("exactly one HorizontalPodAutoscaler name is expected, got %d: %v", len(o.args), o.args)
-	case o.Name == "":
-		return errors.New("the name of the HorizontalPodAutoscaler is required")
+		return fmt.Errorf("at most one HorizontalPodAutoscaler name is expected, got %d: %v", len(o.args), o.args)
+	case o.Name != "" && (o.AllNamespaces || o.Selector != ""):
+		return errors.New("a NAME cannot be combined with -A or -l")
+	case o.Name == "" && len(o.Filenames) > 0:
+		return errors.New("the name of the HorizontalPodAutoscaler is required with -f")
+	case o.Name == "" && o.Dump != "":
+		return errors.New("--dump writes the snapshot of one HPA: give its NAME")
 	}
 	if o.Tolerance < 0 {
 		return fmt.Errorf("--tolerance must not be negative, got %v", o.Tolerance)
@@ -262,6 +273,9 @@ func (o *ExplainOptions) Format() render.Format { return o.format }
 // Warnings go to ErrOut, the result to Out.
 func (o *ExplainOptions) Run() error {
 	if len(o.Filenames) == 0 {
+		if o.Name == "" {
+			return o.runMany(context.Background())
+		}
 		return o.runLive(context.Background())
 	}
 	sources, err := load.ReadFiles(o.Filenames, o.In)
@@ -357,4 +371,89 @@ func (o *ExplainOptions) writeDump(snap *engine.Snapshot) error {
 	fmt.Fprintf(o.ErrOut, "Snapshot written to %s (replay: kubectl hpa explain %s -n %s -f %s --now %s)\n",
 		o.Dump, snap.HPA.Name, snap.HPA.Namespace, o.Dump, snap.Now.UTC().Format(time.RFC3339Nano))
 	return nil
+}
+
+// runMany explains every selected HPA, one summary line each.
+func (o *ExplainOptions) runMany(ctx context.Context) error {
+	ns := ""
+	if !o.AllNamespaces {
+		ns = o.Namespace
+		if ns == "" {
+			var err error
+			if ns, _, err = o.ConfigFlags.ToRawKubeConfigLoader().Namespace(); err != nil {
+				return fmt.Errorf("load the kubeconfig: %w (to explain saved objects instead, pass them with -f)", err)
+			}
+		}
+	}
+	cfg, err := o.ConfigFlags.ToRESTConfig()
+	if err != nil {
+		return fmt.Errorf("load the kubeconfig: %w (to explain saved objects instead, pass them with -f)", err)
+	}
+	clients, err := o.NewClients(cfg)
+	if err != nil {
+		return err
+	}
+	progress := func(int, int) {}
+	if isTerminal(o.ErrOut) {
+		progress = func(done, total int) {
+			if total >= 5 {
+				fmt.Fprintf(o.ErrOut, "\rgathering %d/%d HPAs", done, total)
+				if done == total {
+					fmt.Fprint(o.ErrOut, "\r\033[K")
+				}
+			}
+		}
+	}
+	results, err := gather.Many(ctx, clients, gather.ManyOptions{
+		Options: gather.Options{Now: o.now}, Namespace: ns, LabelSelector: o.Selector, Progress: progress,
+	})
+	if err != nil {
+		var status apierrors.APIStatus
+		if !errors.As(err, &status) {
+			return fmt.Errorf("%w (is the cluster reachable?)", err)
+		}
+		return err
+	}
+	seen := map[string]bool{}
+	decisions := make([]*explain.Decision, 0, len(results))
+	for _, r := range results {
+		for _, w := range r.Warnings {
+			if !seen[w] {
+				seen[w] = true
+				fmt.Fprintf(o.ErrOut, "Warning: %s\n", w)
+			}
+		}
+		d, err := o.Evaluate(r.Snapshot, o.settings)
+		if err != nil {
+			return fmt.Errorf("replay HPA %q: %w", r.Snapshot.HPA.Namespace+"/"+r.Snapshot.HPA.Name, err)
+		}
+		decisions = append(decisions, d)
+	}
+	if len(decisions) == 0 && o.format == render.FormatText {
+		where := fmt.Sprintf("in namespace %q", ns)
+		if o.AllNamespaces {
+			where = "in any namespace"
+		}
+		fmt.Fprintf(o.ErrOut, "No HorizontalPodAutoscalers found %s.\n", where)
+		return nil
+	}
+	if o.Verbosity > 0 && clients.Calls != nil {
+		fmt.Fprintf(o.ErrOut, "API calls: %d for %d HPAs\n", len(clients.Calls.Calls()), len(decisions))
+		if o.Verbosity > 1 {
+			for _, c := range clients.Calls.Calls() {
+				fmt.Fprintf(o.ErrOut, "  %s\n", c)
+			}
+		}
+	}
+	return render.WriteList(o.Out, o.format, decisions, o.AllNamespaces)
+}
+
+// isTerminal reports whether w is a terminal (for the progress indicator).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

@@ -26,6 +26,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/scale"
 	custommetricsv1beta2 "k8s.io/metrics/pkg/apis/custom_metrics/v1beta2"
+	externalmetricsv1beta1 "k8s.io/metrics/pkg/apis/external_metrics/v1beta1"
 	metricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
 	metricsclient "k8s.io/metrics/pkg/client/clientset/versioned"
 	customclient "k8s.io/metrics/pkg/client/custom_metrics"
@@ -137,12 +138,14 @@ func Snapshot(ctx context.Context, c *Clients, namespace, name string, opts Opti
 			}
 			snap.Pods = pods
 		})
+		resourceQueued := false
 		for _, m := range hpa.Spec.Metrics {
 			switch m.Type {
 			case autoscalingv2.ResourceMetricSourceType, autoscalingv2.ContainerResourceMetricSourceType:
-				if _, done := snap.APIErrors["resource"]; done || snap.PodMetrics != nil {
+				if resourceQueued {
 					continue
 				}
+				resourceQueued = true
 				snap.PodMetrics = []metricsv1beta1.PodMetrics{}
 				goRun(func() {
 					list, err := c.Metrics.MetricsV1beta1().PodMetricses(namespace).List(ctx, metav1.ListOptions{LabelSelector: sel.String()})
@@ -154,66 +157,20 @@ func Snapshot(ctx context.Context, c *Clients, namespace, name string, opts Opti
 					snap.PodMetrics = list.Items
 					mu.Unlock()
 				})
-			case autoscalingv2.PodsMetricSourceType:
-				if m.Pods == nil {
-					continue
-				}
-				p := m.Pods
-				goRun(func() {
-					ms, err := metav1.LabelSelectorAsSelector(p.Metric.Selector)
-					if err != nil {
-						return // the engine reports the bad selector
-					}
-					list, err := c.Custom.NamespacedMetrics(namespace).GetForObjects(schema.GroupKind{Kind: "Pod"}, sel, p.Metric.Name, ms)
-					if err != nil {
-						apiErr("pods:"+p.Metric.Name, err)
-						return
-					}
-					mu.Lock()
-					snap.CustomMetrics = append(snap.CustomMetrics, podsOnly(list.Items)...)
-					mu.Unlock()
-				})
-			case autoscalingv2.ObjectMetricSourceType, autoscalingv2.ExternalMetricSourceType:
-				// Read below: they do not depend on the pod selector.
+			case autoscalingv2.PodsMetricSourceType, autoscalingv2.ObjectMetricSourceType, autoscalingv2.ExternalMetricSourceType:
+				// Read by metricReads below.
 			}
 		}
 	}
-	// Object and External metrics do not depend on the pod selector.
-	for _, m := range hpa.Spec.Metrics {
-		switch {
-		case m.Type == autoscalingv2.ObjectMetricSourceType && m.Object != nil:
-			o := m.Object
-			goRun(func() {
-				mv, err := objectMetric(c, namespace, o)
-				if err != nil {
-					if !errors.Is(err, errBadSelector) {
-						apiErr("object:"+o.Metric.Name, err)
-					}
-					return
-				}
-				mu.Lock()
-				snap.CustomMetrics = append(snap.CustomMetrics, *mv)
-				mu.Unlock()
-			})
-		case m.Type == autoscalingv2.ExternalMetricSourceType && m.External != nil:
-			e := m.External
-			goRun(func() {
-				ms, err := metav1.LabelSelectorAsSelector(e.Metric.Selector)
-				if err != nil {
-					return
-				}
-				list, err := c.External.NamespacedMetrics(namespace).List(e.Metric.Name, ms)
-				if err != nil {
-					apiErr("external:"+e.Metric.Name, err)
-					return
-				}
-				mu.Lock()
-				snap.ExternalMetrics = append(snap.ExternalMetrics, list.Items...)
-				mu.Unlock()
-			})
-		}
-	}
+	var reads customReads
+	goRun(func() {
+		reads = metricReads(c, hpa, sel, snap.Target.GetError == "" && snap.Target.Selector != "" && selErr == nil)
+	})
 	wg.Wait()
+	snap.CustomMetrics, snap.ExternalMetrics = reads.custom, reads.external
+	for k, v := range reads.errs {
+		snap.APIErrors[k] = v
+	}
 	if len(snap.APIErrors) == 0 {
 		snap.APIErrors = nil
 	}
@@ -223,6 +180,89 @@ func Snapshot(ctx context.Context, c *Clients, namespace, name string, opts Opti
 }
 
 var errBadSelector = errors.New("bad metric selector")
+
+// customReads is what the custom and external metrics APIs answered for one
+// HPA's metrics, and the errors they gave, by APIErrors key.
+type customReads struct {
+	custom   []custommetricsv1beta2.MetricValue
+	external []externalmetricsv1beta1.ExternalMetricValue
+	errs     map[string]string
+}
+
+// metricReads queries the custom and external metrics of an HPA exactly as
+// the controller does: Pods metrics for the pod selector (only when it is
+// usable), Object metrics for the described object, External metrics with
+// the metric selector. The queries run concurrently.
+func metricReads(c *Clients, hpa *autoscalingv2.HorizontalPodAutoscaler, sel labels.Selector, podsUsable bool) customReads {
+	out := customReads{errs: map[string]string{}}
+	var (
+		mu sync.Mutex
+		wg sync.WaitGroup
+	)
+	fail := func(key string, err error) {
+		mu.Lock()
+		out.errs[key] = err.Error()
+		mu.Unlock()
+	}
+	for _, m := range hpa.Spec.Metrics {
+		switch {
+		case m.Type == autoscalingv2.PodsMetricSourceType && m.Pods != nil && podsUsable:
+			p := m.Pods
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				ms, err := metav1.LabelSelectorAsSelector(p.Metric.Selector)
+				if err != nil {
+					return // the engine reports the bad selector
+				}
+				list, err := c.Custom.NamespacedMetrics(hpa.Namespace).GetForObjects(schema.GroupKind{Kind: "Pod"}, sel, p.Metric.Name, ms)
+				if err != nil {
+					fail("pods:"+p.Metric.Name, err)
+					return
+				}
+				mu.Lock()
+				out.custom = append(out.custom, podsOnly(list.Items)...)
+				mu.Unlock()
+			}()
+		case m.Type == autoscalingv2.ObjectMetricSourceType && m.Object != nil:
+			o := m.Object
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				mv, err := objectMetric(c, hpa.Namespace, o)
+				if err != nil {
+					if !errors.Is(err, errBadSelector) {
+						fail("object:"+o.Metric.Name, err)
+					}
+					return
+				}
+				mu.Lock()
+				out.custom = append(out.custom, *mv)
+				mu.Unlock()
+			}()
+		case m.Type == autoscalingv2.ExternalMetricSourceType && m.External != nil:
+			e := m.External
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				ms, err := metav1.LabelSelectorAsSelector(e.Metric.Selector)
+				if err != nil {
+					return
+				}
+				list, err := c.External.NamespacedMetrics(hpa.Namespace).List(e.Metric.Name, ms)
+				if err != nil {
+					fail("external:"+e.Metric.Name, err)
+					return
+				}
+				mu.Lock()
+				out.external = append(out.external, list.Items...)
+				mu.Unlock()
+			}()
+		}
+	}
+	wg.Wait()
+	return out
+}
 
 func objectMetric(c *Clients, namespace string, o *autoscalingv2.ObjectMetricSource) (*custommetricsv1beta2.MetricValue, error) {
 	ms, err := metav1.LabelSelectorAsSelector(o.Metric.Selector)
