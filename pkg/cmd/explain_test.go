@@ -90,7 +90,7 @@ func TestExplain_flagErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"-f", "a.yaml"}, "the name of the HorizontalPodAutoscaler is required"},
-		{[]string{"a", "b", "-f", "a.yaml"}, "exactly one HorizontalPodAutoscaler name is expected, got 2: [a b]"},
+		{[]string{"a", "b", "-f", "a.yaml"}, "at most one HorizontalPodAutoscaler name is expected, got 2: [a b]"},
 		{[]string{"web", "-f", "a.yaml", "--now", "yesterday"}, `--now: "yesterday" is not an RFC 3339 time`},
 		{[]string{"web", "-f", "a.yaml", "--now", "2026-01-01 00:00:00"}, `is not an RFC 3339 time`},
 		{[]string{"web", "-f", "a.yaml", "-o", "wide"}, `unknown output format "wide" (want one of: text, json, yaml)`},
