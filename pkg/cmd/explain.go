@@ -70,8 +70,11 @@ type ExplainOptions struct {
 	Evaluate EvaluateFunc
 	// Clock gives the time when --now is not set; it defaults to time.Now.
 	Clock func() time.Time
+	// Display is --color, --pods and --no-pods (see color.go).
+	Display DisplayOptions
 
 	// Resolved by Complete.
+	changed  map[string]bool
 	args     []string
 	now      time.Time
 	settings engine.Settings
@@ -173,12 +176,15 @@ func (o *ExplainOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.AssumeScaleUpdateError, "assume-scale-update-error", o.AssumeScaleUpdateError,
 		"Assume the controller's scale update fails with this error")
 	_ = fs.MarkHidden("assume-scale-update-error")
+	o.Display.AddFlags(fs)
 }
 
 // Complete resolves the positional argument, the time, the settings and the
 // output format.
 func (o *ExplainOptions) Complete(c *cobra.Command, args []string) error {
 	o.args = args
+	o.changed = map[string]bool{}
+	c.Flags().Visit(func(f *pflag.Flag) { o.changed[f.Name] = true })
 	if len(args) == 1 {
 		o.Name = args[0]
 	}
@@ -298,7 +304,7 @@ func (o *ExplainOptions) Run() error {
 	if err != nil {
 		return fmt.Errorf("replay HPA %q: %w", res.Namespace+"/"+o.Name, err)
 	}
-	return render.Write(o.Out, o.format, dec, render.Options{})
+	return render.Write(o.Out, o.format, dec, o.Display.RenderOptions(o.Out))
 }
 
 // runLive reads the HPA and its inputs from the cluster, replays the sync and
@@ -319,6 +325,7 @@ func (o *ExplainOptions) runLive(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	o.detectSettings(ctx, clients)
 	res, err := gather.Snapshot(ctx, clients, ns, o.Name, gather.Options{Now: o.now})
 	if err != nil {
 		var status apierrors.APIStatus
@@ -349,7 +356,7 @@ func (o *ExplainOptions) runLive(ctx context.Context) error {
 			}
 		}
 	}
-	return render.Write(o.Out, o.format, dec, render.Options{})
+	return render.Write(o.Out, o.format, dec, o.Display.RenderOptions(o.Out))
 }
 
 // writeDump writes the snapshot to --dump, if set.
@@ -393,6 +400,7 @@ func (o *ExplainOptions) runMany(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	o.detectSettings(ctx, clients)
 	progress := func(int, int) {}
 	if isTerminal(o.ErrOut) {
 		progress = func(done, total int) {
@@ -456,4 +464,48 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// detectSettings applies the HPA flags of a readable kube-controller-manager
+// pod to the settings the user did not set on the command line.
+func (o *ExplainOptions) detectSettings(ctx context.Context, clients *gather.Clients) {
+	o.settings.Source = "kube-controller-manager defaults (no kube-controller-manager pod in kube-system: managed control planes hide it; pass the flags to override)"
+	f, err := gather.DetectControllerFlags(ctx, clients)
+	switch {
+	case err != nil:
+		fmt.Fprintf(o.ErrOut, "Warning: could not read the kube-controller-manager pod (%v): using the default controller settings\n", err)
+		return
+	case f == nil:
+		return
+	}
+	s := &o.settings
+	set := func(flag string) bool { return !o.changed[flag] }
+	if f.Tolerance != nil && set("tolerance") {
+		s.Tolerance = *f.Tolerance
+	}
+	if f.CPUInitializationPeriod != nil && set("cpu-initialization-period") {
+		s.CPUInitializationPeriod = *f.CPUInitializationPeriod
+	}
+	if f.InitialReadinessDelay != nil && set("initial-readiness-delay") {
+		s.InitialReadinessDelay = *f.InitialReadinessDelay
+	}
+	if f.DownscaleStabilization != nil && set("downscale-stabilization") {
+		s.DownscaleStabilization = *f.DownscaleStabilization
+	}
+	if f.SyncPeriod != nil && set("sync-period") {
+		s.SyncPeriod = *f.SyncPeriod
+	}
+	if set("feature-gates") {
+		for k, v := range f.FeatureGates {
+			switch k {
+			case "HPAConfigurableTolerance":
+				s.FeatureGates.HPAConfigurableTolerance = v
+			case "HPAScaleToZero":
+				s.FeatureGates.HPAScaleToZero = v
+			case "PodLevelResources":
+				s.FeatureGates.PodLevelResources = v
+			}
+		}
+	}
+	s.Source = "the flags of kube-controller-manager pod " + f.Source + " (command-line flags win)"
 }

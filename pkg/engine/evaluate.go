@@ -137,6 +137,7 @@ func (s *syncRun) init() {
 			InitialReadinessDelay:   s.set.InitialReadinessDelay.String(),
 			DownscaleStabilization:  s.set.DownscaleStabilization.String(),
 			SyncPeriod:              s.set.SyncPeriod.String(),
+			Source:                  s.set.Source,
 			FeatureGates: map[string]bool{
 				"HPAConfigurableTolerance": g.HPAConfigurableTolerance,
 				"HPAScaleToZero":           g.HPAScaleToZero,

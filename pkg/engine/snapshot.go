@@ -129,6 +129,9 @@ type Settings struct {
 	// constants upstream (2 and 4); upstream's unit tests change the factor.
 	LegacyScaleUpLimitFactor  float64
 	LegacyScaleUpLimitMinimum float64
+	// Source says where the settings came from (defaults, flags, a
+	// kube-controller-manager pod); it is echoed in the decision.
+	Source string
 	// ScaleUpdateError, when set, makes the engine assume the scale UPDATE
 	// fails with this error (after the retries the controller makes).
 	ScaleUpdateError string

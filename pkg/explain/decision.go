@@ -174,6 +174,8 @@ type SettingsInfo struct {
 	DownscaleStabilization  string          `json:"downscaleStabilization"`
 	SyncPeriod              string          `json:"syncPeriod"`
 	FeatureGates            map[string]bool `json:"featureGates"`
+	// Source says where the settings came from.
+	Source string `json:"source,omitempty"`
 }
 
 // SelectorCheck is the outcome of selector validation (§4 of the spec).
