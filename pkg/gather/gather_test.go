@@ -47,6 +47,7 @@ type fakeCustom struct {
 }
 
 func (f *fakeCustom) RootScopedMetrics() customclient.MetricsInterface { return &fakeCustomNS{f: f} }
+
 func (f *fakeCustom) NamespacedMetrics(ns string) customclient.MetricsInterface {
 	return &fakeCustomNS{f: f, ns: ns}
 }
@@ -170,7 +171,7 @@ func (c *cluster) clients() *Clients {
 	return &Clients{Kube: c.kube, Scales: c.scales, Mapper: mapper, Metrics: c.metrics, Custom: c.custom, External: c.external}
 }
 
-func podMetric(ns, name, app string, cpu string) metricsv1beta1.PodMetrics {
+func podMetric(ns, name, app, cpu string) metricsv1beta1.PodMetrics {
 	return metricsv1beta1.PodMetrics{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: map[string]string{"app": app}},
 		Timestamp:  metav1.NewTime(now.Add(-10 * time.Second)), Window: metav1.Duration{Duration: 15 * time.Second},

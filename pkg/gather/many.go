@@ -129,7 +129,7 @@ func Many(ctx context.Context, c *Clients, opts ManyOptions) ([]*Result, error) 
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			h := &hpas[i]
-			results[i] = fromNamespaceData(ctx, c, h, data[h.Namespace], opts.Options)
+			results[i] = fromNamespaceData(c, h, data[h.Namespace], opts.Options)
 			mu.Lock()
 			done++
 			if opts.Progress != nil {
@@ -155,7 +155,7 @@ func anyResourceMetric(items []*autoscalingv2.HorizontalPodAutoscaler) bool {
 
 // fromNamespaceData builds one HPA's snapshot from the namespace's shared
 // lists, querying only its own custom and external metrics.
-func fromNamespaceData(ctx context.Context, c *Clients, hpa *autoscalingv2.HorizontalPodAutoscaler, d *namespaceData, opts Options) *Result {
+func fromNamespaceData(c *Clients, hpa *autoscalingv2.HorizontalPodAutoscaler, d *namespaceData, opts Options) *Result {
 	res := &Result{Snapshot: &engine.Snapshot{HPA: hpa, Now: opts.Now, APIErrors: map[string]string{}}}
 	snap := res.Snapshot
 	snap.Target = d.targets[hpa.Name]

@@ -42,6 +42,8 @@ func WriteList(w io.Writer, f Format, ds []*explain.Decision, allNamespaces bool
 		}
 		_, err = w.Write(b)
 		return err
+	case FormatText:
+		// The summary table below.
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	header := []string{"NAME", "REFERENCE", "REPLICAS", "DECIDED BY", "AGREEMENT"}

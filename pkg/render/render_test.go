@@ -44,7 +44,10 @@ func assertGolden(t *testing.T, got []byte) {
 	}
 }
 
-// lineDiff lists the first differing lines.
+// escapeANSI makes escape sequences visible in a diff.
+func escapeANSI(s string) string { return strings.ReplaceAll(s, "\x1b", `\x1b`) }
+
+// lineDiff lists the first differing lines, escape sequences shown as \x1b.
 func lineDiff(want, got string) string {
 	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
 	var b strings.Builder
@@ -58,7 +61,7 @@ func lineDiff(want, got string) string {
 			gl = g[i]
 		}
 		if wl != gl {
-			b.WriteString("line " + strconv.Itoa(i+1) + ":\n  want: " + wl + "\n  got:  " + gl + "\n")
+			b.WriteString("line " + strconv.Itoa(i+1) + ":\n  want: " + escapeANSI(wl) + "\n  got:  " + escapeANSI(gl) + "\n")
 			shown++
 		}
 	}

@@ -18,10 +18,6 @@ import (
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 )
 
-// MaxPodRows is how many pods the text view lists per metric before it
-// summarizes the rest.
-const MaxPodRows = 10
-
 // Placeholders, as kubectl describe prints them.
 const (
 	unknown = "<unknown>"
@@ -30,9 +26,9 @@ const (
 )
 
 // Text renders the plain, width-independent text view of d: the steps of
-// the sync in order, with their numbers.
-func Text(d *explain.Decision, _ Options) []byte {
-	t := &textView{d: d}
+// the sync in order, with their numbers. Of the options it only uses Pods.
+func Text(d *explain.Decision, opts Options) []byte {
+	t := &textView{d: d, opts: opts}
 	t.header()
 	t.settings()
 	t.state("Controller state before this sync", d.StateBefore)
@@ -50,6 +46,7 @@ func Text(d *explain.Decision, _ Options) []byte {
 type textView struct {
 	b    strings.Builder
 	d    *explain.Decision
+	opts Options
 	step int
 	// pending holds the lines of the current section; fields at the same
 	// indent are aligned across the whole section, as kubectl describe does.
@@ -389,19 +386,17 @@ func (t *textView) pods(p *explain.PodAccounting, binary bool) {
 		counts += fmt.Sprintf("; %d metric(s) for pods not listed", p.Superfluous)
 	}
 	t.fields(2, field{"Pods", counts})
-	if len(p.Entries) == 0 {
+	shown, hidden := visiblePods(p.Entries, t.opts.Pods)
+	if len(shown) == 0 {
 		return
 	}
-	rows := [][]string{}
-	for i, e := range p.Entries {
-		if i == MaxPodRows {
-			break
-		}
+	rows := make([][]string, 0, len(shown))
+	for _, e := range shown {
 		rows = append(rows, []string{e.Name, e.Class, milliOr(e.UsageMilli, binary, "-"), milliOr(e.RequestMilli, binary, "-"), milliOr(e.FillInMilli, binary, "-"), e.Reason})
 	}
 	t.table(3, []string{"POD", "CLASS", "USAGE", "REQUEST", "FILL-IN", "REASON"}, rows)
-	if n := len(p.Entries) - MaxPodRows; n > 0 {
-		t.line(3, fmt.Sprintf("… and %d more (see -o yaml for all)", n))
+	if len(hidden) > 0 {
+		t.line(3, hiddenPodsLine(hidden))
 	}
 }
 
@@ -813,11 +808,17 @@ func baseWords(kind string) string {
 // make the ratio look equal to a bound it is not equal to, every number is
 // printed in full.
 func toleranceWords(lower, ratio, upper float64, within bool) string {
-	l, r, u := fixed2(lower), fixed2(ratio), fixed2(upper)
+	l, r, u := toleranceNumbers(lower, ratio, upper)
+	return fmt.Sprintf("%s ≤ %s ≤ %s? %s", l, r, u, yesNo(within))
+}
+
+// toleranceNumbers prints the three numbers of a tolerance test.
+func toleranceNumbers(lower, ratio, upper float64) (l, r, u string) {
+	l, r, u = fixed2(lower), fixed2(ratio), fixed2(upper)
 	if (l == r && lower != ratio) || (u == r && upper != ratio) {
 		l, r, u = formatFull(lower), formatFull(ratio), formatFull(upper)
 	}
-	return fmt.Sprintf("%s ≤ %s ≤ %s? %s", l, r, u, yesNo(within))
+	return l, r, u
 }
 
 func toleranceSource(tc *explain.ToleranceCheck) string {
