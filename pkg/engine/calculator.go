@@ -29,6 +29,8 @@ type calculator struct {
 	cpuInit        time.Duration
 	readinessDelay time.Duration
 	podLevel       bool
+	// foreign names selected pods the target does not own (explanation only).
+	foreign map[string]string
 }
 
 // utilization is the outcome of one utilization computation.
@@ -80,12 +82,19 @@ func removeSamples(samples podSamples, set map[string]struct{}) {
 }
 
 // accounting builds the per-pod table of a pod-based calculation.
-func accounting(pods []*corev1.Pod, g podGroups, samples podSamples, requests map[string]int64) *explain.PodAccounting {
+func accounting(pods []*corev1.Pod, g podGroups, samples podSamples, requests map[string]int64, foreign map[string]string) *explain.PodAccounting {
 	acc := &explain.PodAccounting{Listed: len(pods), Ready: g.readyCount, Unready: len(g.unready), Missing: len(g.missing), Ignored: len(g.ignored)}
 	listed := map[string]struct{}{}
 	for _, p := range pods {
 		listed[p.Name] = struct{}{}
-		e := explain.PodEntry{Name: p.Name, Class: g.class[p.Name], Reason: g.reason[p.Name]}
+		e := explain.PodEntry{Name: p.Name, Class: g.class[p.Name], Reason: g.reason[p.Name], ForeignOwner: foreign[p.Name]}
+		if e.ForeignOwner != "" {
+			note := "selected but not owned by the target (owner: " + e.ForeignOwner + ")"
+			if e.Reason != "" {
+				note = e.Reason + "; " + note
+			}
+			e.Reason = note
+		}
 		if s, ok := samples[p.Name]; ok {
 			v := s.value
 			e.UsageMilli = &v
@@ -152,15 +161,15 @@ func (c *calculator) getResourceReplicas(cur, target int32, resource corev1.Reso
 	removeSamples(samples, g.ignored)
 	removeSamples(samples, g.unready)
 	if len(samples) == 0 {
-		tr.Pods = accounting(c.pods, g, all, nil)
+		tr.Pods = accounting(c.pods, g, all, nil, c.foreign)
 		return 0, 0, 0, time.Time{}, errors.New("did not receive metrics for targeted pods (pods might be unready)")
 	}
 	requests, err := calculateRequests(c.pods, container, resource, c.podLevel)
 	if err != nil {
-		tr.Pods = accounting(c.pods, g, all, nil)
+		tr.Pods = accounting(c.pods, g, all, nil, c.foreign)
 		return 0, 0, 0, time.Time{}, err
 	}
-	tr.Pods = accounting(c.pods, g, all, requests)
+	tr.Pods = accounting(c.pods, g, all, requests, c.foreign)
 
 	u, err := utilizationRatio(samples, requests, target)
 	if err != nil {
@@ -305,7 +314,7 @@ func (c *calculator) plainReplicas(samples podSamples, cur int32, target int64, 
 	all := samples.clone()
 	removeSamples(samples, g.ignored)
 	removeSamples(samples, g.unready)
-	tr.Pods = accounting(c.pods, g, all, nil)
+	tr.Pods = accounting(c.pods, g, all, nil, c.foreign)
 	if len(samples) == 0 {
 		return 0, 0, errors.New("did not receive metrics for targeted pods (pods might be unready)")
 	}

@@ -402,6 +402,11 @@ func (s *syncRun) validateSelector() (labels.Selector, []*corev1.Pod, error) {
 	}
 	pods := s.podLister(sel)
 	chk.PodsSelected = len(pods)
+	for _, p := range pods {
+		if owner, ok := s.snap.ForeignPods[p.Name]; ok {
+			chk.ForeignPods = append(chk.ForeignPods, p.Name+" ("+owner+")")
+		}
+	}
 	if others := s.selectingHPAs(pods); len(others) > 0 {
 		keys := append([]string{s.hpa.Namespace + "/" + s.hpa.Name}, others...)
 		sort.Strings(keys)
@@ -540,6 +545,7 @@ func (s *syncRun) newCalculator(sel labels.Selector, pods []*corev1.Pod) *calcul
 		cpuInit:        s.set.CPUInitializationPeriod,
 		readinessDelay: s.set.InitialReadinessDelay,
 		podLevel:       s.set.FeatureGates.PodLevelResources,
+		foreign:        s.snap.ForeignPods,
 	}
 }
 

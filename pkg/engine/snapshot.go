@@ -52,6 +52,11 @@ type Snapshot struct {
 	// "external:<metric>".
 	APIErrors map[string]string
 
+	// ForeignPods names the selected pods that the target does not own,
+	// with their owner ("ReplicaSet/api-5d4 of Deployment/api"). The
+	// controller counts them all the same; the explanation points them out.
+	ForeignPods map[string]string
+
 	// OtherHPAs are the other HPAs the controller has synced, with the
 	// selectors of their targets; they feed the ambiguous-selector check.
 	OtherHPAs []HPASelector

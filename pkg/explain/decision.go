@@ -189,6 +189,9 @@ type SelectorCheck struct {
 	ConflictingHPAs []string `json:"conflictingHPAs,omitempty"`
 	// PodsSelected counts the pods the selector matches.
 	PodsSelected int `json:"podsSelected"`
+	// ForeignPods lists the selected pods the target does not own, with
+	// their owners: the selector also matches another workload's pods.
+	ForeignPods []string `json:"foreignPods,omitempty"`
 }
 
 // Condition is one status condition after the sync.
@@ -300,6 +303,9 @@ type PodEntry struct {
 	RequestMilli *int64 `json:"requestMilli,omitempty"`
 	// FillInMilli is the value the fill-in gave this pod, if any.
 	FillInMilli *int64 `json:"fillInMilli,omitempty"`
+	// ForeignOwner is set when the selector matches this pod but the target
+	// does not own it (its owner, e.g. "ReplicaSet/api-5d4 of Deployment/api").
+	ForeignOwner string `json:"foreignOwner,omitempty"`
 }
 
 // Usage is the raw usage computation of a metric.

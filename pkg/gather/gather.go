@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -166,7 +167,19 @@ func Snapshot(ctx context.Context, c *Clients, namespace, name string, opts Opti
 	goRun(func() {
 		reads = metricReads(c, hpa, sel, snap.Target.GetError == "" && snap.Target.Selector != "" && selErr == nil)
 	})
+	var replicaSets []appsv1.ReplicaSet
+	if needsReplicaSets(snap.Target) {
+		goRun(func() {
+			rs, err := listReplicaSets(ctx, c, namespace)
+			if err != nil {
+				warn("could not list the ReplicaSets of namespace %q (%v): pods owned by other workloads are not pointed out", namespace, shortErr(err))
+				return
+			}
+			replicaSets = rs
+		})
+	}
 	wg.Wait()
+	snap.ForeignPods = foreignPods(snap.Target, snap.Pods, replicaSets)
 	snap.CustomMetrics, snap.ExternalMetrics = reads.custom, reads.external
 	for k, v := range reads.errs {
 		snap.APIErrors[k] = v

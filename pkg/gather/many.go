@@ -9,6 +9,7 @@ import (
 	"sort"
 	"sync"
 
+	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -39,6 +40,7 @@ type namespaceData struct {
 	podMetricsErr error
 	events        []corev1.Event
 	eventsErr     error
+	replicaSets   []appsv1.ReplicaSet
 	targets       map[string]engine.Target // by HPA name
 }
 
@@ -79,10 +81,14 @@ func Many(ctx context.Context, c *Clients, opts ManyOptions) ([]*Result, error) 
 	for ns, items := range byNS {
 		d := &namespaceData{targets: map[string]engine.Target{}}
 		data[ns] = d
-		wg.Add(3)
+		wg.Add(4)
 		go func() {
 			defer wg.Done()
 			d.pods, d.podsErr = listPods(ctx, c, ns, labels.Everything(), opts.PageSize)
+		}()
+		go func() {
+			defer wg.Done()
+			d.replicaSets, _ = listReplicaSets(ctx, c, ns) // only for pointing out foreign pods
 		}()
 		go func() {
 			defer wg.Done()
@@ -187,6 +193,7 @@ func fromNamespaceData(c *Clients, hpa *autoscalingv2.HorizontalPodAutoscaler, d
 			}
 		}
 	}
+	snap.ForeignPods = foreignPods(snap.Target, snap.Pods, d.replicaSets)
 	metrics := metricReads(c, hpa, sel, usable)
 	if usable && anyResourceMetric([]*autoscalingv2.HorizontalPodAutoscaler{hpa}) {
 		if d.podMetricsErr != nil {
