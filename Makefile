@@ -78,7 +78,7 @@ demo-offline: build ## Explain a bundled example snapshot, no cluster (adjust wi
 ##@ Test
 
 .PHONY: test
-test: vet verify-code-patterns lint test-unit test-differential ## Run every check and test (what CI runs)
+test: vet verify-code-patterns lint test-unit test-differential test-e2e ## Run every check and test (what CI runs)
 	$(call section,make test: all passed)
 
 .PHONY: test-unit
@@ -101,6 +101,25 @@ test-differential: ## Compare the engine with upstream's calculation on random s
 		echo "test/differential does not exist; skipped"; \
 	fi
 
+# Extra flags for the end-to-end suite, e.g.
+# E2E_TEST_FLAGS='-v -run TestAgreement/scenarios/cpu-up'. E2E_PARALLEL (in the
+# environment) sets how many scenarios run at once (default 20: all).
+E2E_TEST_FLAGS ?=
+
+.PHONY: test-e2e
+test-e2e: e2e-tools ## Run the end-to-end agreement suite (test/e2e) on the local cluster; starts and stops it if it is not running
+	$(call section,end-to-end agreement suite (test/e2e))
+	@started=; \
+	stop() { if [ -n "$$started" ]; then hack/cluster/down.sh || true; fi; }; \
+	trap stop EXIT; trap 'exit 130' INT TERM; \
+	if hack/cluster/status.sh >/dev/null 2>&1; then \
+		echo "using the local cluster that is already running"; \
+	else \
+		started=1; hack/cluster/up.sh; \
+	fi; \
+	echo "$(GO) test -tags e2e -count=1 -timeout 60m $(E2E_TEST_FLAGS) ./test/e2e/..."; \
+	$(GO) test -tags e2e -count=1 -timeout 60m $(E2E_TEST_FLAGS) ./test/e2e/...
+
 .PHONY: bench
 bench: ## Run the engine benchmarks
 	$(call section,benchmarks (pkg/engine))
@@ -114,9 +133,10 @@ fuzz: ## Fuzz the engine against upstream (FUZZTIME=60s)
 ##@ Checks
 
 .PHONY: vet
-vet: ## Run go vet
+vet: ## Run go vet (also on the e2e build tag)
 	$(call section,go vet ./...)
 	$(GO) vet ./...
+	$(GO) vet -tags e2e ./test/e2e/...
 
 .PHONY: verify-code-patterns
 verify-code-patterns: ## Check house rules (no time.Now in the engine, no stdout in pkg/, license headers)

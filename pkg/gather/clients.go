@@ -13,8 +13,11 @@ import (
 	"k8s.io/client-go/restmapper"
 	"k8s.io/client-go/scale"
 	metricsclient "k8s.io/metrics/pkg/client/clientset/versioned"
+
 	customclient "k8s.io/metrics/pkg/client/custom_metrics"
 	externalclient "k8s.io/metrics/pkg/client/external_metrics"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/version"
 )
 
 // NewClients builds every client from one REST config, counting the
@@ -23,6 +26,10 @@ func NewClients(cfg *rest.Config) (*Clients, error) {
 	counter := &CallCounter{}
 	cfg = rest.CopyConfig(cfg)
 	cfg.Wrap(counter.Wrap)
+	if cfg.UserAgent == "" {
+		// Audit logs then name us: kubectl-hpa/<version>.
+		cfg.UserAgent = "kubectl-hpa/" + version.Version
+	}
 	kube, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("create the Kubernetes client: %w", err)
