@@ -56,8 +56,10 @@ func TestGeneratorCoverage(t *testing.T) {
 	}
 	sort.Strings(lines)
 	t.Log("errors:\n" + strings.Join(lines, "\n"))
-	for _, f := range []string{"GetResourceReplicas", "GetRawResourceReplicas", "GetMetricReplicas", "GetObjectMetricReplicas",
-		"GetObjectPerPodMetricReplicas", "GetExternalMetricReplicas", "GetExternalPerPodMetricReplicas"} {
+	for _, f := range []string{
+		"GetResourceReplicas", "GetRawResourceReplicas", "GetMetricReplicas", "GetObjectMetricReplicas",
+		"GetObjectPerPodMetricReplicas", "GetExternalMetricReplicas", "GetExternalPerPodMetricReplicas",
+	} {
 		if funcs[f] < n/100 {
 			t.Errorf("generator reached %s only %d times", f, funcs[f])
 		}

@@ -464,11 +464,13 @@ func (g *gen) genMetric() (autoscalingv2.MetricSpec, string) {
 			return g.resSpec(false, autoscalingv2.MetricTarget{Type: autoscalingv2.UtilizationMetricType})
 		case 1:
 			return autoscalingv2.MetricSpec{Type: autoscalingv2.ExternalMetricSourceType, External: &autoscalingv2.ExternalMetricSource{
-				Metric: autoscalingv2.MetricIdentifier{Name: "queue"}, Target: autoscalingv2.MetricTarget{Type: autoscalingv2.ValueMetricType}}}, "External/no-target"
+				Metric: autoscalingv2.MetricIdentifier{Name: "queue"}, Target: autoscalingv2.MetricTarget{Type: autoscalingv2.ValueMetricType},
+			}}, "External/no-target"
 		default:
 			return autoscalingv2.MetricSpec{Type: autoscalingv2.ObjectMetricSourceType, Object: &autoscalingv2.ObjectMetricSource{
 				DescribedObject: autoscalingv2.CrossVersionObjectReference{APIVersion: "v1", Kind: "Service", Name: "svc"},
-				Metric:          autoscalingv2.MetricIdentifier{Name: "hits"}, Target: autoscalingv2.MetricTarget{Type: autoscalingv2.ValueMetricType}}}, "Object/no-target"
+				Metric:          autoscalingv2.MetricIdentifier{Name: "hits"}, Target: autoscalingv2.MetricTarget{Type: autoscalingv2.ValueMetricType},
+			}}, "Object/no-target"
 		}
 	}
 }
@@ -483,10 +485,12 @@ func (g *gen) resSpec(container bool, t autoscalingv2.MetricTarget) (autoscaling
 	if container {
 		c := oneOf(g, "c0", "c0", "c0", "c1", "sidecar", "init", "nope")
 		return autoscalingv2.MetricSpec{Type: autoscalingv2.ContainerResourceMetricSourceType, ContainerResource: &autoscalingv2.ContainerResourceMetricSource{
-			Name: g.res, Container: c, Target: t}}, "ContainerResource/" + string(g.res) + "/" + tt
+			Name: g.res, Container: c, Target: t,
+		}}, "ContainerResource/" + string(g.res) + "/" + tt
 	}
 	return autoscalingv2.MetricSpec{Type: autoscalingv2.ResourceMetricSourceType, Resource: &autoscalingv2.ResourceMetricSource{
-		Name: g.res, Target: t}}, "Resource/" + string(g.res) + "/" + tt
+		Name: g.res, Target: t,
+	}}, "Resource/" + string(g.res) + "/" + tt
 }
 
 // metricSelector is the metric's label selector. For External metrics it
@@ -501,7 +505,8 @@ func (g *gen) metricSelector(external bool) *metav1.LabelSelector {
 		return &metav1.LabelSelector{MatchLabels: map[string]string{"env": "prod"}}
 	case 3:
 		return &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{
-			{Key: "zone", Operator: oneOf(g, metav1.LabelSelectorOpIn, metav1.LabelSelectorOpNotIn), Values: []string{"a"}}}}
+			{Key: "zone", Operator: oneOf(g, metav1.LabelSelectorOpIn, metav1.LabelSelectorOpNotIn), Values: []string{"a"}},
+		}}
 	default:
 		// Does not convert into a selector.
 		return &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "zone", Operator: "Bogus", Values: []string{"a"}}}}
@@ -751,7 +756,8 @@ func (g *gen) genMetricsData(spec autoscalingv2.MetricSpec, match, nomatch map[s
 	if g.chance(0.2) {
 		snap.ExternalMetrics = append(snap.ExternalMetrics, externalmetricsv1beta1.ExternalMetricValue{
 			MetricName: "other", MetricLabels: map[string]string{"env": "prod"}, Timestamp: mt(g.now.Add(-10 * time.Second)),
-			Value: *resource.NewMilliQuantity(123456, resource.DecimalSI)})
+			Value: *resource.NewMilliQuantity(123456, resource.DecimalSI),
+		})
 	}
 }
 

@@ -278,12 +278,16 @@ func (s *store) dump() []dumpEntry {
 	defer s.mu.RUnlock()
 	out := []dumpEntry{}
 	for k, v := range s.objects {
-		out = append(out, dumpEntry{Kind: "object", Resource: k.Resource.String(), Namespace: k.Namespace,
-			Name: k.Name, Metric: k.Metric, Labels: v.Labels, Value: v.Value.String()})
+		out = append(out, dumpEntry{
+			Kind: "object", Resource: k.Resource.String(), Namespace: k.Namespace,
+			Name: k.Name, Metric: k.Metric, Labels: v.Labels, Value: v.Value.String(),
+		})
 	}
 	for k, v := range s.external {
-		out = append(out, dumpEntry{Kind: "external", Namespace: k.Namespace, Metric: k.Metric,
-			Labels: v.Labels, Value: v.Value.String()})
+		out = append(out, dumpEntry{
+			Kind: "external", Namespace: k.Namespace, Metric: k.Metric,
+			Labels: v.Labels, Value: v.Value.String(),
+		})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
