@@ -104,29 +104,39 @@ func NewCmdExplain(streams genericiooptions.IOStreams, cf *genericclioptions.Con
 	o := NewExplainOptions(streams)
 	o.ConfigFlags = cf
 	c := &cobra.Command{
-		Use:   "explain NAME -f FILE... [-n NAMESPACE] [-o text|json|yaml]",
-		Short: "Explain the HPA controller's next decision for one HorizontalPodAutoscaler",
+		Use:   "explain [NAME] [-n NAMESPACE | -A] [-l SELECTOR] [-f FILE...] [-o text|json|yaml]",
+		Short: "Explain the HPA controller's decision for a HorizontalPodAutoscaler",
 		Long: dedent(`
 			Explain replays one sync of the HorizontalPodAutoscaler controller
 			(kube-controller-manager v1.36) for the HPA NAME and shows every step: the
 			selector check, each metric's pods, usage, ratio, tolerance test and fill-in,
 			the combined recommendation, the stabilization window, the scaling policies and
-			the bounds, then the conditions, events and status the controller would write.
+			the bounds, then the conditions, events and status the controller would write,
+			and whether that agrees with the status the controller last wrote.
 
-			The objects are read from files (-f, repeatable; "-" reads stdin), as
-			'kubectl get -o yaml' prints them: the HPA, the target's Scale or its workload,
-			the pods, and what the metrics APIs returned. The controller's in-memory history
-			can be given as a ControllerState document; without it, a controller that has
-			just started is assumed. docs/snapshot-format.md describes the input.`),
+			By default it reads the cluster of the current kubeconfig context, with only GET
+			and LIST requests (docs/rbac.yaml lists them). Without a NAME, or with -l or -A,
+			it prints one line per HPA: current and desired replicas, the step that decided,
+			and the agreement with the controller.
+
+			With -f it reads the objects from files instead ("-" reads stdin), as
+			'kubectl get -o yaml' prints them, or as --dump writes them: the HPA, the
+			target's Scale or its workload, the pods, what the metrics APIs returned, and
+			optionally the controller's in-memory history as a ControllerState document.
+			docs/snapshot-format.md describes the input.`),
 		Example: dedent(`
-			# Explain the HPA web of namespace shop from a saved snapshot
-			kubectl hpa explain web -n shop -f snapshot.yaml
+			# Explain the HPA web of namespace shop in the current cluster
+			kubectl hpa explain web -n shop
 
-			# Replay it at the instant the snapshot was taken, as JSON
-			kubectl hpa explain web -n shop -f snapshot.yaml --now 2026-01-01T00:00:00Z -o json
+			# One line per HPA in every namespace
+			kubectl hpa explain -A
 
-			# Read the objects from stdin, with a controller tolerance of 5%
-			cat hpa.yaml pods.yaml metrics.yaml | kubectl hpa explain web -f - --tolerance 0.05`),
+			# Save what the replay used, and replay it elsewhere at the same instant
+			kubectl hpa explain web -n shop --dump web-snapshot.yaml
+			kubectl hpa explain web -n shop -f web-snapshot.yaml --now 2026-01-01T00:00:00Z
+
+			# Replay saved objects as JSON, with a controller tolerance of 5%
+			cat hpa.yaml pods.yaml metrics.yaml | kubectl hpa explain web -f - --tolerance 0.05 -o json`),
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := o.Complete(c, args); err != nil {
 				return err

@@ -294,7 +294,7 @@ func TestRoot(t *testing.T) {
 		t.Error("root must carry the display name and silence cobra's own error printing")
 	}
 	out, _, err := runRoot(t, "", "explain", "--help")
-	if err != nil || !strings.Contains(out, "kubectl hpa explain NAME -f FILE...") {
+	if err != nil || !strings.Contains(out, "kubectl hpa explain [NAME] [-n NAMESPACE | -A]") {
 		t.Errorf("help: %v\n%s", err, out)
 	}
 	_, _, err = runRoot(t, "", "explain", "web", "--bogus")
