@@ -131,8 +131,10 @@ func NewCmdExplain(streams genericiooptions.IOStreams, cf *genericclioptions.Con
 			# One line per HPA in every namespace
 			kubectl hpa explain -A
 
-			# Save what the replay used, and replay it elsewhere at the same instant
+			# Save what the replay used, for a bug report
 			kubectl hpa explain web -n shop --dump web-snapshot.yaml
+
+			# Replay it elsewhere, at the instant it was taken
 			kubectl hpa explain web -n shop -f web-snapshot.yaml --now 2026-01-01T00:00:00Z
 
 			# Replay saved objects as JSON, with a controller tolerance of 5%
