@@ -441,7 +441,7 @@ func (s *scenario) observe(name string) (*observed, error) {
 	if err != nil {
 		return nil, err
 	}
-	sc, err := env.kube.AppsV1().Deployments(s.ns).GetScale(s.ctx, h.Spec.ScaleTargetRef.Name, metav1.GetOptions{})
+	sc, err := s.getScale(h.Spec.ScaleTargetRef)
 	if err != nil {
 		return nil, err
 	}
