@@ -1,7 +1,7 @@
-//go:build e2e
-
 // Copyright 2026 The kubectl-hpa Authors.
 // SPDX-License-Identifier: Apache-2.0
+
+//go:build e2e
 
 package e2e
 
