@@ -319,25 +319,38 @@ func (o *ExplainOptions) Run() error {
 	return render.Write(o.Out, o.format, dec, o.Display.RenderOptions(o.Out))
 }
 
-// runLive reads the HPA and its inputs from the cluster, replays the sync and
-// renders the decision. It only reads.
-func (o *ExplainOptions) runLive(ctx context.Context) error {
+// connect resolves the namespace ("" for all namespaces), builds the
+// clients from the kubeconfig and detects the controller settings.
+func (o *ExplainOptions) connect(ctx context.Context, allNamespaces bool) (string, *gather.Clients, error) {
+	const hint = " (to explain saved objects instead, pass them with -f)"
 	ns := o.Namespace
-	if ns == "" {
+	if allNamespaces {
+		ns = ""
+	} else if ns == "" {
 		var err error
 		if ns, _, err = o.ConfigFlags.ToRawKubeConfigLoader().Namespace(); err != nil {
-			return fmt.Errorf("load the kubeconfig: %w (to explain saved objects instead, pass them with -f)", err)
+			return "", nil, fmt.Errorf("load the kubeconfig: %w"+hint, err)
 		}
 	}
 	cfg, err := o.ConfigFlags.ToRESTConfig()
 	if err != nil {
-		return fmt.Errorf("load the kubeconfig: %w (to explain saved objects instead, pass them with -f)", err)
+		return "", nil, fmt.Errorf("load the kubeconfig: %w"+hint, err)
 	}
 	clients, err := o.NewClients(cfg)
 	if err != nil {
-		return err
+		return "", nil, err
 	}
 	o.detectSettings(ctx, clients)
+	return ns, clients, nil
+}
+
+// runLive reads the HPA and its inputs from the cluster, replays the sync and
+// renders the decision. It only reads.
+func (o *ExplainOptions) runLive(ctx context.Context) error {
+	ns, clients, err := o.connect(ctx, false)
+	if err != nil {
+		return err
+	}
 	res, err := gather.Snapshot(ctx, clients, ns, o.Name, gather.Options{Now: o.now})
 	if err != nil {
 		var status apierrors.APIStatus
@@ -394,25 +407,10 @@ func (o *ExplainOptions) writeDump(snap *engine.Snapshot) error {
 
 // runMany explains every selected HPA, one summary line each.
 func (o *ExplainOptions) runMany(ctx context.Context) error {
-	ns := ""
-	if !o.AllNamespaces {
-		ns = o.Namespace
-		if ns == "" {
-			var err error
-			if ns, _, err = o.ConfigFlags.ToRawKubeConfigLoader().Namespace(); err != nil {
-				return fmt.Errorf("load the kubeconfig: %w (to explain saved objects instead, pass them with -f)", err)
-			}
-		}
-	}
-	cfg, err := o.ConfigFlags.ToRESTConfig()
-	if err != nil {
-		return fmt.Errorf("load the kubeconfig: %w (to explain saved objects instead, pass them with -f)", err)
-	}
-	clients, err := o.NewClients(cfg)
+	ns, clients, err := o.connect(ctx, o.AllNamespaces)
 	if err != nil {
 		return err
 	}
-	o.detectSettings(ctx, clients)
 	progress := func(int, int) {}
 	if isTerminal(o.ErrOut) {
 		progress = func(done, total int) {
