@@ -9,11 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/kubectl-hpa/kubectl-hpa/internal/testutil"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/load"
@@ -107,7 +107,7 @@ func TestExamples(t *testing.T) {
 				if err := render.Write(&buf, v.format, d, v.opts); err != nil {
 					t.Fatal(err)
 				}
-				assertGolden(t, buf.Bytes())
+				testutil.AssertGolden(t, buf.Bytes(), *update)
 			})
 		}
 	}
@@ -140,7 +140,7 @@ func TestExamples_throughTheCommand(t *testing.T) {
 		// Read from stdin, the snapshot is named <stdin> in the notes.
 		out = strings.ReplaceAll(out, load.StdinName, "docs/examples/"+file)
 		if out != string(want) {
-			t.Errorf("%s: explain --color=always --no-pods differs from its golden:\n%s", file, lineDiff(string(want), out))
+			t.Errorf("%s: explain --color=always --no-pods differs from its golden:\n%s", file, testutil.LineDiff(string(want), out))
 		}
 		plain, _, err := runRoot(t, string(data), "explain", string(m[1]), "-n", string(m[2]), "-f", "-", "--now", string(m[3]))
 		if err != nil || strings.Contains(plain, "\x1b[") {
@@ -182,54 +182,8 @@ func TestScreenshots(t *testing.T) {
 				t.Fatalf("%v (run go test ./pkg/cmd -update to create it)", err)
 			}
 			if !bytes.Equal(want, got) {
-				t.Errorf("%s is out of date (run go test ./pkg/cmd -update):\n%s", path, lineDiff(string(want), string(got)))
+				t.Errorf("%s is out of date (run go test ./pkg/cmd -update):\n%s", path, testutil.LineDiff(string(want), string(got)))
 			}
 		}
 	}
-}
-
-// assertGolden compares got with testdata/<test name>.golden, or rewrites
-// the file with -update.
-func assertGolden(t *testing.T, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", filepath.FromSlash(t.Name())+".golden")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./pkg/cmd -update to create it)", err)
-	}
-	want = bytes.ReplaceAll(want, []byte("\r\n"), []byte("\n"))
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (run go test ./pkg/cmd -update to accept):\n%s", path, lineDiff(string(want), string(got)))
-	}
-}
-
-// lineDiff lists the first differing lines, escape sequences shown as \x1b.
-func lineDiff(want, got string) string {
-	esc := func(s string) string { return strings.ReplaceAll(s, "\x1b", `\x1b`) }
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	var b strings.Builder
-	shown := 0
-	for i := 0; i < max(len(w), len(g)) && shown < 10; i++ {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl {
-			b.WriteString("line " + strconv.Itoa(i+1) + ":\n  want: " + esc(wl) + "\n  got:  " + esc(gl) + "\n")
-			shown++
-		}
-	}
-	return b.String()
 }

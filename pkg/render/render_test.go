@@ -7,66 +7,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/kubectl-hpa/kubectl-hpa/internal/testutil"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
-
-// assertGolden compares got with testdata/<test name>.golden, or rewrites
-// the file with -update.
-func assertGolden(t *testing.T, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", filepath.FromSlash(t.Name())+".golden")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./pkg/render -update to create it)", err)
-	}
-	want = bytes.ReplaceAll(want, []byte("\r\n"), []byte("\n"))
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (run go test ./pkg/render -update to accept):\n%s", path, lineDiff(string(want), string(got)))
-	}
-}
-
-// escapeANSI makes escape sequences visible in a diff.
-func escapeANSI(s string) string { return strings.ReplaceAll(s, "\x1b", `\x1b`) }
-
-// lineDiff lists the first differing lines, escape sequences shown as \x1b.
-func lineDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	var b strings.Builder
-	shown := 0
-	for i := 0; i < max(len(w), len(g)) && shown < 10; i++ {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl {
-			b.WriteString("line " + strconv.Itoa(i+1) + ":\n  want: " + escapeANSI(wl) + "\n  got:  " + escapeANSI(gl) + "\n")
-			shown++
-		}
-	}
-	return b.String()
-}
 
 var cases = map[string]func() *explain.Decision{
 	"scale-up-unready":      scaleUpUnready,
@@ -85,7 +35,7 @@ func TestWrite(t *testing.T) {
 				if err := Write(&buf, f, mk(), Options{Width: 80}); err != nil {
 					t.Fatal(err)
 				}
-				assertGolden(t, buf.Bytes())
+				testutil.AssertGolden(t, buf.Bytes(), *update)
 			})
 		}
 	}

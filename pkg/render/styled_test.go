@@ -12,6 +12,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/kubectl-hpa/kubectl-hpa/internal/testutil"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 )
 
@@ -46,7 +47,7 @@ func TestStyled(t *testing.T) {
 			if err := Write(&buf, FormatText, mk(), styled256); err != nil {
 				t.Fatal(err)
 			}
-			assertGolden(t, buf.Bytes())
+			testutil.AssertGolden(t, buf.Bytes(), *update)
 		})
 	}
 }
@@ -61,7 +62,7 @@ func TestPods(t *testing.T) {
 				if err := Write(&buf, FormatText, manyPods(), opts); err != nil {
 					t.Fatal(err)
 				}
-				assertGolden(t, buf.Bytes())
+				testutil.AssertGolden(t, buf.Bytes(), *update)
 			})
 		}
 	}
@@ -159,7 +160,7 @@ func TestStyled_verdict(t *testing.T) {
 				t.Errorf("verdict = %q, want %q, %q and %q", plain, tc.badge, want, tc.why)
 			}
 			if !strings.Contains(first, "48;5;"+tc.color+"m") {
-				t.Errorf("verdict badge is not in color %s: %q", tc.color, escapeANSI(first))
+				t.Errorf("verdict badge is not in color %s: %q", tc.color, testutil.EscapeANSI(first))
 			}
 		})
 	}
