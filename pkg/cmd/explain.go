@@ -50,6 +50,8 @@ type ExplainOptions struct {
 	// Dump is --dump: a file to write the gathered snapshot to, in the
 	// offline format, so that explain -f reproduces the explanation.
 	Dump string
+	// HPANames lists HPA names for shell completion (tests inject fakes).
+	HPANames HPANamesFunc
 	// NewClients builds the cluster clients (tests inject fakes).
 	NewClients func(*rest.Config) (*gather.Clients, error)
 	Filenames  []string
@@ -95,6 +97,7 @@ func NewExplainOptions(streams genericiooptions.IOStreams) *ExplainOptions {
 		Evaluate:                engine.Evaluate,
 		Clock:                   time.Now,
 		NewClients:              gather.NewClients,
+		HPANames:                defaultHPANames,
 	}
 }
 
@@ -159,6 +162,9 @@ func NewCmdExplain(streams genericiooptions.IOStreams, cf *genericclioptions.Con
 		o.ConfigFlags = genericclioptions.NewConfigFlags(true)
 		o.ConfigFlags.AddFlags(c.Flags())
 	}
+	c.ValidArgsFunction = o.completeHPANames
+	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"text", "json", "yaml"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = c.RegisterFlagCompletionFunc("color", cobra.FixedCompletions([]string{"auto", "always", "never"}, cobra.ShellCompDirectiveNoFileComp))
 	return c
 }
 

@@ -35,7 +35,6 @@ func NewCmdRoot(streams genericiooptions.IOStreams) *cobra.Command {
 	root.SetIn(streams.In)
 	root.SetOut(streams.Out)
 	root.SetErr(streams.ErrOut)
-	root.CompletionOptions.HiddenDefaultCmd = true
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &FlagError{Err: err, CommandPath: c.CommandPath()}
 	})

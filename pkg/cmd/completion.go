@@ -1,0 +1,74 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package cmd
+
+import (
+	"context"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/client-go/kubernetes"
+)
+
+// HPANamesFunc lists the names of the HPAs of a namespace, for completion.
+type HPANamesFunc func(ctx context.Context, cf *genericclioptions.ConfigFlags, namespace string) ([]string, error)
+
+// defaultHPANames is what new explain options use; tests replace it.
+var defaultHPANames HPANamesFunc = listHPANames
+
+// listHPANames reads the HPA names from the cluster of the kubeconfig.
+func listHPANames(ctx context.Context, cf *genericclioptions.ConfigFlags, namespace string) ([]string, error) {
+	cfg, err := cf.ToRESTConfig()
+	if err != nil {
+		return nil, err
+	}
+	kube, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	list, err := kube.AutoscalingV2().HorizontalPodAutoscalers(namespace).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(list.Items))
+	for _, h := range list.Items {
+		names = append(names, h.Name)
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// completeHPANames is explain's ValidArgsFunction: the names of the HPAs in
+// the namespace (-n, or the kubeconfig's), live mode only.
+func (o *ExplainOptions) completeHPANames(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	if len(args) > 0 || len(o.Filenames) > 0 || o.AllNamespaces {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	cf := o.ConfigFlags
+	ns := ""
+	if cf.Namespace != nil {
+		ns = *cf.Namespace
+	}
+	if ns == "" {
+		var err error
+		if ns, _, err = cf.ToRawKubeConfigLoader().Namespace(); err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+	}
+	names, err := o.HPANames(c.Context(), cf, ns)
+	if err != nil {
+		cobra.CompDebugln("listing HPAs: "+err.Error(), false)
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	out := names[:0]
+	for _, n := range names {
+		if strings.HasPrefix(n, toComplete) {
+			out = append(out, n)
+		}
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}
