@@ -4,6 +4,7 @@
 package cmd
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"sort"
@@ -44,7 +45,7 @@ func TestCommandDocsAreFresh(t *testing.T) {
 		}
 		g, _ := os.ReadFile(filepath.Join(dir, n))
 		w, _ := os.ReadFile(filepath.Join(committed, n))
-		if string(g) != string(w) {
+		if !bytes.Equal(g, w) {
 			t.Errorf("docs/commands/%s is stale (run make docs):\n%s", n, testutil.LineDiff(string(w), string(g)))
 		}
 	}
