@@ -29,9 +29,7 @@ import (
 	featuregatetesting "k8s.io/component-base/featuregate/testing"
 	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/controller/podautoscaler"
-	metricsclient "k8s.io/kubernetes/pkg/controller/podautoscaler/metrics"
 	"k8s.io/kubernetes/pkg/features"
-	metricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
@@ -202,26 +200,7 @@ func runController(c *Case, wantEvents []int) (controllerRun, error) {
 		return true, obj, nil
 	})
 
-	pms := make([]metricsv1beta1.PodMetrics, len(snap.PodMetrics))
-	for i := range snap.PodMetrics {
-		pm := snap.PodMetrics[i].DeepCopy()
-		pm.Timestamp.Time = shiftTime(pm.Timestamp.Time, delta)
-		pms[i] = *pm
-	}
-	resErr, hasResErr := snap.APIErrors["resource"]
-	api := &fakeMetricsAPI{apiErrors: snap.APIErrors}
-	for _, mv := range snap.CustomMetrics {
-		mv := *mv.DeepCopy()
-		mv.Timestamp.Time = shiftTime(mv.Timestamp.Time, delta)
-		api.custom = append(api.custom, mv)
-	}
-	for _, ev := range snap.ExternalMetrics {
-		ev := *ev.DeepCopy()
-		ev.Timestamp.Time = shiftTime(ev.Timestamp.Time, delta)
-		api.external = append(api.external, ev)
-	}
-	cc, ec := api.clients()
-	mc := metricsclient.NewRESTMetricsClient(resourceMetricsClient(pms, resErr, hasResErr).MetricsV1beta1(), cc, ec)
+	mc := upstreamMetricsClient(snap, delta)
 
 	factory := informers.NewSharedInformerFactory(kube, 0)
 	ctrl := podautoscaler.NewHorizontalController(bctx, kube.CoreV1(), scaleClient, kube.AutoscalingV2(), customMapper, mc,

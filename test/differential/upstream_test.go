@@ -339,26 +339,7 @@ func runUpstream(c *Case) (res upstreamResult) {
 	}
 	podLister := newOrderedPodLister(corelisters.NewPodLister(indexer), snap.Pods)
 
-	pms := make([]metricsv1beta1.PodMetrics, len(snap.PodMetrics))
-	for i := range snap.PodMetrics {
-		pm := snap.PodMetrics[i].DeepCopy()
-		pm.Timestamp.Time = shiftTime(pm.Timestamp.Time, delta)
-		pms[i] = *pm
-	}
-	resErr, hasResErr := snap.APIErrors["resource"]
-	api := &fakeMetricsAPI{apiErrors: snap.APIErrors}
-	for _, mv := range snap.CustomMetrics {
-		mv := *mv.DeepCopy()
-		mv.Timestamp.Time = shiftTime(mv.Timestamp.Time, delta)
-		api.custom = append(api.custom, mv)
-	}
-	for _, ev := range snap.ExternalMetrics {
-		ev := *ev.DeepCopy()
-		ev.Timestamp.Time = shiftTime(ev.Timestamp.Time, delta)
-		api.external = append(api.external, ev)
-	}
-	cc, ec := api.clients()
-	mc := metricsclient.NewRESTMetricsClient(resourceMetricsClient(pms, resErr, hasResErr).MetricsV1beta1(), cc, ec)
+	mc := upstreamMetricsClient(snap, delta)
 	calc := podautoscaler.NewReplicaCalculator(mc, podLister, set.CPUInitializationPeriod, set.InitialReadinessDelay)
 	ctx := context.Background()
 
@@ -447,4 +428,29 @@ func runUpstream(c *Case) (res upstreamResult) {
 		res.Replicas, res.Utilization, res.Value = 0, nil, nil
 	}
 	return res
+}
+
+// upstreamMetricsClient is upstream's real metrics client over fakes that
+// answer from the snapshot, every timestamp shifted by delta.
+func upstreamMetricsClient(snap *engine.Snapshot, delta time.Duration) metricsclient.MetricsClient {
+	pms := make([]metricsv1beta1.PodMetrics, len(snap.PodMetrics))
+	for i := range snap.PodMetrics {
+		pm := snap.PodMetrics[i].DeepCopy()
+		pm.Timestamp.Time = shiftTime(pm.Timestamp.Time, delta)
+		pms[i] = *pm
+	}
+	resErr, hasResErr := snap.APIErrors["resource"]
+	api := &fakeMetricsAPI{apiErrors: snap.APIErrors}
+	for _, mv := range snap.CustomMetrics {
+		mv := *mv.DeepCopy()
+		mv.Timestamp.Time = shiftTime(mv.Timestamp.Time, delta)
+		api.custom = append(api.custom, mv)
+	}
+	for _, ev := range snap.ExternalMetrics {
+		ev := *ev.DeepCopy()
+		ev.Timestamp.Time = shiftTime(ev.Timestamp.Time, delta)
+		api.external = append(api.external, ev)
+	}
+	cc, ec := api.clients()
+	return metricsclient.NewRESTMetricsClient(resourceMetricsClient(pms, resErr, hasResErr).MetricsV1beta1(), cc, ec)
 }
