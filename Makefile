@@ -66,10 +66,10 @@ build: ## Build bin/kubectl-hpa (static, version-stamped)
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/kubectl-hpa
 
 .PHONY: docs
-docs: ## Regenerate the command reference in docs/commands from the cobra tree
-	$(call section,go run ./hack/gendocs docs/commands)
+docs: ## Regenerate the command reference in docs/commands and the explain outputs embedded in docs/*.md
+	$(call section,go run ./hack/gendocs -pages docs docs/commands)
 	rm -rf docs/commands
-	$(GO) run ./hack/gendocs docs/commands
+	$(GO) run ./hack/gendocs -pages docs docs/commands
 
 .PHONY: demo
 demo: build ## Start the local control plane, run a sample app under changing load and explain its HPA (offline example if no cluster)

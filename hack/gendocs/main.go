@@ -2,10 +2,15 @@
 // SPDX-License-Identifier: Apache-2.0
 
 // Command gendocs writes the command reference (docs/commands/*.md) from the
-// cobra command tree: go run ./hack/gendocs docs/commands
+// cobra command tree, and with -pages also refreshes the explain outputs
+// embedded in the Markdown pages of a directory (see pkg/cmd/explaindocs.go).
+// Run it from the repository root:
+//
+//	go run ./hack/gendocs [-pages docs] [docs/commands]
 package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
 
@@ -15,11 +20,24 @@ import (
 )
 
 func main() {
+	pages := flag.String("pages", "", "also refresh the explain output blocks of the Markdown pages in this directory")
+	flag.Parse()
 	dir := "docs/commands"
-	if len(os.Args) > 1 {
-		dir = os.Args[1]
+	if flag.NArg() > 0 {
+		dir = flag.Arg(0)
 	}
 	if err := cmd.GenerateDocs(dir, genericiooptions.NewTestIOStreamsDiscard()); err != nil {
+		fmt.Fprintln(os.Stderr, "error:", err)
+		os.Exit(1)
+	}
+	if *pages == "" {
+		return
+	}
+	changed, err := cmd.RefreshExplainPages(*pages)
+	for _, p := range changed {
+		fmt.Fprintln(os.Stderr, "updated", p)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "error:", err)
 		os.Exit(1)
 	}
