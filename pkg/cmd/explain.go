@@ -174,11 +174,23 @@ func (o *ExplainOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVarP(&o.AllNamespaces, "all-namespaces", "A", o.AllNamespaces, "Explain the HPAs of every namespace, one line each")
 	fs.StringVarP(&o.Selector, "selector", "l", o.Selector, "Explain the HPAs matching this label selector, one line each")
 	fs.StringVar(&o.Dump, "dump", o.Dump, "Also write the snapshot the replay used to this file, in the offline format (replay it anywhere with -f)")
+	o.addSourceFlags(fs)
+	fs.StringVarP(&o.Output, "output", "o", o.Output, formatHelp())
+	o.addSettingsFlags(fs)
+	o.Display.AddFlags(fs)
+}
+
+// addSourceFlags binds -f and --now: where the objects come from and when
+// the sync happens.
+func (o *ExplainOptions) addSourceFlags(fs *pflag.FlagSet) {
 	fs.StringSliceVarP(&o.Filenames, "filename", "f", o.Filenames,
 		"Files, directories or - (stdin) holding the objects, in YAML or JSON")
-	fs.StringVarP(&o.Output, "output", "o", o.Output, formatHelp())
 	fs.StringVar(&o.Now, "now", o.Now,
 		"Instant of the replayed sync, in RFC 3339 with optional fractional seconds (default: the current time)")
+}
+
+// addSettingsFlags binds the kube-controller-manager settings.
+func (o *ExplainOptions) addSettingsFlags(fs *pflag.FlagSet) {
 	fs.Float64Var(&o.Tolerance, "tolerance", o.Tolerance,
 		"Controller tolerance (--horizontal-pod-autoscaler-tolerance)")
 	fs.DurationVar(&o.CPUInitializationPeriod, "cpu-initialization-period", o.CPUInitializationPeriod,
@@ -194,7 +206,6 @@ func (o *ExplainOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.AssumeScaleUpdateError, "assume-scale-update-error", o.AssumeScaleUpdateError,
 		"Assume the controller's scale update fails with this error")
 	_ = fs.MarkHidden("assume-scale-update-error")
-	o.Display.AddFlags(fs)
 }
 
 // Complete resolves the positional argument, the time, the settings and the
@@ -296,33 +307,79 @@ func (o *ExplainOptions) Format() render.Format { return o.format }
 // Run loads the snapshot, replays the sync and renders the decision.
 // Warnings go to ErrOut, the result to Out.
 func (o *ExplainOptions) Run() error {
-	if len(o.Filenames) == 0 {
-		if o.Name == "" {
-			return o.runMany(context.Background())
-		}
-		return o.runLive(context.Background())
+	ctx := context.Background()
+	if len(o.Filenames) == 0 && o.Name == "" {
+		return o.runMany(ctx)
 	}
-	sources, err := load.ReadFiles(o.Filenames, o.In)
+	snap, clients, err := o.snapshot(ctx)
 	if err != nil {
 		return err
 	}
-	res, err := load.Load(sources, load.Options{Name: o.Name, Namespace: o.Namespace})
-	if err != nil {
-		return err
-	}
-	for _, w := range res.Warnings {
-		fmt.Fprintf(o.ErrOut, "Warning: %s\n", w)
-	}
-	snap := res.Snapshot
-	snap.Now = o.now
 	if err := o.writeDump(snap); err != nil {
 		return err
 	}
 	dec, err := o.Evaluate(snap, o.settings)
 	if err != nil {
-		return fmt.Errorf("replay HPA %q: %w", res.Namespace+"/"+o.Name, err)
+		return fmt.Errorf("replay HPA %q: %w", snap.HPA.Namespace+"/"+snap.HPA.Name, err)
 	}
+	o.reportCalls(clients)
 	return render.Write(o.Out, o.format, dec, o.Display.RenderOptions(o.Out))
+}
+
+// snapshot reads the HPA NAME and its inputs: from the files of -f, or from
+// the cluster (then the controller settings are detected too, and the
+// clients are returned for the call count). Warnings go to ErrOut. It only
+// reads.
+func (o *ExplainOptions) snapshot(ctx context.Context) (*engine.Snapshot, *gather.Clients, error) {
+	if len(o.Filenames) > 0 {
+		sources, err := load.ReadFiles(o.Filenames, o.In)
+		if err != nil {
+			return nil, nil, err
+		}
+		res, err := load.Load(sources, load.Options{Name: o.Name, Namespace: o.Namespace})
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, w := range res.Warnings {
+			fmt.Fprintf(o.ErrOut, "Warning: %s\n", w)
+		}
+		snap := res.Snapshot
+		snap.Now = o.now
+		return snap, nil, nil
+	}
+	ns, clients, err := o.connect(ctx, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := gather.Snapshot(ctx, clients, ns, o.Name, gather.Options{Now: o.now})
+	if err != nil {
+		var status apierrors.APIStatus
+		if !errors.As(err, &status) {
+			return nil, nil, fmt.Errorf("%w (is the cluster reachable? to explain saved objects instead, pass them with -f)", err)
+		}
+		return nil, nil, err
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(o.ErrOut, "Warning: %s\n", w)
+	}
+	if v := res.ServerVersion; v != "" && !strings.HasPrefix(v, "v1.36.") {
+		fmt.Fprintf(o.ErrOut, "Warning: the API server is %s; the replay follows the v1.36 controller, whose algorithm may differ from the one running there\n", v)
+	}
+	return res.Snapshot, clients, nil
+}
+
+// reportCalls prints the API calls with -v (live mode only).
+func (o *ExplainOptions) reportCalls(clients *gather.Clients) {
+	if o.Verbosity <= 0 || clients == nil || clients.Calls == nil {
+		return
+	}
+	calls := clients.Calls.Calls()
+	fmt.Fprintf(o.ErrOut, "API calls: %d\n", len(calls))
+	if o.Verbosity > 1 {
+		for _, c := range calls {
+			fmt.Fprintf(o.ErrOut, "  %s\n", c)
+		}
+	}
 }
 
 // connect resolves the namespace ("" for all namespaces), builds the
@@ -348,46 +405,6 @@ func (o *ExplainOptions) connect(ctx context.Context, allNamespaces bool) (strin
 	}
 	o.detectSettings(ctx, clients)
 	return ns, clients, nil
-}
-
-// runLive reads the HPA and its inputs from the cluster, replays the sync and
-// renders the decision. It only reads.
-func (o *ExplainOptions) runLive(ctx context.Context) error {
-	ns, clients, err := o.connect(ctx, false)
-	if err != nil {
-		return err
-	}
-	res, err := gather.Snapshot(ctx, clients, ns, o.Name, gather.Options{Now: o.now})
-	if err != nil {
-		var status apierrors.APIStatus
-		if !errors.As(err, &status) {
-			return fmt.Errorf("%w (is the cluster reachable? to explain saved objects instead, pass them with -f)", err)
-		}
-		return err
-	}
-	for _, w := range res.Warnings {
-		fmt.Fprintf(o.ErrOut, "Warning: %s\n", w)
-	}
-	if v := res.ServerVersion; v != "" && !strings.HasPrefix(v, "v1.36.") {
-		fmt.Fprintf(o.ErrOut, "Warning: the API server is %s; the replay follows the v1.36 controller, whose algorithm may differ from the one running there\n", v)
-	}
-	if err := o.writeDump(res.Snapshot); err != nil {
-		return err
-	}
-	dec, err := o.Evaluate(res.Snapshot, o.settings)
-	if err != nil {
-		return fmt.Errorf("replay HPA %q: %w", ns+"/"+o.Name, err)
-	}
-	if o.Verbosity > 0 && clients.Calls != nil {
-		calls := clients.Calls.Calls()
-		fmt.Fprintf(o.ErrOut, "API calls: %d\n", len(calls))
-		if o.Verbosity > 1 {
-			for _, c := range calls {
-				fmt.Fprintf(o.ErrOut, "  %s\n", c)
-			}
-		}
-	}
-	return render.Write(o.Out, o.format, dec, o.Display.RenderOptions(o.Out))
 }
 
 // writeDump writes the snapshot to --dump, if set.

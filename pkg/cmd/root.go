@@ -43,6 +43,7 @@ func NewCmdRoot(streams genericiooptions.IOStreams) *cobra.Command {
 	cf.AddFlags(root.PersistentFlags())
 	root.AddCommand(
 		NewCmdExplain(streams, cf, nil),
+		NewCmdWhatif(streams, cf, nil),
 		NewCmdVersion(streams, nil),
 	)
 	return root

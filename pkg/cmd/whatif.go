@@ -1,0 +1,395 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"sigs.k8s.io/yaml"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/whatif"
+)
+
+// WhatifOptions are the options of the whatif command. The objects, the
+// time and the controller settings are read as explain reads them.
+type WhatifOptions struct {
+	*ExplainOptions
+
+	CPU, Memory         string
+	Metrics             []string
+	Objects             []string
+	Externals           []string
+	Targets             []string
+	Min, Max, Replicas  int32
+	ScaleUpTolerance    string
+	ScaleDownTolerance  string
+	BehaviorFile        string
+	AllReady            bool
+	LoadModel           string
+	For                 string
+	PodStartup          time.Duration
+	TraceFile           string
+	MaxProjectionLength time.Duration
+
+	overrides whatif.Overrides
+	project   *whatif.ProjectOptions
+}
+
+// autoDuration is what --for means without a value: until the replicas settle.
+const autoDuration = "auto"
+
+// NewCmdWhatif returns the whatif command. runF, when set, replaces Run after
+// Complete and Validate (for tests).
+func NewCmdWhatif(streams genericiooptions.IOStreams, cf *genericclioptions.ConfigFlags, runF func(*WhatifOptions) error) *cobra.Command {
+	o := &WhatifOptions{ExplainOptions: NewExplainOptions(streams), PodStartup: whatif.DefaultPodStartup, LoadModel: explain.LoadConstantTotal}
+	o.ConfigFlags = cf
+	c := &cobra.Command{
+		Use:   "whatif NAME [-n NAMESPACE] [-f FILE...] [overrides] [--for DURATION] [-o text|json|yaml]",
+		Short: "Replay the HPA controller's decision under changed conditions, and project it over time",
+		Long: dedent(`
+			Whatif replays one sync of the HorizontalPodAutoscaler controller twice: on the
+			objects as they are, and on the same objects with the changes you give: other
+			usage per pod, other metric values, another target, other bounds or behavior, a
+			different number of pods. It prints both decisions side by side and marks the
+			steps that changed. Both replays are the same arithmetic as explain's.
+
+			Usage overrides apply to every running pod of the target. --cpu and --memory take
+			a quantity per pod (200m, 512Mi; split over a pod's containers in proportion to
+			their requests), a relative change (+50%, -20%) or a share of the request (80%,
+			also written 80%req); CONTAINER=VALUE changes one container. Pods that had no
+			sample get one, except with a relative change. --metric, --object and --external
+			set metric values; --external NAME=VALUE sets the sum of the series the HPA's
+			selector matches (shared in proportion to their values), NAME{LABEL=V,...}=VALUE
+			sets the matching series only. --replicas N runs N pods: the oldest ready pods
+			stay, copies of the oldest ready pod are added, and with the default load model
+			the total usage is spread evenly over the N pods.
+
+			With --for, whatif also projects successive syncs, one per --sync-period, from the
+			changed state: the recommendations and scale events carry over exactly as in the
+			controller, so stabilization windows and scaling policies shape the path. New pods
+			become ready after --pod-startup and then report samples. --load-model says what
+			stays constant: the total load, shared by the pods that report (constant-total,
+			the default), or each pod's value (constant-per-pod). --trace replays a CSV load
+			trace instead; see docs/whatif.md.`),
+		Example: dedent(`
+			# What would the HPA web do if each pod used 200m CPU?
+			kubectl hpa whatif web --cpu=200m
+
+			# CPU usage 50% higher, and the target raised to 70%
+			kubectl hpa whatif web --cpu=+50% --target cpu=70%
+
+			# Each pod at 90% of its CPU request, then follow the next 30 minutes
+			kubectl hpa whatif web --cpu=90% --for 30m
+
+			# Queue length jumps to 400: how fast do the replicas follow, with a new behavior?
+			kubectl hpa whatif worker --external queue_length=400 --behavior fast-up.yaml --for auto
+
+			# Replay a load trace through the controller for an hour, as JSON
+			kubectl hpa whatif web --trace load.csv --for 1h -o json
+
+			# Offline, on saved objects
+			kubectl hpa whatif web -f web-snapshot.yaml --now 2026-01-01T00:00:00Z --replicas 10`),
+		Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := o.Complete(c, args); err != nil {
+				return err
+			}
+			if err := o.Validate(); err != nil {
+				return &FlagError{Err: err, CommandPath: c.CommandPath()}
+			}
+			if runF != nil {
+				return runF(o)
+			}
+			return o.Run()
+		},
+	}
+	fs := c.Flags()
+	o.addOverrideFlags(fs)
+	o.addSourceFlags(fs)
+	fs.StringVarP(&o.Output, "output", "o", o.Output, formatHelp())
+	fs.IntVarP(&o.Verbosity, "v", "v", o.Verbosity, "Verbosity: 1 counts the API calls, 2 lists them")
+	o.addSettingsFlags(fs)
+	o.Display.AddFlags(fs)
+	if cf == nil {
+		o.ConfigFlags = genericclioptions.NewConfigFlags(true)
+		o.ConfigFlags.AddFlags(fs)
+	}
+	c.ValidArgsFunction = o.completeHPANames
+	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"text", "json", "yaml"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = c.RegisterFlagCompletionFunc("color", cobra.FixedCompletions([]string{"auto", "always", "never"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = c.RegisterFlagCompletionFunc("load-model", cobra.FixedCompletions([]string{explain.LoadConstantTotal, explain.LoadConstantPerPod}, cobra.ShellCompDirectiveNoFileComp))
+	return c
+}
+
+func (o *WhatifOptions) addOverrideFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.CPU, "cpu", "", "CPU usage of every running pod: a quantity (200m), a relative change (+50%), a share of the request (80%), or CONTAINER=VALUE")
+	fs.StringVar(&o.Memory, "memory", "", "Memory usage of every running pod, as for --cpu (512Mi, -20%, 75%)")
+	fs.StringArrayVar(&o.Metrics, "metric", nil, "Value of a Pods metric on every running pod: NAME=VALUE or NAME=+N% (repeatable)")
+	fs.StringArrayVar(&o.Objects, "object", nil, "Value of an Object metric: NAME=VALUE (repeatable)")
+	fs.StringArrayVar(&o.Externals, "external", nil, "Value of an External metric: NAME=VALUE (the sum of its series) or NAME{LABEL=V,...}=VALUE (repeatable)")
+	fs.StringArrayVar(&o.Targets, "target", nil, "A metric's target: cpu=70% (utilization), cpu=250m (average value), NAME=VALUE (repeatable)")
+	fs.Int32Var(&o.Min, "min", -1, "The HPA's minReplicas")
+	fs.Int32Var(&o.Max, "max", -1, "The HPA's maxReplicas")
+	fs.StringVar(&o.ScaleUpTolerance, "scale-up-tolerance", "", "Tolerance of the HPA's scale-up rules, like 0.05 (adds the default behavior if the HPA has none)")
+	fs.StringVar(&o.ScaleDownTolerance, "scale-down-tolerance", "", "Tolerance of the HPA's scale-down rules, like 0.2 (adds the default behavior if the HPA has none)")
+	fs.StringVar(&o.BehaviorFile, "behavior", "", "File holding a spec.behavior stanza (YAML or JSON, with or without the 'behavior:' key) to use instead of the HPA's")
+	fs.Int32Var(&o.Replicas, "replicas", -1, "Run this many pods (see --load-model for their usage)")
+	fs.BoolVar(&o.AllReady, "all-ready", false, "Make every pod of the target Running and Ready")
+	fs.StringVar(&o.LoadModel, "load-model", o.LoadModel, "What stays constant when the pods change: constant-total (the total load, shared by the pods) or constant-per-pod")
+	fs.Var(newDurationOrAuto(&o.For), "for", "Project the syncs over this long (like 30m), or 'auto': until the replicas settle (at most 1h)")
+	fs.DurationVar(&o.PodStartup, "pod-startup", o.PodStartup, "In a projection, how long a new pod takes to become ready and report samples")
+	fs.StringVar(&o.TraceFile, "trace", "", "In a projection, a CSV load trace (time,cpu | time,cpu/pod | ..., see docs/whatif.md); implies --for")
+}
+
+// durationOrAuto is a flag value: a duration, or "auto".
+type durationOrAuto struct{ s *string }
+
+func newDurationOrAuto(s *string) *durationOrAuto { return &durationOrAuto{s: s} }
+
+func (d *durationOrAuto) String() string { return *d.s }
+func (d *durationOrAuto) Type() string   { return "duration" }
+func (d *durationOrAuto) Set(v string) error {
+	if v != autoDuration {
+		if _, err := time.ParseDuration(v); err != nil {
+			return fmt.Errorf("%q is not a duration (like 30m or 2h) or %q", v, autoDuration)
+		}
+	}
+	*d.s = v
+	return nil
+}
+
+// Complete resolves what explain resolves, then parses the overrides.
+func (o *WhatifOptions) Complete(c *cobra.Command, args []string) error {
+	if err := o.ExplainOptions.Complete(c, args); err != nil {
+		return err
+	}
+	ov := whatif.Overrides{AllReady: o.AllReady, LoadModel: o.LoadModel}
+	var err error
+	if o.CPU != "" {
+		if ov.CPU, err = usageFlag("--cpu", o.CPU); err != nil {
+			return flagErrorf(c, "%w", err)
+		}
+	}
+	if o.Memory != "" {
+		if ov.Memory, err = usageFlag("--memory", o.Memory); err != nil {
+			return flagErrorf(c, "%w", err)
+		}
+	}
+	for _, list := range []struct {
+		flag   string
+		values []string
+		out    *[]whatif.MetricOverride
+	}{
+		{"--metric", o.Metrics, &ov.Pods},
+		{"--object", o.Objects, &ov.Objects},
+		{"--external", o.Externals, &ov.Externals},
+	} {
+		for _, v := range list.values {
+			m, err := whatif.ParseMetric(v, list.flag == "--external")
+			if err != nil {
+				return flagErrorf(c, "%s: %w", list.flag, err)
+			}
+			*list.out = append(*list.out, m)
+		}
+	}
+	for _, v := range o.Targets {
+		t, err := whatif.ParseTarget(v)
+		if err != nil {
+			return flagErrorf(c, "--target: %w", err)
+		}
+		ov.Targets = append(ov.Targets, t)
+	}
+	if o.changed["min"] {
+		ov.Min = &o.Min
+	}
+	if o.changed["max"] {
+		ov.Max = &o.Max
+	}
+	if o.changed["replicas"] {
+		ov.Replicas = &o.Replicas
+	}
+	for _, tol := range []struct {
+		flag, value string
+		out         **resource.Quantity
+	}{
+		{"--scale-up-tolerance", o.ScaleUpTolerance, &ov.ScaleUpTolerance},
+		{"--scale-down-tolerance", o.ScaleDownTolerance, &ov.ScaleDownTolerance},
+	} {
+		if tol.value == "" {
+			continue
+		}
+		q, err := resource.ParseQuantity(tol.value)
+		if err != nil || q.Sign() < 0 {
+			return flagErrorf(c, "%s: %q is not a tolerance (a non-negative number like 0.05)", tol.flag, tol.value)
+		}
+		*tol.out = &q
+	}
+	if o.BehaviorFile != "" {
+		b, err := readBehavior(o.BehaviorFile)
+		if err != nil {
+			return err
+		}
+		ov.Behavior, ov.BehaviorSource = b, o.BehaviorFile
+	}
+	o.overrides = ov
+
+	if o.For != "" || o.TraceFile != "" {
+		p := &whatif.ProjectOptions{LoadModel: o.LoadModel, PodStartup: o.PodStartup}
+		if o.For != "" && o.For != autoDuration {
+			p.Duration, _ = time.ParseDuration(o.For)
+		}
+		if o.TraceFile != "" {
+			data, err := os.ReadFile(o.TraceFile)
+			if err != nil {
+				return fmt.Errorf("--trace: %w", err)
+			}
+			tr, err := whatif.ParseTrace(o.TraceFile, data)
+			if err != nil {
+				return fmt.Errorf("--trace %w", err)
+			}
+			p.Trace, p.TraceName = tr, o.TraceFile
+		}
+		o.project = p
+	}
+	return nil
+}
+
+func usageFlag(flag, v string) (*whatif.UsageOverride, error) {
+	u, err := whatif.ParseUsage(v)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", flag, err)
+	}
+	return &u, nil
+}
+
+// readBehavior reads a behavior stanza: the behavior itself, or wrapped in
+// "behavior:" or "spec: behavior:".
+func readBehavior(path string) (*autoscalingv2.HorizontalPodAutoscalerBehavior, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--behavior: %w", err)
+	}
+	var probe map[string]any
+	if err := yaml.Unmarshal(data, &probe); err != nil {
+		return nil, fmt.Errorf("--behavior %s: %w", path, err)
+	}
+	if spec, ok := probe["spec"].(map[string]any); ok {
+		if b, ok := spec["behavior"]; ok {
+			probe = map[string]any{"behavior": b}
+		}
+	}
+	if b, ok := probe["behavior"]; ok {
+		if data, err = yaml.Marshal(b); err != nil {
+			return nil, fmt.Errorf("--behavior %s: %w", path, err)
+		}
+	}
+	var out autoscalingv2.HorizontalPodAutoscalerBehavior
+	if err := yaml.UnmarshalStrict(data, &out); err != nil {
+		return nil, fmt.Errorf("--behavior %s: %w (want a behavior stanza: scaleUp and/or scaleDown)", path, err)
+	}
+	if out.ScaleUp == nil && out.ScaleDown == nil {
+		return nil, fmt.Errorf("--behavior %s: no scaleUp or scaleDown rules found", path)
+	}
+	for dir, r := range map[string]*autoscalingv2.HPAScalingRules{"scaleUp": out.ScaleUp, "scaleDown": out.ScaleDown} {
+		if r == nil {
+			continue
+		}
+		if w := r.StabilizationWindowSeconds; w != nil && (*w < 0 || *w > 3600) {
+			return nil, fmt.Errorf("--behavior %s: %s.stabilizationWindowSeconds must be between 0 and 3600, got %d", path, dir, *w)
+		}
+		for i, p := range r.Policies {
+			if p.Value <= 0 || p.PeriodSeconds <= 0 || p.PeriodSeconds > 1800 {
+				return nil, fmt.Errorf("--behavior %s: %s.policies[%d]: value must be positive and periodSeconds between 1 and 1800", path, dir, i)
+			}
+			if p.Type != autoscalingv2.PodsScalingPolicy && p.Type != autoscalingv2.PercentScalingPolicy {
+				return nil, fmt.Errorf("--behavior %s: %s.policies[%d].type must be Pods or Percent, got %q", path, dir, i, p.Type)
+			}
+		}
+	}
+	return &out, nil
+}
+
+// Validate checks the option values.
+func (o *WhatifOptions) Validate() error {
+	if err := o.ExplainOptions.Validate(); err != nil {
+		return err
+	}
+	if o.LoadModel != explain.LoadConstantTotal && o.LoadModel != explain.LoadConstantPerPod {
+		return fmt.Errorf("--load-model must be %s or %s, got %q", explain.LoadConstantTotal, explain.LoadConstantPerPod, o.LoadModel)
+	}
+	if o.overrides.Empty() && o.project == nil {
+		return errNoChanges
+	}
+	if o.PodStartup < 0 {
+		return fmt.Errorf("--pod-startup must not be negative, got %v", o.PodStartup)
+	}
+	if o.For != "" && o.For != autoDuration {
+		if d, _ := time.ParseDuration(o.For); d <= 0 {
+			return fmt.Errorf("--for must be positive, got %s", o.For)
+		}
+	}
+	return nil
+}
+
+// Run reads the objects, applies the overrides, replays both and renders them.
+func (o *WhatifOptions) Run() error {
+	ctx := context.Background()
+	snap, clients, err := o.snapshot(ctx)
+	if err != nil {
+		return err
+	}
+	name := snap.HPA.Namespace + "/" + snap.HPA.Name
+	edited, changes, err := whatif.Apply(snap, &o.overrides, o.settings)
+	if err != nil {
+		return fmt.Errorf("HPA %s: %w", name, err)
+	}
+	before, err := o.Evaluate(snap, o.settings)
+	if err != nil {
+		return fmt.Errorf("replay HPA %q: %w", name, err)
+	}
+	after, err := o.Evaluate(edited, o.settings)
+	if err != nil {
+		return fmt.Errorf("replay HPA %q: %w", name, err)
+	}
+	w := &explain.WhatIf{APIVersion: explain.APIVersion, Kind: explain.KindWhatIf, Changes: changes, Before: before, After: after}
+	if w.Changes == nil {
+		w.Changes = []string{}
+	}
+	if o.project != nil {
+		if tr := o.project.Trace; tr != nil {
+			if err := tr.Check(o.TraceFile, edited.HPA); err != nil {
+				return fmt.Errorf("--trace %w", err)
+			}
+			tr.Resolve(edited.Now)
+		}
+		p, err := whatif.Project(edited, o.settings, *o.project)
+		if err != nil {
+			return fmt.Errorf("project HPA %s: %w", name, err)
+		}
+		w.Projection = p
+	}
+	o.reportCalls(clients)
+	var buf bytes.Buffer
+	if err := render.WriteWhatIf(&buf, o.format, w, o.Display.RenderOptions(o.Out)); err != nil {
+		return err
+	}
+	_, err = o.Out.Write(buf.Bytes())
+	return err
+}
+
+// errNoChanges is returned when whatif gets nothing to change.
+var errNoChanges = errors.New("no change given: pass at least one override (--cpu, --memory, --metric, --object, --external, --target, --min, --max, --scale-up-tolerance, --scale-down-tolerance, --behavior, --replicas, --all-ready) or a projection (--for, --trace)")
