@@ -44,6 +44,7 @@ func NewCmdRoot(streams genericiooptions.IOStreams) *cobra.Command {
 	root.AddCommand(
 		NewCmdExplain(streams, cf, nil),
 		NewCmdWhatif(streams, cf, nil),
+		NewCmdMigrate(streams, cf, nil),
 		NewCmdVersion(streams, nil),
 	)
 	return root

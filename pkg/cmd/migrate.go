@@ -1,0 +1,361 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/client-go/discovery/cached/memory"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/restmapper"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/migrate"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/version"
+)
+
+// MigrateOptions are the options of the migrate command.
+type MigrateOptions struct {
+	genericiooptions.IOStreams
+
+	// ConfigFlags are kubectl's connection flags.
+	ConfigFlags *genericclioptions.ConfigFlags
+	// Type and Name come from the TYPE/NAME argument.
+	Type, Name string
+	// Namespace is resolved by Complete from -n; "" means the kubeconfig
+	// context's.
+	Namespace string
+	Filenames []string
+	Recursive bool
+	// Apply is --apply: carry the plan out.
+	Apply bool
+	// DryRun is --dry-run: none, client (only the plan) or server.
+	DryRun string
+	// Write is --write: save the edited manifests.
+	Write  bool
+	Output string
+	// NewClients builds the cluster clients (tests inject fakes).
+	NewClients func(*genericclioptions.ConfigFlags) (*migrate.Clients, error)
+
+	format  render.Format
+	execute bool
+	dryRun  bool
+	args    []string
+}
+
+// NewMigrateOptions returns the options with every default set.
+func NewMigrateOptions(streams genericiooptions.IOStreams) *MigrateOptions {
+	return &MigrateOptions{
+		IOStreams:  streams,
+		Output:     string(render.FormatText),
+		DryRun:     "none",
+		NewClients: newMigrateClients,
+	}
+}
+
+// NewCmdMigrate returns the migrate command. runF, when set, replaces Run
+// after Complete and Validate (for tests).
+func NewCmdMigrate(streams genericiooptions.IOStreams, cf *genericclioptions.ConfigFlags, runF func(*MigrateOptions) error) *cobra.Command {
+	o := NewMigrateOptions(streams)
+	o.ConfigFlags = cf
+	c := &cobra.Command{
+		Use:   "migrate TYPE/NAME [-n NAMESPACE] [-f MANIFEST...] [--apply] [--dry-run=server] [--write] [-o text|json|yaml]",
+		Short: "Hand a workload's replica count over to its HorizontalPodAutoscaler without dropping pods",
+		Long: dedent(`
+			Migrate hands spec.replicas of a Deployment, StatefulSet, ReplicaSet, or of a
+			custom resource with a scale subresource (the field its CRD names in
+			specReplicasPath), over to the HorizontalPodAutoscaler that scales it, so that
+			removing the field from the applied configuration never resets the replica count.
+
+			It finds the HPA that targets the object (it refuses when there is none, or more
+			than one), and who manages the field: the last-applied-configuration annotation of
+			kubectl client-side apply, the managedFields entries that own it (server-side
+			appliers, updaters, the HPA controller's scale subresource entry), and the marks of
+			Helm, Argo CD, Flux and Pulumi.
+
+			By default it only reads and prints the plan: numbered steps, each with its exact
+			request and field manager, the live replica count after it (never lower than
+			now), and what is left to do outside the cluster. With --apply it carries the plan
+			out, each write guarded by a resourceVersion precondition, and reads the object back
+			to verify it: for client-side apply it rewrites the annotation without the field;
+			for server-side apply it applies the field at its live value as the field manager
+			kubectl-hpa-migrate, then removes it from the other appliers' managedFields entries.
+			With --dry-run=server the API server checks every write and persists none. Running
+			it again once done changes nothing.
+
+			With -f it also removes the field from the object's manifests in local YAML files
+			(several documents per file; comments, order and formatting are kept) and prints
+			the diff; --write saves the files. Other manifests in those files that set a
+			replica count are pointed out.`),
+		Example: dedent(`
+			# Show who manages the replica count of deployment web and the plan
+			kubectl hpa migrate deployment/web -n shop
+
+			# Carry the plan out
+			kubectl hpa migrate deployment/web -n shop --apply
+
+			# Have the API server check the writes without persisting them
+			kubectl hpa migrate deployment/web -n shop --dry-run=server
+
+			# Also remove spec.replicas from the manifests in deploy/ and save them
+			kubectl hpa migrate statefulset/db -n shop -f deploy/ --write
+
+			# The plan as JSON
+			kubectl hpa migrate widgets.example.com/w -n shop -o json`),
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := o.Complete(c, args); err != nil {
+				return err
+			}
+			if err := o.Validate(); err != nil {
+				return &FlagError{Err: err, CommandPath: c.CommandPath()}
+			}
+			if runF != nil {
+				return runF(o)
+			}
+			return o.Run(c.Context())
+		},
+	}
+	o.AddFlags(c.Flags())
+	if cf == nil {
+		o.ConfigFlags = genericclioptions.NewConfigFlags(true)
+		o.ConfigFlags.AddFlags(c.Flags())
+	}
+	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"text", "json", "yaml"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = c.RegisterFlagCompletionFunc("dry-run", cobra.FixedCompletions([]string{"none", "client", "server"}, cobra.ShellCompDirectiveNoFileComp))
+	return c
+}
+
+// AddFlags binds the options to fs.
+func (o *MigrateOptions) AddFlags(fs *pflag.FlagSet) {
+	fs.BoolVar(&o.Apply, "apply", o.Apply, "Carry the plan out (without it, migrate only reads and prints the plan)")
+	fs.StringVar(&o.DryRun, "dry-run", o.DryRun,
+		`With "server", send every write with dryRun=All: the API server checks it and persists nothing; "client" only prints the plan`)
+	fs.Lookup("dry-run").NoOptDefVal = "server"
+	fs.StringSliceVarP(&o.Filenames, "filename", "f", o.Filenames,
+		"Manifest files or directories to remove the field from (the diff is printed; --write saves it)")
+	fs.BoolVarP(&o.Recursive, "recursive", "R", o.Recursive, "Walk the directories given with -f recursively")
+	fs.BoolVar(&o.Write, "write", o.Write, "Save the edited manifests given with -f")
+	fs.StringVarP(&o.Output, "output", "o", o.Output, formatHelp())
+}
+
+// Complete resolves the argument, the namespace, the format and the mode.
+func (o *MigrateOptions) Complete(c *cobra.Command, args []string) error {
+	o.args = args
+	if len(args) == 1 {
+		typ, name, err := migrate.ParseTargetArg(args[0])
+		if err != nil {
+			return flagErrorf(c, "%w", err)
+		}
+		o.Type, o.Name = typ, name
+	}
+	if o.ConfigFlags == nil {
+		o.ConfigFlags = genericclioptions.NewConfigFlags(true)
+	}
+	if ns := o.ConfigFlags.Namespace; ns != nil && *ns != "" {
+		o.Namespace = *ns
+	}
+	if o.NewClients == nil {
+		o.NewClients = newMigrateClients
+	}
+	f, err := render.ParseFormat(o.Output)
+	if err != nil {
+		return flagErrorf(c, "%w", err)
+	}
+	o.format = f
+	switch strings.ToLower(o.DryRun) {
+	case "", "none":
+		o.execute = o.Apply
+	case "client":
+		o.execute = false
+	case "server":
+		o.execute, o.dryRun = true, true
+	default:
+		return flagErrorf(c, `--dry-run: %q is not one of none, client, server`, o.DryRun)
+	}
+	return nil
+}
+
+// Validate checks the option values.
+func (o *MigrateOptions) Validate() error {
+	switch {
+	case len(o.args) != 1:
+		return fmt.Errorf("migrate takes exactly one TYPE/NAME (like deployment/web), got %d arguments", len(o.args))
+	case o.Write && len(o.Filenames) == 0:
+		return errors.New("--write saves the manifests given with -f: give at least one")
+	case o.Apply && strings.EqualFold(o.DryRun, "client"):
+		return errors.New("--apply and --dry-run=client contradict each other: --dry-run=client only prints the plan")
+	}
+	return nil
+}
+
+// Execute says whether Run carries the plan out (with --apply or
+// --dry-run=server).
+func (o *MigrateOptions) Execute() bool { return o.execute }
+
+// ServerDryRun says whether the writes are sent with dryRun=All.
+func (o *MigrateOptions) ServerDryRun() bool { return o.dryRun }
+
+// Format returns the output format resolved by Complete.
+func (o *MigrateOptions) Format() render.Format { return o.format }
+
+// Run inspects the target, plans, carries the plan out when asked, edits
+// the manifests and prints the report.
+func (o *MigrateOptions) Run(ctx context.Context) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ns := o.Namespace
+	if ns == "" {
+		var err error
+		if ns, _, err = o.ConfigFlags.ToRawKubeConfigLoader().Namespace(); err != nil {
+			return fmt.Errorf("load the kubeconfig: %w", err)
+		}
+	}
+	clients, err := o.NewClients(o.ConfigFlags)
+	if err != nil {
+		return err
+	}
+	target, err := migrate.Resolve(ctx, clients, o.Type, o.Name, ns)
+	if err != nil {
+		return err
+	}
+	st, err := migrate.Inspect(ctx, clients, target)
+	if err != nil {
+		return err
+	}
+	report, err := migrate.BuildPlan(st)
+	if err != nil {
+		return err
+	}
+
+	var edits []migrate.FileEdit
+	if len(o.Filenames) > 0 {
+		files, err := migrate.ReadManifests(o.Filenames, o.Recursive)
+		if err != nil {
+			return err
+		}
+		var changes []migrate.ManifestChange
+		var warnings []string
+		edits, changes, warnings = migrate.EditManifests(files, manifestTarget(st))
+		report.Manifests = changes
+		report.Warnings = append(report.Warnings, warnings...)
+		if len(changes) == 0 {
+			report.Warnings = append(report.Warnings, fmt.Sprintf("no manifest in the given files sets a replica count; none describes %s with it", target.Ref()))
+		}
+	}
+
+	if o.execute {
+		if err := migrate.Execute(ctx, clients, st, report, migrate.ExecuteOptions{DryRun: o.dryRun}); err != nil {
+			return err
+		}
+	}
+
+	if o.Write && len(edits) > 0 {
+		if err := migrate.WriteEdits(edits); err != nil {
+			return err
+		}
+		for _, e := range edits {
+			fmt.Fprintf(o.ErrOut, "Wrote %s\n", e.Path)
+		}
+		if len(report.Steps) > 0 && (!o.execute || o.dryRun) {
+			fmt.Fprintf(o.ErrOut, "Warning: the saved manifests no longer set %s: do not apply them before the hand-over is done (run this command with --apply first)\n", target.PathString())
+		}
+	}
+	report.ManifestDiffs = make([]migrate.ManifestDiff, 0, len(edits))
+	for _, e := range edits {
+		report.ManifestDiffs = append(report.ManifestDiffs, migrate.ManifestDiff{File: e.Path, Diff: e.Diff, Written: o.Write})
+	}
+	if len(o.Filenames) == 0 {
+		report.ManifestDiffs = nil
+	}
+
+	if err := o.write(report); err != nil {
+		return err
+	}
+	if v := report.Verification; v != nil && !v.OK {
+		return fmt.Errorf("verification of %s failed after the steps: %s", target.Ref(), strings.Join(v.Problems, "; "))
+	}
+	return nil
+}
+
+func (o *MigrateOptions) write(r *migrate.Report) error {
+	switch o.format {
+	case render.FormatJSON:
+		b, err := migrate.EncodeJSON(r)
+		if err != nil {
+			return err
+		}
+		_, err = o.Out.Write(b)
+		return err
+	case render.FormatYAML:
+		b, err := migrate.EncodeYAML(r)
+		if err != nil {
+			return err
+		}
+		_, err = o.Out.Write(b)
+		return err
+	default:
+		return migrate.WriteText(o.Out, r)
+	}
+}
+
+// manifestTarget describes the target for the manifest edit, with the HPAs
+// of its namespace for the other manifests.
+func manifestTarget(st *migrate.State) migrate.ManifestTarget {
+	t := st.Target
+	return migrate.ManifestTarget{
+		Group: t.Kind.Group, Kind: t.Kind.Kind, Namespace: t.Namespace, Name: t.Name, Path: t.ReplicasPath,
+		ScaledByHPA: func(group, kind, namespace, name string) (bool, bool) {
+			if namespace != t.Namespace {
+				return false, false
+			}
+			for _, ref := range st.HPATargets {
+				g, _, _ := strings.Cut(ref.APIVersion, "/")
+				if !strings.Contains(ref.APIVersion, "/") {
+					g = `""`
+				}
+				if ref.Kind == kind && ref.Name == name && g == group {
+					return true, true
+				}
+			}
+			return false, true
+		},
+	}
+}
+
+// newMigrateClients builds the clients from kubectl's connection flags.
+// Discovery is cached in memory for the process.
+func newMigrateClients(cf *genericclioptions.ConfigFlags) (*migrate.Clients, error) {
+	const hint = " (migrate reads the cluster of the current kubeconfig context; pass --kubeconfig or --context)"
+	cfg, err := cf.ToRESTConfig()
+	if err != nil {
+		return nil, fmt.Errorf("load the kubeconfig: %w"+hint, err)
+	}
+	cfg = rest.CopyConfig(cfg)
+	if cfg.UserAgent == "" {
+		// Its own name, so that audit logs tell migrate's writes apart from
+		// explain's reads (kubectl-hpa/<version>).
+		cfg.UserAgent = "kubectl-hpa-migrate/" + version.Version
+	}
+	kube, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("create the Kubernetes client: %w", err)
+	}
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("create the dynamic client: %w", err)
+	}
+	disc := memory.NewMemCacheClient(kube.Discovery())
+	mapper := restmapper.NewShortcutExpander(restmapper.NewDeferredDiscoveryRESTMapper(disc), disc, nil)
+	return &migrate.Clients{Dynamic: dyn, Kube: kube, Mapper: mapper, Discovery: disc}, nil
+}

@@ -1,0 +1,239 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	authorizationv1 "k8s.io/api/authorization/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	fakediscovery "k8s.io/client-go/discovery/fake"
+	dynamicfake "k8s.io/client-go/dynamic/fake"
+	kubefake "k8s.io/client-go/kubernetes/fake"
+	"k8s.io/client-go/restmapper"
+	clienttesting "k8s.io/client-go/testing"
+	"sigs.k8s.io/yaml"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/migrate"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
+)
+
+func runMigrateFlags(t *testing.T, args ...string) (*MigrateOptions, error) {
+	t.Helper()
+	streams, _, _, _ := genericiooptions.NewTestIOStreams()
+	var got *MigrateOptions
+	c := NewCmdMigrate(streams, nil, func(o *MigrateOptions) error {
+		got = o
+		return nil
+	})
+	c.SetArgs(args)
+	c.SetOut(&bytes.Buffer{})
+	c.SetErr(&bytes.Buffer{})
+	c.SilenceErrors = true
+	c.SilenceUsage = true
+	return got, c.Execute()
+}
+
+func TestMigrate_flags(t *testing.T) {
+	o, err := runMigrateFlags(t, "deploy/web", "-n", "shop", "-f", "a.yaml,dir", "-R", "--write", "-o", "yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Type != "deploy" || o.Name != "web" || o.Namespace != "shop" || strings.Join(o.Filenames, " ") != "a.yaml dir" ||
+		!o.Recursive || !o.Write || o.Format() != render.FormatYAML || o.Execute() || o.ServerDryRun() {
+		t.Errorf("options = %+v", o)
+	}
+	for _, tc := range []struct {
+		args            []string
+		execute, dryRun bool
+	}{
+		{[]string{"deploy/web"}, false, false},
+		{[]string{"deploy/web", "--apply"}, true, false},
+		{[]string{"deploy/web", "--dry-run=server"}, true, true},
+		{[]string{"deploy/web", "--dry-run"}, true, true},
+		{[]string{"deploy/web", "--apply", "--dry-run=server"}, true, true},
+		{[]string{"deploy/web", "--dry-run=client"}, false, false},
+		{[]string{"deploy/web", "--apply", "--dry-run=none"}, true, false},
+	} {
+		o, err := runMigrateFlags(t, tc.args...)
+		if err != nil {
+			t.Errorf("%v: %v", tc.args, err)
+			continue
+		}
+		if o.Execute() != tc.execute || o.ServerDryRun() != tc.dryRun {
+			t.Errorf("%v: execute %v dry-run %v", tc.args, o.Execute(), o.ServerDryRun())
+		}
+	}
+}
+
+func TestMigrate_badFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "migrate takes exactly one TYPE/NAME"},
+		{[]string{"web"}, `"web" is not TYPE/NAME`},
+		{[]string{"deploy/web", "deploy/api"}, "exactly one TYPE/NAME"},
+		{[]string{"deploy/web", "--write"}, "--write saves the manifests given with -f"},
+		{[]string{"deploy/web", "--dry-run=maybe"}, `--dry-run: "maybe" is not one of none, client, server`},
+		{[]string{"deploy/web", "--apply", "--dry-run=client"}, "contradict"},
+		{[]string{"deploy/web", "-o", "xml"}, `unknown output format "xml"`},
+	} {
+		_, err := runMigrateFlags(t, tc.args...)
+		var fe *FlagError
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.As(err, &fe) {
+			t.Errorf("%v: err = %v, want a FlagError with %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+// fakeCluster serves the Deployment of ../migrate/testdata/objects/NAME.yaml
+// and, with hpa, an HPA that targets it.
+func fakeCluster(t *testing.T, name string, hpa bool) (*migrate.Clients, *unstructured.Unstructured, *dynamicfake.FakeDynamicClient) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "migrate", "testdata", "objects", name+".yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := yaml.YAMLToJSON(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := &unstructured.Unstructured{}
+	if err := obj.UnmarshalJSON(j); err != nil {
+		t.Fatal(err)
+	}
+	var objs []runtime.Object
+	if hpa {
+		h := &autoscalingv2.HorizontalPodAutoscaler{}
+		h.Name, h.Namespace = obj.GetName(), obj.GetNamespace()
+		h.Spec.ScaleTargetRef = autoscalingv2.CrossVersionObjectReference{APIVersion: "apps/v1", Kind: "Deployment", Name: obj.GetName()}
+		h.Spec.MaxReplicas = 10
+		objs = append(objs, h)
+	}
+	kube := kubefake.NewClientset(objs...)
+	kube.PrependReactor("create", "selfsubjectaccessreviews", func(a clienttesting.Action) (bool, runtime.Object, error) {
+		r := a.(clienttesting.CreateAction).GetObject().(*authorizationv1.SelfSubjectAccessReview).DeepCopy()
+		r.Status.Allowed = true
+		return true, r, nil
+	})
+	disc := kube.Discovery().(*fakediscovery.FakeDiscovery)
+	disc.Resources = []*metav1.APIResourceList{
+		{GroupVersion: "v1", APIResources: []metav1.APIResource{{Name: "configmaps", Kind: "ConfigMap", Namespaced: true, Verbs: []string{"get"}}}},
+		{GroupVersion: "apps/v1", APIResources: []metav1.APIResource{
+			{Name: "deployments", Kind: "Deployment", Namespaced: true, ShortNames: []string{"deploy"}, Verbs: []string{"get"}},
+			{Name: "deployments/scale", Kind: "Scale", Group: "autoscaling", Version: "v1", Namespaced: true},
+		}},
+	}
+	groups, err := restmapper.GetAPIGroupResources(disc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mapper := restmapper.NewShortcutExpander(restmapper.NewDiscoveryRESTMapper(groups), disc, nil)
+	dyn := dynamicfake.NewSimpleDynamicClient(runtime.NewScheme(), obj.DeepCopy())
+	return &migrate.Clients{Dynamic: dyn, Kube: kube, Mapper: mapper, Discovery: disc}, obj, dyn
+}
+
+// runMigrate runs the migrate command on the fake cluster.
+func runMigrate(t *testing.T, c *migrate.Clients, args ...string) (string, string, error) {
+	t.Helper()
+	streams, _, out, errOut := genericiooptions.NewTestIOStreams()
+	cmd := NewCmdMigrate(streams, nil, func(o *MigrateOptions) error {
+		o.NewClients = func(*genericclioptions.ConfigFlags) (*migrate.Clients, error) { return c, nil }
+		return o.Run(context.Background())
+	})
+	cmd.SetArgs(args)
+	cmd.SilenceErrors = true
+	cmd.SilenceUsage = true
+	err := cmd.Execute()
+	return out.String(), errOut.String(), err
+}
+
+func TestMigrate_run(t *testing.T) {
+	c, obj, dyn := fakeCluster(t, "kubectl-csa", true)
+	dir := t.TempDir()
+	manifest := filepath.Join(dir, "web.yaml")
+	src := "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: kubectl-csa\n  namespace: mig-scratch\nspec:\n  replicas: 3 # launch\n  selector: {}\n"
+	if err := os.WriteFile(manifest, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	// The plan writes nothing, neither to the cluster nor to the files.
+	out, _, err := runMigrate(t, c, "deployment/kubectl-csa", "-n", "mig-scratch", "-f", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Plan: 1 step; nothing has been written", "-  replicas: 3 # launch", "not saved; --write saves it"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("plan output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, a := range dyn.Actions() {
+		if a.GetVerb() != "get" {
+			t.Errorf("the plan made a %s request", a.GetVerb())
+		}
+	}
+	if b, _ := os.ReadFile(manifest); string(b) != src {
+		t.Errorf("the plan changed the manifest")
+	}
+
+	// --apply --write: the annotation is rewritten, the manifest saved.
+	out, errOut, err := runMigrate(t, c, "deployment/kubectl-csa", "-n", "mig-scratch", "-f", manifest, "--apply", "--write", "-o", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r migrate.Report
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if r.Kind != migrate.Kind || r.Mode != migrate.ModeApply || r.Outcome != migrate.OutcomeMigrated || r.Verification == nil || !r.Verification.OK ||
+		len(r.ManifestDiffs) != 1 || !r.ManifestDiffs[0].Written {
+		t.Errorf("report = %s", out)
+	}
+	if !strings.Contains(errOut, "Wrote "+manifest) {
+		t.Errorf("stderr = %q", errOut)
+	}
+	if b, _ := os.ReadFile(manifest); string(b) != strings.Replace(src, "  replicas: 3 # launch\n", "", 1) {
+		t.Errorf("manifest = %s", b)
+	}
+	live, _ := dyn.Resource(schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}).Namespace("mig-scratch").Get(context.Background(), obj.GetName(), metav1.GetOptions{})
+	if strings.Contains(live.GetAnnotations()[migrate.LastAppliedAnnotation], "replicas") {
+		t.Errorf("annotation not rewritten")
+	}
+
+	// A second run: nothing to do.
+	out, _, err = runMigrate(t, c, "deployment/kubectl-csa", "-n", "mig-scratch", "--apply")
+	if err != nil || !strings.Contains(out, "Nothing to do") {
+		t.Errorf("second run: %v\n%s", err, out)
+	}
+}
+
+func TestMigrate_refusals(t *testing.T) {
+	c, _, _ := fakeCluster(t, "kubectl-csa", false)
+	_, _, err := runMigrate(t, c, "deployment/kubectl-csa", "-n", "mig-scratch", "--apply")
+	if err == nil || !strings.HasPrefix(err.Error(), `no HorizontalPodAutoscaler in namespace "mig-scratch" targets Deployment "kubectl-csa"`) {
+		t.Errorf("no HPA: %v", err)
+	}
+	_, _, err = runMigrate(t, c, "configmap/kubectl-csa", "-n", "mig-scratch")
+	if err == nil || !strings.Contains(err.Error(), "is not scalable") {
+		t.Errorf("configmap: %v", err)
+	}
+	_, _, err = runMigrate(t, c, "deployment/nope", "-n", "mig-scratch")
+	if err == nil || !strings.Contains(err.Error(), `read deployments.apps "nope" in namespace "mig-scratch"`) {
+		t.Errorf("missing: %v", err)
+	}
+}
