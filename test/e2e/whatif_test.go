@@ -227,8 +227,11 @@ func whatifProjection(s *scenario) {
 				t.Errorf("%s: rescale %d (to %d) at +%s, projected +%s: more than one sync period apart", label, i+1, r.size, realOff.Round(time.Second), projOff)
 			}
 		}
-		s.settle("web", settleOptions{historyHorizon: 35 * time.Second, timeout: 3 * time.Minute}, desired(final))
 	}
 	phase("scale-up", "100", 10)
+	// Before the next projection, let the controller's history become
+	// what whatif assumes: scale events older than the 15 s policy periods,
+	// and every stored recommendation equal to 10.
+	s.settle("web", settleOptions{historyHorizon: 35 * time.Second, timeout: 3 * time.Minute}, desired(10))
 	phase("scale-down", "10", 1)
 }
