@@ -234,9 +234,14 @@ func (s *syncRun) run() {
 		s.dec.Summary = fmt.Sprintf("current replicas %d are below minReplicas %d: the controller scales to %d without looking at metrics", cur, minR, minR)
 	}
 
-	if !needsMetrics {
+	switch {
+	case !needsMetrics && cur == 0:
+		// Per-pod averages over zero replicas are undefined, and the
+		// controller computes none: say so rather than divide by zero.
+		s.markMetricsNotComputed("not computed: the target has 0 replicas and autoscaling is disabled")
+	case !needsMetrics:
 		s.shadowMetrics()
-	} else {
+	default:
 		// 4. Metrics.
 		metricDesired, metricName, sts, failed, err := s.computeReplicasForMetrics(cur)
 		statuses = sts
