@@ -252,6 +252,11 @@ func (o *ExplainOptions) Complete(c *cobra.Command, args []string) error {
 	s.SyncPeriod = o.SyncPeriod
 	s.FeatureGates = gates
 	s.ScaleUpdateError = o.AssumeScaleUpdateError
+	// Live, detectSettings replaces this when it finds the controller.
+	s.Source = "kube-controller-manager v1.36 defaults, with the flags given here"
+	if len(o.changed) == 0 || !anyChanged(o.changed, settingsFlags) {
+		s.Source = "kube-controller-manager v1.36 defaults"
+	}
 	o.settings = s
 
 	f, err := render.ParseFormat(o.Output)
@@ -260,6 +265,18 @@ func (o *ExplainOptions) Complete(c *cobra.Command, args []string) error {
 	}
 	o.format = f
 	return nil
+}
+
+// settingsFlags are the flags that set controller settings.
+var settingsFlags = []string{"tolerance", "cpu-initialization-period", "initial-readiness-delay", "downscale-stabilization", "sync-period", "feature-gates"}
+
+func anyChanged(changed map[string]bool, names []string) bool {
+	for _, n := range names {
+		if changed[n] {
+			return true
+		}
+	}
+	return false
 }
 
 // Validate checks the option values.

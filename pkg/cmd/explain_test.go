@@ -66,6 +66,7 @@ func TestExplain_flags(t *testing.T) {
 	want.DownscaleStabilization = time.Minute
 	want.SyncPeriod = 30 * time.Second
 	want.FeatureGates = engine.FeatureGates{HPAConfigurableTolerance: true, HPAScaleToZero: true, PodLevelResources: false}
+	want.Source = "kube-controller-manager v1.36 defaults, with the flags given here"
 	if s != want {
 		t.Errorf("settings = %+v\nwant       %+v", s, want)
 	}
@@ -76,7 +77,9 @@ func TestExplain_defaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.Settings() != engine.DefaultSettings() || o.Format() != render.FormatText || o.Namespace != "" {
+	def := engine.DefaultSettings()
+	def.Source = "kube-controller-manager v1.36 defaults"
+	if o.Settings() != def || o.Format() != render.FormatText || o.Namespace != "" {
 		t.Errorf("settings %+v format %q namespace %q", o.Settings(), o.Format(), o.Namespace)
 	}
 	if time.Since(o.Time()) > time.Minute {

@@ -223,6 +223,9 @@ func (t *textView) settings() {
 		field{"Sync period", orUnknown(s.SyncPeriod)},
 		field{"Feature gates", gates},
 	)
+	if s.Source != "" {
+		t.fields(1, field{"Source", s.Source})
+	}
 }
 
 func (t *textView) state(title string, st explain.ControllerState) {
