@@ -84,7 +84,7 @@ demo-offline: build ## Explain a bundled example snapshot, no cluster (adjust wi
 ##@ Test
 
 .PHONY: test
-test: vet verify-code-patterns lint test-unit test-differential test-e2e ## Run every check and test (what CI runs)
+test: vet verify-code-patterns lint test-unit release-check test-differential test-e2e ## Run every check and test (what CI runs)
 	$(call section,make test: all passed)
 
 .PHONY: test-unit
@@ -191,6 +191,29 @@ clean: ## Remove build output (keeps the tool cache)
 .PHONY: clean-tools
 clean-tools: ## Remove the installed tools from $(KUBECTL_HPA_CACHE)
 	rm -rf "$(KUBECTL_HPA_CACHE)/tools" "$(KUBECTL_HPA_CACHE)/bin"
+
+# ---------------------------------------------------------------------------
+# Release: goreleaser and krew (.goreleaser.yaml, plugin.yaml, krew/,
+# hack/release/). The tools are pinned in hack/tools.sh and built from the Go
+# module proxy into $(KUBECTL_HPA_CACHE)/tools. See hack/release/README.md.
+# ---------------------------------------------------------------------------
+
+##@ Release
+
+.PHONY: release-check
+release-check: ## goreleaser check + a --snapshot release (dist/), krew manifest checks and a krew install run through kubectl
+	$(call section,hack/release/check.sh)
+	hack/release/check.sh
+
+.PHONY: release-snapshot
+release-snapshot: ## Build the six release archives of the work tree into dist/ (goreleaser --snapshot)
+	$(call section,hack/release/snapshot.sh)
+	hack/release/snapshot.sh
+
+.PHONY: krew-manifest
+krew-manifest: ## Rebuild a release's archives and write krew/hpa.yaml (KREW_RELEASE=vX.Y.Z [KREW_RELEASE_COMMIT=...]; default: krew/release.env)
+	$(call section,hack/release/krew-manifest.sh $(KREW_RELEASE) $(KREW_RELEASE_COMMIT))
+	hack/release/krew-manifest.sh $(KREW_RELEASE) $(KREW_RELEASE_COMMIT)
 
 # ---------------------------------------------------------------------------
 # Local real control plane for e2e tests and demos (hack/e2e-tools, hack/cluster).
