@@ -25,6 +25,8 @@ say() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
 offline() {
 	say "Offline example: docs/examples/cpu-scale-up-unready.yaml (no cluster needed)"
 	"$BIN" explain web -n shop -f docs/examples/cpu-scale-up-unready.yaml --now 2026-01-01T00:00:00Z
+	say "What if each pod used 200m instead? The decision, and the next 10 minutes"
+	"$BIN" whatif web -n shop -f docs/examples/cpu-scale-up-unready.yaml --now 2026-01-01T00:00:00Z --cpu=200m --for 10m
 }
 
 if [ "${DEMO_OFFLINE:-}" = 1 ]; then
@@ -139,7 +141,11 @@ poll 90 replay_proposes_fewer
 explain_summary
 kubectl get hpa shop -n $NS
 
+say "5. What if each pod used 400m again? The decision, then the next 5 minutes sync by sync"
+"$BIN" whatif shop -n $NS --cpu=400m --for 5m
+
 say "Done. The cluster is still running:"
 echo "  export KUBECONFIG=$KUBECONFIG"
 echo "  $BIN explain shop -n $NS        # explain it again"
+echo "  $BIN whatif shop -n $NS --cpu=+50% --for auto   # and ask what if"
 echo "  make cluster-down                # stop it"
