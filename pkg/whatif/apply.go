@@ -167,8 +167,12 @@ func (e *editor) hpaName() string {
 
 // measured reports whether the controller would take a sample of pod into
 // account: selected, not being deleted, not Failed, Succeeded or Pending.
-func (e *editor) measured(p *corev1.Pod) bool {
-	if !e.sel.Matches(labels.Set(p.Labels)) || p.DeletionTimestamp != nil {
+func (e *editor) measured(p *corev1.Pod) bool { return measuredBy(e.sel, p) }
+
+// measuredBy reports whether sel selects p and the controller would use a
+// sample of it.
+func measuredBy(sel labels.Selector, p *corev1.Pod) bool {
+	if !sel.Matches(labels.Set(p.Labels)) || p.DeletionTimestamp != nil {
 		return false
 	}
 	switch p.Status.Phase {

@@ -453,17 +453,7 @@ func (s *simulation) readyPods() int {
 	return n
 }
 
-func (s *simulation) measured(p *corev1.Pod) bool {
-	if !s.sel.Matches(labels.Set(p.Labels)) || p.DeletionTimestamp != nil {
-		return false
-	}
-	switch p.Status.Phase {
-	case corev1.PodFailed, corev1.PodSucceeded, corev1.PodPending:
-		return false
-	default:
-		return true
-	}
-}
+func (s *simulation) measured(p *corev1.Pod) bool { return measuredBy(s.sel, p) }
 
 // apply carries the decision of the sync at t into the simulated state.
 func (s *simulation) apply(d *explain.Decision, t time.Time) {
