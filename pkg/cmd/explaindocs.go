@@ -33,11 +33,22 @@ import (
 // "[...]" marks what was left out. RefreshExplainBlocks rewrites the blocks;
 // paths are relative to the working directory, the repository root.
 
-// explainMarker matches a marker comment on a line of its own.
-var explainMarker = regexp.MustCompile(`^<!-- explain: (.+?) -->$`)
+// explainMarker matches a marker comment on a line of its own. A marker
+// names the command: explain, or whatif (whose before/after view and
+// projection are embedded the same way).
+var explainMarker = regexp.MustCompile(`^<!-- (explain|whatif): (.+?) -->$`)
 
-// ExplainBlockMarker starts every marker; pages without it are left alone.
-const ExplainBlockMarker = "<!-- explain: "
+// ExplainBlockMarker and WhatifBlockMarker start every marker; pages
+// without one are left alone.
+const (
+	ExplainBlockMarker = "<!-- explain: "
+	WhatifBlockMarker  = "<!-- whatif: "
+)
+
+// isMarker reports whether a line starts a marker.
+func isMarker(l string) bool {
+	return strings.HasPrefix(l, ExplainBlockMarker) || strings.HasPrefix(l, WhatifBlockMarker)
+}
 
 // elided stands for the sections of the output a block leaves out.
 const elided = "[...]"
@@ -46,7 +57,9 @@ const elided = "[...]"
 type ExplainBlock struct {
 	// Line is the marker's line number (1-based).
 	Line int
-	// Args are the explain arguments.
+	// Command is "explain" or "whatif".
+	Command string
+	// Args are the command's arguments.
 	Args []string
 	// Show lists the section prefixes to keep; empty keeps everything.
 	Show []string
@@ -70,8 +83,8 @@ func (b ExplainBlock) Files() []string {
 	return out
 }
 
-func parseExplainMarker(line int, body string) (ExplainBlock, error) {
-	b := ExplainBlock{Line: line}
+func parseExplainMarker(line int, command, body string) (ExplainBlock, error) {
+	b := ExplainBlock{Line: line, Command: command}
 	cmdPart, showPart, hasShow := strings.Cut(body, "|")
 	if strings.ContainsAny(cmdPart, `"'\$`) {
 		return b, fmt.Errorf("line %d: quoting and variables are not supported in explain markers", line)
@@ -107,14 +120,14 @@ func parseExplainMarker(line int, body string) (ExplainBlock, error) {
 func ParseExplainBlocks(page []byte) ([]ExplainBlock, error) {
 	var out []ExplainBlock
 	for i, l := range strings.Split(string(page), "\n") {
-		if !strings.HasPrefix(l, ExplainBlockMarker) {
+		if !isMarker(l) {
 			continue
 		}
 		m := explainMarker.FindStringSubmatch(strings.TrimRight(l, " \r"))
 		if m == nil {
 			return nil, fmt.Errorf("line %d: an explain marker must be one line ending with -->", i+1)
 		}
-		b, err := parseExplainMarker(i+1, m[1])
+		b, err := parseExplainMarker(i+1, m[1], m[2])
 		if err != nil {
 			return nil, err
 		}
@@ -128,7 +141,7 @@ func ParseExplainBlocks(page []byte) ([]ExplainBlock, error) {
 // warnings, then the (selected) output.
 func RunExplainBlock(b ExplainBlock) (string, error) {
 	streams, _, out, errOut := genericiooptions.NewTestIOStreams()
-	args := append([]string{"explain"}, b.Args...)
+	args := append([]string{b.Command}, b.Args...)
 	hasColor := false
 	for _, a := range b.Args {
 		if a == "--color" || strings.HasPrefix(a, "--color=") {
@@ -148,7 +161,7 @@ func RunExplainBlock(b ExplainBlock) (string, error) {
 		return "", fmt.Errorf("line %d: %w", b.Line, err)
 	}
 	var s strings.Builder
-	s.WriteString("$ " + DisplayName + " explain " + strings.Join(b.Args, " ") + "\n")
+	s.WriteString("$ " + DisplayName + " " + b.Command + " " + strings.Join(b.Args, " ") + "\n")
 	s.WriteString(errOut.String())
 	s.WriteString(text)
 	return s.String(), nil
@@ -229,14 +242,14 @@ func RefreshExplainBlocks(page []byte) ([]byte, error) {
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
 		out = append(out, l)
-		if !strings.HasPrefix(l, ExplainBlockMarker) {
+		if !isMarker(l) {
 			continue
 		}
 		m := explainMarker.FindStringSubmatch(strings.TrimRight(l, " \r"))
 		if m == nil {
 			return nil, fmt.Errorf("line %d: an explain marker must be one line ending with -->", i+1)
 		}
-		b, err := parseExplainMarker(i+1, m[1])
+		b, err := parseExplainMarker(i+1, m[1], m[2])
 		if err != nil {
 			return nil, err
 		}
@@ -278,7 +291,7 @@ func ExplainPages(dir string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		if bytes.Contains(data, []byte("\n"+ExplainBlockMarker)) {
+		if bytes.Contains(data, []byte("\n"+ExplainBlockMarker)) || bytes.Contains(data, []byte("\n"+WhatifBlockMarker)) {
 			out = append(out, f)
 		}
 	}

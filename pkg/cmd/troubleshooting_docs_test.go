@@ -158,3 +158,22 @@ func TestRefreshExplainBlocks(t *testing.T) {
 		}
 	}
 }
+
+// A whatif marker runs whatif and prints its command line.
+func TestRefreshWhatifBlock(t *testing.T) {
+	t.Chdir(filepath.Join("..", ".."))
+	marker := "<!-- whatif: web -n shop -f docs/examples/cpu-scale-up-unready.yaml --now 2026-01-01T00:00:00Z --cpu=200m | show: Before -->"
+	got, err := RefreshExplainBlocks([]byte(marker + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(got)
+	for _, want := range []string{
+		"```text\n$ kubectl hpa whatif web -n shop -f docs/examples/cpu-scale-up-unready.yaml --now 2026-01-01T00:00:00Z --cpu=200m\n[...]\n\nBefore: ",
+		"\nAfter:  metrics propose 3 ",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("refreshed block lacks %q:\n%s", want, s)
+		}
+	}
+}
