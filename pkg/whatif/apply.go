@@ -548,7 +548,7 @@ func (e *editor) spread(t loadTotals, pods []*corev1.Pod) {
 				if c.Usage == nil {
 					c.Usage = corev1.ResourceList{}
 				}
-				c.Usage[res] = quantity(res, share(total, n, int64(i)))
+				c.Usage[res] = quantity(res, shareOf(res, total, n, int64(i)))
 			}
 		}
 		for name, total := range t.pods {
@@ -565,6 +565,15 @@ func share(total, n, i int64) int64 {
 		return q + 1
 	}
 	return q
+}
+
+// shareOf is share for a resource: memory is shared in whole bytes, as
+// metrics-server reports it, cpu in millicores.
+func shareOf(res corev1.ResourceName, total, n, i int64) int64 {
+	if res == corev1.ResourceMemory {
+		return share(total/1000, n, i) * 1000
+	}
+	return share(total, n, i)
 }
 
 // ---- samples ----

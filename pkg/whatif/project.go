@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
+	"strings"
 	"time"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
@@ -250,15 +252,23 @@ func limitedWords(l *explain.Limits) string {
 
 // metricValueWords is a metric's current value: utilization, or the value.
 func metricValueWords(m *explain.MetricResult) string {
+	value := func() string {
+		if m.Source.Resource == string(corev1.ResourceMemory) {
+			// Averages of bytes come in milli-bytes; Mi reads better.
+			mi := float64(m.Value.MilliValue()) / 1000 / (1 << 20)
+			return strings.TrimSuffix(strconv.FormatFloat(mi, 'f', 1, 64), ".0") + "Mi"
+		}
+		return m.Value.String()
+	}
 	switch {
 	case m.Error != nil:
 		return "failed"
 	case m.Utilization != nil && m.Value != nil:
-		return fmt.Sprintf("%d%% (%s/pod)", *m.Utilization, m.Value.String())
+		return fmt.Sprintf("%d%% (%s/pod)", *m.Utilization, value())
 	case m.Utilization != nil:
 		return fmt.Sprintf("%d%%", *m.Utilization)
 	case m.Value != nil:
-		return m.Value.String()
+		return value()
 	}
 	return "-"
 }
@@ -566,7 +576,7 @@ func (s *simulation) prepare(t time.Time) {
 						continue
 					}
 					if !perPod[string(res)] {
-						v = share(v, n, int64(i))
+						v = shareOf(res, v, n, int64(i))
 					}
 					cm.Usage[res] = quantity(res, v)
 				}
