@@ -11,7 +11,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -29,6 +31,7 @@ import (
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/restmapper"
+	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/migrate"
 )
@@ -637,6 +640,17 @@ func migRefusals(s *scenario) {
 		}
 	})
 
+	// The role of docs/rbac-migrate.yaml is enough for --apply.
+	t.Run("role-of-docs", func(t *testing.T) {
+		s := s.sub(t)
+		user := "e2e-migrate-docs-role-" + env.runID
+		s.docsRoleUser(user)
+		rep := s.migrateJSON("deployment/web", "--apply", "--as", user)
+		if rep.Outcome != migrate.OutcomeMigrated || rep.Verification == nil || !rep.Verification.OK {
+			t.Errorf("migrate --apply as %s (bound to docs/rbac-migrate.yaml): outcome %q, verification %+v", user, rep.Outcome, rep.Verification)
+		}
+	})
+
 	second := hpaFor("web-extra", 1, 10, noWindows(), cpuUtilization(80))
 	second.Spec.ScaleTargetRef.Name = "web"
 	s.createHPA(second)
@@ -669,6 +683,49 @@ func (s *scenario) readOnlyUser(user string) {
 		r, err := env.kube.AuthorizationV1().SubjectAccessReviews().Create(s.ctx, &authorizationv1.SubjectAccessReview{Spec: authorizationv1.SubjectAccessReviewSpec{
 			User: user, Groups: []string{"system:authenticated"},
 			ResourceAttributes: &authorizationv1.ResourceAttributes{Namespace: s.ns, Verb: "list", Group: "autoscaling", Resource: "horizontalpodautoscalers"},
+		}}, metav1.CreateOptions{})
+		if err != nil {
+			return err
+		}
+		if !r.Status.Allowed {
+			return errors.New("not allowed yet")
+		}
+		return nil
+	})
+}
+
+// docsRoleUser binds the ClusterRole of docs/rbac-migrate.yaml (under a name
+// unique to the run) to user in the namespace, and waits until the
+// authorizer knows it.
+func (s *scenario) docsRoleUser(user string) {
+	s.t.Helper()
+	data, err := os.ReadFile(filepath.Join(env.repoRoot, "docs", "rbac-migrate.yaml"))
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	var cr rbacv1.ClusterRole
+	if err := yaml.UnmarshalStrict(data, &cr); err != nil {
+		s.t.Fatalf("docs/rbac-migrate.yaml: %v", err)
+	}
+	cr.Name += "-" + env.runID
+	if _, err := env.kube.RbacV1().ClusterRoles().Create(s.ctx, &cr, metav1.CreateOptions{}); err != nil {
+		s.t.Fatal(err)
+	}
+	s.t.Cleanup(func() {
+		_ = env.kube.RbacV1().ClusterRoles().Delete(context.Background(), cr.Name, metav1.DeleteOptions{})
+	})
+	rb := &rbacv1.RoleBinding{
+		ObjectMeta: metav1.ObjectMeta{Name: "migrate-docs-role"},
+		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: cr.Name},
+		Subjects:   []rbacv1.Subject{{APIGroup: rbacv1.GroupName, Kind: rbacv1.UserKind, Name: user}},
+	}
+	if _, err := env.kube.RbacV1().RoleBindings(s.ns).Create(s.ctx, rb, metav1.CreateOptions{}); err != nil {
+		s.t.Fatal(err)
+	}
+	s.poll("RBAC for "+user, 30*time.Second, func() error {
+		r, err := env.kube.AuthorizationV1().SubjectAccessReviews().Create(s.ctx, &authorizationv1.SubjectAccessReview{Spec: authorizationv1.SubjectAccessReviewSpec{
+			User: user, Groups: []string{"system:authenticated"},
+			ResourceAttributes: &authorizationv1.ResourceAttributes{Namespace: s.ns, Verb: "patch", Group: "apps", Resource: "deployments"},
 		}}, metav1.CreateOptions{})
 		if err != nil {
 			return err
