@@ -42,13 +42,41 @@ func listHPANames(ctx context.Context, cf *genericclioptions.ConfigFlags, namesp
 	return names, nil
 }
 
-// completeHPANames is explain's ValidArgsFunction: the names of the HPAs in
-// the namespace (-n, or the kubeconfig's), live mode only.
-func (o *ExplainOptions) completeHPANames(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-	if len(args) > 0 || len(o.Filenames) > 0 || o.AllNamespaces {
-		return nil, cobra.ShellCompDirectiveNoFileComp
+// defaultHPATargets lists, for migrate's completion, the workloads the HPAs
+// of a namespace scale, as TYPE/NAME ("deployment/web"); tests replace it.
+var defaultHPATargets HPANamesFunc = listHPATargets
+
+func listHPATargets(ctx context.Context, cf *genericclioptions.ConfigFlags, namespace string) ([]string, error) {
+	cfg, err := cf.ToRESTConfig()
+	if err != nil {
+		return nil, err
 	}
-	cf := o.ConfigFlags
+	kube, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	list, err := kube.AutoscalingV2().HorizontalPodAutoscalers(namespace).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, h := range list.Items {
+		ref := h.Spec.ScaleTargetRef
+		t := strings.ToLower(ref.Kind) + "/" + ref.Name
+		if ref.Kind != "" && ref.Name != "" && !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// completeNames answers a completion from list in the namespace of cf (-n,
+// or the kubeconfig's), keeping the entries that start with toComplete.
+// Errors leave the shell without suggestions.
+func completeNames(c *cobra.Command, cf *genericclioptions.ConfigFlags, list HPANamesFunc, toComplete string) ([]string, cobra.ShellCompDirective) {
 	ns := ""
 	if cf.Namespace != nil {
 		ns = *cf.Namespace
@@ -59,7 +87,7 @@ func (o *ExplainOptions) completeHPANames(c *cobra.Command, args []string, toCom
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
 	}
-	names, err := o.HPANames(c.Context(), cf, ns)
+	names, err := list(c.Context(), cf, ns)
 	if err != nil {
 		cobra.CompDebugln("listing HPAs: "+err.Error(), false)
 		return nil, cobra.ShellCompDirectiveNoFileComp
@@ -71,4 +99,13 @@ func (o *ExplainOptions) completeHPANames(c *cobra.Command, args []string, toCom
 		}
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp
+}
+
+// completeHPANames is explain's ValidArgsFunction: the names of the HPAs in
+// the namespace (-n, or the kubeconfig's), live mode only.
+func (o *ExplainOptions) completeHPANames(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	if len(args) > 0 || len(o.Filenames) > 0 || o.AllNamespaces {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	return completeNames(c, o.ConfigFlags, o.HPANames, toComplete)
 }

@@ -55,3 +55,28 @@ func TestCompleteHPANames(t *testing.T) {
 		t.Errorf("-o completion: %q", out)
 	}
 }
+
+// migrate completes TYPE/NAME with the workloads the HPAs scale.
+func TestCompleteMigrateTargets(t *testing.T) {
+	var asked string
+	defaultHPATargets = func(_ context.Context, _ *genericclioptions.ConfigFlags, ns string) ([]string, error) {
+		asked = ns
+		return []string{"deployment/api", "deployment/web", "statefulset/db"}, nil
+	}
+	t.Cleanup(func() { defaultHPATargets = listHPATargets })
+
+	out, _, err := runRoot(t, "", "__complete", "migrate", "-n", "shop", "deployment/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if asked != "shop" {
+		t.Errorf("listed namespace %q, want shop", asked)
+	}
+	if got := strings.Join(strings.Split(strings.TrimSpace(out), "\n"), " "); got != "deployment/api deployment/web :4" {
+		t.Errorf("completion output %q, want the two deployments and the no-file directive (:4)", out)
+	}
+	out, _, _ = runRoot(t, "", "__complete", "migrate", "deployment/web", "")
+	if strings.TrimSpace(out) != ":4" {
+		t.Errorf("after a target: %q", out)
+	}
+}

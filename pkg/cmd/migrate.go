@@ -132,6 +132,13 @@ func NewCmdMigrate(streams genericiooptions.IOStreams, cf *genericclioptions.Con
 	}
 	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"text", "json", "yaml"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = c.RegisterFlagCompletionFunc("dry-run", cobra.FixedCompletions([]string{"none", "client", "server"}, cobra.ShellCompDirectiveNoFileComp))
+	// TYPE/NAME: the workloads the namespace's HPAs scale.
+	c.ValidArgsFunction = func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		if len(args) > 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		return completeNames(c, o.ConfigFlags, defaultHPATargets, toComplete)
+	}
 	return c
 }
 
