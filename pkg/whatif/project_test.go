@@ -252,3 +252,40 @@ func TestProjectSkipIsExact(t *testing.T) {
 		})
 	}
 }
+
+// valueAt answers as a scan of the rows would: the last value given before
+// the first row after the instant, also when absolute and relative times
+// interleave out of order.
+func TestTraceValueAt(t *testing.T) {
+	tr, err := ParseTrace("t.csv", []byte("time,cpu,external:queue\n0s,1,\n30s,,5\n2026-01-01T12:00:20Z,3,\n1m,,7\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.Resolve(t0) // the absolute row lands at +20s, after the +30s row
+	scan := func(col int, off time.Duration) string {
+		var v *resource.Quantity
+		for i := range tr.Rows {
+			if tr.Rows[i].Offset > off {
+				break
+			}
+			if q := tr.Rows[i].Values[col]; q != nil {
+				v = q
+			}
+		}
+		if v == nil {
+			return "-"
+		}
+		return v.String()
+	}
+	for off := -time.Second; off <= 90*time.Second; off += 5 * time.Second {
+		for col := range tr.Columns {
+			got := "-"
+			if q, ok := tr.valueAt(col, off); ok {
+				got = q.String()
+			}
+			if want := scan(col, off); got != want {
+				t.Errorf("column %d at %s: %s, a scan gives %s", col, off, got, want)
+			}
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -37,6 +38,12 @@ import (
 type Trace struct {
 	Columns []TraceColumn
 	Rows    []TraceRow
+
+	// The lookup index of valueAt, built on first use (Resolve drops it):
+	// the running maximum of the row offsets, and per column the index of
+	// the last row up to each row that gives the column a value (-1: none).
+	maxOffset []time.Duration
+	lastSet   [][]int
 }
 
 // TraceColumn is what one column sets.
@@ -207,24 +214,54 @@ func (tr *Trace) Resolve(start time.Time) {
 			tr.Rows[i].At = nil
 		}
 	}
+	tr.maxOffset, tr.lastSet = nil, nil
 }
 
 // End is the offset of the last row.
 func (tr *Trace) End() time.Duration { return tr.Rows[len(tr.Rows)-1].Offset }
 
-// valueAt is column col's value at offset off, if a row at or before off
-// gave one.
+// valueAt is column col's value at offset off: the last value given by the
+// rows before the first row whose time is after off. It is called for every
+// column at every sync, so it searches an index instead of the rows.
 func (tr *Trace) valueAt(col int, off time.Duration) (*resource.Quantity, bool) {
-	var v *resource.Quantity
+	if tr.maxOffset == nil {
+		tr.buildIndex()
+	}
+	// The first row after off is the first whose running maximum is after
+	// off.
+	k := sort.Search(len(tr.maxOffset), func(i int) bool { return tr.maxOffset[i] > off })
+	if k == 0 {
+		return nil, false
+	}
+	i := tr.lastSet[col][k-1]
+	if i < 0 {
+		return nil, false
+	}
+	return tr.Rows[i].Values[col], true
+}
+
+func (tr *Trace) buildIndex() {
+	tr.maxOffset = make([]time.Duration, len(tr.Rows))
+	tr.lastSet = make([][]int, len(tr.Columns))
+	for c := range tr.lastSet {
+		tr.lastSet[c] = make([]int, len(tr.Rows))
+	}
 	for i := range tr.Rows {
-		if tr.Rows[i].Offset > off {
-			break
+		tr.maxOffset[i] = tr.Rows[i].Offset
+		if i > 0 {
+			tr.maxOffset[i] = max(tr.maxOffset[i], tr.maxOffset[i-1])
 		}
-		if q := tr.Rows[i].Values[col]; q != nil {
-			v = q
+		for c := range tr.Columns {
+			switch {
+			case tr.Rows[i].Values[c] != nil:
+				tr.lastSet[c][i] = i
+			case i > 0:
+				tr.lastSet[c][i] = tr.lastSet[c][i-1]
+			default:
+				tr.lastSet[c][i] = -1
+			}
 		}
 	}
-	return v, v != nil
 }
 
 func (tr *Trace) pendingAfter(off time.Duration) bool { return tr.End() > off }
