@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/kubernetes"
@@ -22,24 +23,7 @@ var defaultHPANames HPANamesFunc = listHPANames
 
 // listHPANames reads the HPA names from the cluster of the kubeconfig.
 func listHPANames(ctx context.Context, cf *genericclioptions.ConfigFlags, namespace string) ([]string, error) {
-	cfg, err := cf.ToRESTConfig()
-	if err != nil {
-		return nil, err
-	}
-	kube, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		return nil, err
-	}
-	list, err := kube.AutoscalingV2().HorizontalPodAutoscalers(namespace).List(ctx, metav1.ListOptions{})
-	if err != nil {
-		return nil, err
-	}
-	names := make([]string, 0, len(list.Items))
-	for _, h := range list.Items {
-		names = append(names, h.Name)
-	}
-	sort.Strings(names)
-	return names, nil
+	return listFromHPAs(ctx, cf, namespace, func(h *autoscalingv2.HorizontalPodAutoscaler) string { return h.Name })
 }
 
 // defaultHPATargets lists, for migrate's completion, the workloads the HPAs
@@ -47,6 +31,18 @@ func listHPANames(ctx context.Context, cf *genericclioptions.ConfigFlags, namesp
 var defaultHPATargets HPANamesFunc = listHPATargets
 
 func listHPATargets(ctx context.Context, cf *genericclioptions.ConfigFlags, namespace string) ([]string, error) {
+	return listFromHPAs(ctx, cf, namespace, func(h *autoscalingv2.HorizontalPodAutoscaler) string {
+		ref := h.Spec.ScaleTargetRef
+		if ref.Kind == "" || ref.Name == "" {
+			return ""
+		}
+		return strings.ToLower(ref.Kind) + "/" + ref.Name
+	})
+}
+
+// listFromHPAs lists the HPAs of the namespace and returns what pick makes
+// of each, without empty strings and duplicates, sorted.
+func listFromHPAs(ctx context.Context, cf *genericclioptions.ConfigFlags, namespace string, pick func(*autoscalingv2.HorizontalPodAutoscaler) string) ([]string, error) {
 	cfg, err := cf.ToRESTConfig()
 	if err != nil {
 		return nil, err
@@ -60,13 +56,11 @@ func listHPATargets(ctx context.Context, cf *genericclioptions.ConfigFlags, name
 		return nil, err
 	}
 	seen := map[string]bool{}
-	var out []string
-	for _, h := range list.Items {
-		ref := h.Spec.ScaleTargetRef
-		t := strings.ToLower(ref.Kind) + "/" + ref.Name
-		if ref.Kind != "" && ref.Name != "" && !seen[t] {
-			seen[t] = true
-			out = append(out, t)
+	out := make([]string, 0, len(list.Items))
+	for i := range list.Items {
+		if v := pick(&list.Items[i]); v != "" && !seen[v] {
+			seen[v] = true
+			out = append(out, v)
 		}
 	}
 	sort.Strings(out)
