@@ -671,27 +671,8 @@ func (s *scenario) readOnlyUser(user string) {
 	if _, err := env.kube.RbacV1().Roles(s.ns).Create(s.ctx, role, metav1.CreateOptions{}); err != nil {
 		s.t.Fatal(err)
 	}
-	rb := &rbacv1.RoleBinding{
-		ObjectMeta: metav1.ObjectMeta{Name: "migrate-reader"},
-		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: role.Name},
-		Subjects:   []rbacv1.Subject{{APIGroup: rbacv1.GroupName, Kind: rbacv1.UserKind, Name: user}},
-	}
-	if _, err := env.kube.RbacV1().RoleBindings(s.ns).Create(s.ctx, rb, metav1.CreateOptions{}); err != nil {
-		s.t.Fatal(err)
-	}
-	s.poll("RBAC for "+user, 30*time.Second, func() error {
-		r, err := env.kube.AuthorizationV1().SubjectAccessReviews().Create(s.ctx, &authorizationv1.SubjectAccessReview{Spec: authorizationv1.SubjectAccessReviewSpec{
-			User: user, Groups: []string{"system:authenticated"},
-			ResourceAttributes: &authorizationv1.ResourceAttributes{Namespace: s.ns, Verb: "list", Group: "autoscaling", Resource: "horizontalpodautoscalers"},
-		}}, metav1.CreateOptions{})
-		if err != nil {
-			return err
-		}
-		if !r.Status.Allowed {
-			return errors.New("not allowed yet")
-		}
-		return nil
-	})
+	s.bindUser(user, "migrate-reader", rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: role.Name},
+		authorizationv1.ResourceAttributes{Verb: "list", Group: "autoscaling", Resource: "horizontalpodautoscalers"})
 }
 
 // docsRoleUser binds the ClusterRole of docs/rbac-migrate.yaml (under a name
@@ -714,18 +695,26 @@ func (s *scenario) docsRoleUser(user string) {
 	s.t.Cleanup(func() {
 		_ = env.kube.RbacV1().ClusterRoles().Delete(context.Background(), cr.Name, metav1.DeleteOptions{})
 	})
+	s.bindUser(user, "migrate-docs-role", rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: cr.Name},
+		authorizationv1.ResourceAttributes{Verb: "patch", Group: "apps", Resource: "deployments"})
+}
+
+// bindUser binds role to user in the namespace (RoleBinding name), and
+// waits until the authorizer allows user what probe asks.
+func (s *scenario) bindUser(user, name string, role rbacv1.RoleRef, probe authorizationv1.ResourceAttributes) {
+	s.t.Helper()
 	rb := &rbacv1.RoleBinding{
-		ObjectMeta: metav1.ObjectMeta{Name: "migrate-docs-role"},
-		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: cr.Name},
+		ObjectMeta: metav1.ObjectMeta{Name: name},
+		RoleRef:    role,
 		Subjects:   []rbacv1.Subject{{APIGroup: rbacv1.GroupName, Kind: rbacv1.UserKind, Name: user}},
 	}
 	if _, err := env.kube.RbacV1().RoleBindings(s.ns).Create(s.ctx, rb, metav1.CreateOptions{}); err != nil {
 		s.t.Fatal(err)
 	}
+	probe.Namespace = s.ns
 	s.poll("RBAC for "+user, 30*time.Second, func() error {
 		r, err := env.kube.AuthorizationV1().SubjectAccessReviews().Create(s.ctx, &authorizationv1.SubjectAccessReview{Spec: authorizationv1.SubjectAccessReviewSpec{
-			User: user, Groups: []string{"system:authenticated"},
-			ResourceAttributes: &authorizationv1.ResourceAttributes{Namespace: s.ns, Verb: "patch", Group: "apps", Resource: "deployments"},
+			User: user, Groups: []string{"system:authenticated"}, ResourceAttributes: &probe,
 		}}, metav1.CreateOptions{})
 		if err != nil {
 			return err
