@@ -116,6 +116,15 @@ func parseExplainMarker(line int, command, body string) (ExplainBlock, error) {
 	return b, nil
 }
 
+// markerAt parses the marker line l (line number line).
+func markerAt(line int, l string) (ExplainBlock, error) {
+	m := explainMarker.FindStringSubmatch(strings.TrimRight(l, " \r"))
+	if m == nil {
+		return ExplainBlock{}, fmt.Errorf("line %d: an explain marker must be one line ending with -->", line)
+	}
+	return parseExplainMarker(line, m[1], m[2])
+}
+
 // ParseExplainBlocks returns the markers of a page.
 func ParseExplainBlocks(page []byte) ([]ExplainBlock, error) {
 	var out []ExplainBlock
@@ -123,11 +132,7 @@ func ParseExplainBlocks(page []byte) ([]ExplainBlock, error) {
 		if !isMarker(l) {
 			continue
 		}
-		m := explainMarker.FindStringSubmatch(strings.TrimRight(l, " \r"))
-		if m == nil {
-			return nil, fmt.Errorf("line %d: an explain marker must be one line ending with -->", i+1)
-		}
-		b, err := parseExplainMarker(i+1, m[1], m[2])
+		b, err := markerAt(i+1, l)
 		if err != nil {
 			return nil, err
 		}
@@ -245,11 +250,7 @@ func RefreshExplainBlocks(page []byte) ([]byte, error) {
 		if !isMarker(l) {
 			continue
 		}
-		m := explainMarker.FindStringSubmatch(strings.TrimRight(l, " \r"))
-		if m == nil {
-			return nil, fmt.Errorf("line %d: an explain marker must be one line ending with -->", i+1)
-		}
-		b, err := parseExplainMarker(i+1, m[1], m[2])
+		b, err := markerAt(i+1, l)
 		if err != nil {
 			return nil, err
 		}
