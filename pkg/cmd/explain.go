@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -23,6 +22,7 @@ import (
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/gather"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/load"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
 )
 
@@ -64,6 +64,8 @@ type ExplainOptions struct {
 	DownscaleStabilization  time.Duration
 	SyncPeriod              time.Duration
 	FeatureGates            string
+	// ControllerVersion is --controller-version.
+	ControllerVersion string
 	// AssumeScaleUpdateError makes the replay assume the scale UPDATE fails
 	// with this message (hidden; used to replay upstream's failure tests).
 	AssumeScaleUpdateError string
@@ -76,11 +78,13 @@ type ExplainOptions struct {
 	Display DisplayOptions
 
 	// Resolved by Complete.
-	changed  map[string]bool
-	args     []string
-	now      time.Time
-	settings engine.Settings
-	format   render.Format
+	changed       map[string]bool
+	args          []string
+	now           time.Time
+	settings      engine.Settings
+	format        render.Format
+	gates         map[profile.Gate]bool
+	versionSource string
 }
 
 // NewExplainOptions returns the options with every default set.
@@ -202,7 +206,9 @@ func (o *ExplainOptions) addSettingsFlags(fs *pflag.FlagSet) {
 	fs.DurationVar(&o.SyncPeriod, "sync-period", o.SyncPeriod,
 		"Controller sync period (--horizontal-pod-autoscaler-sync-period)")
 	fs.StringVar(&o.FeatureGates, "feature-gates", o.FeatureGates,
-		"Feature gates as Name=true|false,... (HPAConfigurableTolerance, HPAScaleToZero, PodLevelResources; default: the v1.36 defaults)")
+		"Feature gates as Name=true|false,... on top of the controller version's defaults (see docs/versions.md)")
+	fs.StringVar(&o.ControllerVersion, "controller-version", o.ControllerVersion,
+		"Kubernetes version of the kube-controller-manager to replay, like 1.32 or v1.32.13 (default: detected from the cluster, else "+profile.NewestVersion+")")
 	fs.StringVar(&o.AssumeScaleUpdateError, "assume-scale-update-error", o.AssumeScaleUpdateError,
 		"Assume the controller's scale update fails with this error")
 	_ = fs.MarkHidden("assume-scale-update-error")
@@ -240,7 +246,20 @@ func (o *ExplainOptions) Complete(c *cobra.Command, args []string) error {
 	}
 	o.now = o.now.UTC()
 
-	gates, err := parseFeatureGates(o.FeatureGates, engine.DefaultFeatureGates())
+	gates, err := profile.ParseGates(o.FeatureGates)
+	if err != nil {
+		return flagErrorf(c, "--feature-gates: %w", err)
+	}
+	o.gates = gates
+	version := profile.Newest()
+	o.versionSource = "the newest supported controller (assumed)"
+	if o.ControllerVersion != "" {
+		if version, err = profile.Parse(o.ControllerVersion); err != nil {
+			return flagErrorf(c, "--controller-version: %w", err)
+		}
+		o.versionSource = "--controller-version"
+	}
+	prof, err := profile.New(version, gates)
 	if err != nil {
 		return flagErrorf(c, "%w", err)
 	}
@@ -250,12 +269,13 @@ func (o *ExplainOptions) Complete(c *cobra.Command, args []string) error {
 	s.InitialReadinessDelay = o.InitialReadinessDelay
 	s.DownscaleStabilization = o.DownscaleStabilization
 	s.SyncPeriod = o.SyncPeriod
-	s.FeatureGates = gates
+	s.Profile = prof
+	s.VersionSource = o.versionSource
 	s.ScaleUpdateError = o.AssumeScaleUpdateError
 	// Live, detectSettings replaces this when it finds the controller.
-	s.Source = "kube-controller-manager v1.36 defaults, with the flags given here"
+	s.Source = "kube-controller-manager defaults, with the flags given here"
 	if len(o.changed) == 0 || !anyChanged(o.changed, settingsFlags) {
-		s.Source = "kube-controller-manager v1.36 defaults"
+		s.Source = "kube-controller-manager defaults"
 	}
 	o.settings = s
 
@@ -268,7 +288,7 @@ func (o *ExplainOptions) Complete(c *cobra.Command, args []string) error {
 }
 
 // settingsFlags are the flags that set controller settings.
-var settingsFlags = []string{"tolerance", "cpu-initialization-period", "initial-readiness-delay", "downscale-stabilization", "sync-period", "feature-gates"}
+var settingsFlags = []string{"tolerance", "cpu-initialization-period", "initial-readiness-delay", "downscale-stabilization", "sync-period", "feature-gates", "controller-version"}
 
 func anyChanged(changed map[string]bool, names []string) bool {
 	for _, n := range names {
@@ -378,9 +398,6 @@ func (o *ExplainOptions) snapshot(ctx context.Context) (*engine.Snapshot, *gathe
 	}
 	for _, w := range res.Warnings {
 		fmt.Fprintf(o.ErrOut, "Warning: %s\n", w)
-	}
-	if v := res.ServerVersion; v != "" && !strings.HasPrefix(v, "v1.36.") {
-		fmt.Fprintf(o.ErrOut, "Warning: the API server is %s; the replay follows the v1.36 controller, whose algorithm may differ from the one running there\n", v)
 	}
 	return res.Snapshot, clients, nil
 }
@@ -546,15 +563,16 @@ func (o *ExplainOptions) detectSettings(ctx context.Context, clients *gather.Cli
 		s.SyncPeriod = *f.SyncPeriod
 	}
 	if set("feature-gates") {
-		for k, v := range f.FeatureGates {
-			switch k {
-			case "HPAConfigurableTolerance":
-				s.FeatureGates.HPAConfigurableTolerance = v
-			case "HPAScaleToZero":
-				s.FeatureGates.HPAScaleToZero = v
-			case "PodLevelResources":
-				s.FeatureGates.PodLevelResources = v
+		gates := map[profile.Gate]bool{}
+		for _, g := range profile.GatesAt(s.Profile.Version.Minor) {
+			if v, ok := f.FeatureGates[string(g.Name)]; ok {
+				gates[g.Name] = v
 			}
+		}
+		if p, err := profile.New(s.Profile.Version, gates); err == nil {
+			s.Profile = p
+		} else {
+			fmt.Fprintf(o.ErrOut, "Warning: the feature gates of kube-controller-manager pod %s: %v\n", f.Source, err)
 		}
 	}
 	s.Source = "the flags of kube-controller-manager pod " + f.Source + " (command-line flags win)"

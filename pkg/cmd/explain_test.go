@@ -9,6 +9,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
 )
 
@@ -65,11 +67,21 @@ func TestExplain_flags(t *testing.T) {
 	want.InitialReadinessDelay = 10 * time.Second
 	want.DownscaleStabilization = time.Minute
 	want.SyncPeriod = 30 * time.Second
-	want.FeatureGates = engine.FeatureGates{HPAConfigurableTolerance: true, HPAScaleToZero: true, PodLevelResources: false}
-	want.Source = "kube-controller-manager v1.36 defaults, with the flags given here"
-	if s != want {
+	want.Profile = mustProfile(t, profile.Newest(), map[profile.Gate]bool{profile.HPAScaleToZero: true, profile.PodLevelResources: false})
+	want.Source = "kube-controller-manager defaults, with the flags given here"
+	want.VersionSource = "the newest supported controller (assumed)"
+	if !reflect.DeepEqual(s, want) {
 		t.Errorf("settings = %+v\nwant       %+v", s, want)
 	}
+}
+
+func mustProfile(t *testing.T, v profile.Version, gates map[profile.Gate]bool) profile.Profile {
+	t.Helper()
+	p, err := profile.New(v, gates)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 func TestExplain_defaults(t *testing.T) {
@@ -78,8 +90,9 @@ func TestExplain_defaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	def := engine.DefaultSettings()
-	def.Source = "kube-controller-manager v1.36 defaults"
-	if o.Settings() != def || o.Format() != render.FormatText || o.Namespace != "" {
+	def.Source = "kube-controller-manager defaults"
+	def.VersionSource = "the newest supported controller (assumed)"
+	if !reflect.DeepEqual(o.Settings(), def) || o.Format() != render.FormatText || o.Namespace != "" {
 		t.Errorf("settings %+v format %q namespace %q", o.Settings(), o.Format(), o.Namespace)
 	}
 	if time.Since(o.Time()) > time.Minute {
@@ -97,9 +110,13 @@ func TestExplain_flagErrors(t *testing.T) {
 		{[]string{"web", "-f", "a.yaml", "--now", "yesterday"}, `--now: "yesterday" is not an RFC 3339 time`},
 		{[]string{"web", "-f", "a.yaml", "--now", "2026-01-01 00:00:00"}, `is not an RFC 3339 time`},
 		{[]string{"web", "-f", "a.yaml", "-o", "wide"}, `unknown output format "wide" (want one of: text, json, yaml)`},
-		{[]string{"web", "-f", "a.yaml", "--feature-gates", "HPAScaleToZero=true,Foo=true"}, `--feature-gates: unknown feature gate "Foo" (known: HPAConfigurableTolerance, HPAScaleToZero, PodLevelResources)`},
+		{[]string{"web", "-f", "a.yaml", "--feature-gates", "HPAScaleToZero=true,Foo=true"}, `unknown feature gate "Foo" (gates of v1.37: HPAConfigurableTolerance, HPAScaleToZero, PodLevelResources, HPAGeneration, HPAOptimizedSelectorStore, StaleControllerConsistencyHPA)`},
 		{[]string{"web", "-f", "a.yaml", "--feature-gates", "HPAScaleToZero=maybe"}, `the value must be true or false`},
 		{[]string{"web", "-f", "a.yaml", "--feature-gates", "HPAScaleToZero"}, `"HPAScaleToZero" is not Name=true|false`},
+		{[]string{"web", "-f", "a.yaml", "--feature-gates", "HPAConfigurableTolerance=false"}, `feature gate HPAConfigurableTolerance is GA and locked to true in v1.37`},
+		{[]string{"web", "-f", "a.yaml", "--controller-version", "1.32", "--feature-gates", "HPAGeneration=true"}, `feature gate HPAGeneration does not exist in v1.32`},
+		{[]string{"web", "-f", "a.yaml", "--controller-version", "1.28"}, `controller version v1.28 is not supported: kubectl-hpa replays the HPA controller of v1.29 to v1.37`},
+		{[]string{"web", "-f", "a.yaml", "--controller-version", "latest"}, `--controller-version: "latest" is not a Kubernetes version`},
 		{[]string{"web", "-f", "a.yaml", "--tolerance", "-0.1"}, "--tolerance must not be negative"},
 		{[]string{"web", "-f", "a.yaml", "--initial-readiness-delay", "-1s"}, "--initial-readiness-delay must not be negative"},
 		{[]string{"web", "-f", "a.yaml", "--sync-period", "0s"}, "--sync-period must be positive"},

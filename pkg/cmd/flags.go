@@ -5,12 +5,10 @@ package cmd
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
 )
 
@@ -31,41 +29,6 @@ func flagErrorf(c *cobra.Command, format string, args ...any) error {
 		path = c.CommandPath()
 	}
 	return &FlagError{Err: fmt.Errorf(format, args...), CommandPath: path}
-}
-
-// featureGateNames lists the gates --feature-gates accepts.
-var featureGateNames = []string{"HPAConfigurableTolerance", "HPAScaleToZero", "PodLevelResources"}
-
-// parseFeatureGates applies "Name=bool,..." (the kube-controller-manager
-// syntax) on top of base.
-func parseFeatureGates(spec string, base engine.FeatureGates) (engine.FeatureGates, error) {
-	out := base
-	for _, part := range strings.Split(spec, ",") {
-		part = strings.TrimSpace(part)
-		if part == "" {
-			continue
-		}
-		name, val, ok := strings.Cut(part, "=")
-		if !ok {
-			return out, fmt.Errorf("--feature-gates: %q is not Name=true|false", part)
-		}
-		name = strings.TrimSpace(name)
-		b, err := strconv.ParseBool(strings.TrimSpace(val))
-		if err != nil {
-			return out, fmt.Errorf("--feature-gates: %s=%s: the value must be true or false", name, val)
-		}
-		switch name {
-		case "HPAConfigurableTolerance":
-			out.HPAConfigurableTolerance = b
-		case "HPAScaleToZero":
-			out.HPAScaleToZero = b
-		case "PodLevelResources":
-			out.PodLevelResources = b
-		default:
-			return out, fmt.Errorf("--feature-gates: unknown feature gate %q (known: %s)", name, strings.Join(featureGateNames, ", "))
-		}
-	}
-	return out, nil
 }
 
 // formatHelp is the description of -o.

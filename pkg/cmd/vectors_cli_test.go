@@ -17,6 +17,8 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/cli"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
 )
 
 // The calculator and reconcile vectors, replayed through the offline CLI: each
@@ -172,23 +174,6 @@ func (v *cliVector) objects() []any {
 	return items
 }
 
-// scaleUpdateError replays the controller's retry-on-conflict loop.
-func scaleUpdateError(results []string) string {
-	for i := 0; i < 5 && len(results) > 0; i++ {
-		r := results[min(i, len(results)-1)]
-		switch {
-		case r == "ok":
-			return ""
-		case strings.HasPrefix(r, "error:"):
-			return strings.TrimPrefix(r, "error:")
-		}
-	}
-	if len(results) == 0 {
-		return ""
-	}
-	return "Operation cannot be fulfilled: the object has been modified"
-}
-
 type cliOutput struct {
 	DesiredReplicas int32  `json:"desiredReplicas"`
 	Rescale         bool   `json:"rescale"`
@@ -244,6 +229,8 @@ func runVectorCLI(t *testing.T, v *cliVector, tolerance *float64) cliOutput {
 			args = append(args, flag+"="+val)
 		}
 	}
+	// The vectors come from the upstream tests of v1.36.3.
+	args = append(args, "--controller-version=v1.36.3")
 	if len(v.FeatureGates) > 0 {
 		var gates []string
 		for g, on := range v.FeatureGates {
@@ -252,7 +239,7 @@ func runVectorCLI(t *testing.T, v *cliVector, tolerance *float64) cliOutput {
 		args = append(args, "--feature-gates="+strings.Join(gates, ","))
 	}
 	if v.Target != nil {
-		if e := scaleUpdateError(v.Target.UpdateResults); e != "" {
+		if e := engine.ScaleUpdateOutcome(v.Target.UpdateResults, profile.Default(profile.MustParse("v1.36.3")).Switches); e != "" {
 			args = append(args, "--assume-scale-update-error="+e)
 		}
 	}

@@ -37,6 +37,8 @@ func TestAgreement(t *testing.T) {
 			{Type: autoscalingv2.AbleToScale, Status: corev1.ConditionTrue, Reason: "SucceededRescale", LastTransitionTime: metav1.Time{Time: t0}},
 			{Type: autoscalingv2.ScalingActive, Status: corev1.ConditionTrue, Reason: "ValidMetricFound", LastTransitionTime: metav1.Time{Time: t0}},
 			{Type: autoscalingv2.ScalingLimited, Status: corev1.ConditionFalse, Reason: "DesiredWithinRange", LastTransitionTime: metav1.Time{Time: t0}},
+			// The newest controller writes this at every rescale.
+			{Type: autoscalingv2.ScaledToZero, Status: corev1.ConditionFalse, Reason: "NotScaledToZero", LastTransitionTime: metav1.Time{Time: t0}},
 		},
 	}
 	dec := evaluate(t, snap)

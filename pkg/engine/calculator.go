@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
 )
 
 var errNoPods = errors.New("no pods returned by selector while calculating replica count")
@@ -28,7 +29,8 @@ type calculator struct {
 	now            time.Time
 	cpuInit        time.Duration
 	readinessDelay time.Duration
-	podLevel       bool
+	// sw are the switches of the controller version replayed.
+	sw profile.Switches
 	// foreign names selected pods the target does not own (explanation only).
 	foreign map[string]string
 }
@@ -164,7 +166,7 @@ func (c *calculator) getResourceReplicas(cur, target int32, resource corev1.Reso
 		tr.Pods = accounting(c.pods, g, all, nil, c.foreign)
 		return 0, 0, 0, time.Time{}, errors.New("did not receive metrics for targeted pods (pods might be unready)")
 	}
-	requests, err := calculateRequests(c.pods, container, resource, c.podLevel)
+	requests, err := calculateRequests(c.pods, container, resource, c.sw)
 	if err != nil {
 		tr.Pods = accounting(c.pods, g, all, nil, c.foreign)
 		return 0, 0, 0, time.Time{}, err
@@ -187,7 +189,7 @@ func (c *calculator) getResourceReplicas(cur, target int32, resource corev1.Reso
 			tr.Steps = append(tr.Steps, fmt.Sprintf("ratio %.4g is within the tolerance band [%.4g, %.4g]: keep %d replicas", ratio, 1-tol.down, 1+tol.up, cur))
 			return cur, util, rawAvg, ts, nil
 		}
-		n := int32(math.Ceil(ratio * float64(g.readyCount)))
+		n := ceilInt32(ratio * float64(g.readyCount))
 		tr.Steps = append(tr.Steps, fmt.Sprintf("ceil(%.4g × %d ready pods) = %d", ratio, g.readyCount, n))
 		return n, util, rawAvg, ts, nil
 	}
@@ -268,7 +270,7 @@ func (c *calculator) finishFillIn(tr *explain.MetricResult, fi *explain.FillIn, 
 		}
 		return cur, util, raw, ts, nil
 	}
-	n := int32(math.Ceil(newRatio * float64(samples)))
+	n := ceilInt32(newRatio * float64(samples))
 	fi.NewReplicas = &n
 	if (newRatio < 1.0 && n > cur) || (newRatio > 1.0 && n < cur) {
 		fi.WrongWay = true
@@ -329,7 +331,7 @@ func (c *calculator) plainReplicas(samples podSamples, cur int32, target int64, 
 			tr.Steps = append(tr.Steps, fmt.Sprintf("ratio %.4g is within the tolerance band [%.4g, %.4g]: keep %d replicas", ratio, 1-tol.down, 1+tol.up, cur))
 			return cur, avg, nil
 		}
-		n := int32(math.Ceil(ratio * float64(g.readyCount)))
+		n := ceilInt32(ratio * float64(g.readyCount))
 		tr.Steps = append(tr.Steps, fmt.Sprintf("ceil(%.4g × %d ready pods) = %d", ratio, g.readyCount, n))
 		return n, avg, nil
 	}
@@ -383,7 +385,7 @@ func (c *calculator) readyPodsCount() (int64, error) {
 func (c *calculator) usageRatioReplicaCount(cur int32, ratio float64, tol tolerances, tr *explain.MetricResult) (int32, error) {
 	tr.Tolerance = tol.check(ratio)
 	if cur == 0 {
-		n := int32(math.Ceil(ratio))
+		n := ceilInt32(ratio)
 		tr.Tolerance = nil
 		tr.Steps = append(tr.Steps, fmt.Sprintf("the target is at 0 replicas: ceil(ratio %.4g) = %d, no tolerance applies", ratio, n))
 		return n, nil
@@ -402,10 +404,10 @@ func (c *calculator) usageRatioReplicaCount(cur int32, ratio float64, tol tolera
 	}
 	f := ratio * float64(ready)
 	var n int32
-	if f > math.MaxInt32 {
+	if f > math.MaxInt32 && c.sw.UsageRatioReplicaCap {
 		n = math.MaxInt32
 	} else {
-		n = int32(math.Ceil(f))
+		n = ceilInt32(f)
 	}
 	tr.Steps = append(tr.Steps, fmt.Sprintf("ceil(%.4g × %d Running and Ready pods) = %d", ratio, ready, n))
 	return n, nil
@@ -415,8 +417,7 @@ func (c *calculator) usageRatioReplicaCount(cur int32, ratio float64, tol tolera
 func (c *calculator) getObjectMetricReplicas(cur int32, target int64, name string, tol tolerances, ref *autoscalingv2.CrossVersionObjectReference, tr *explain.MetricResult) (int32, int64, time.Time, error) {
 	usage, _, err := c.api.objectMetric(name, ref)
 	if err != nil {
-		// Upstream's format arguments are out of order; this is the text it prints.
-		return 0, 0, time.Time{}, fmt.Errorf("unable to get metric %s: %v on %s %s/%w", name, ref.Kind, c.api.namespace, ref.Name, err)
+		return 0, 0, time.Time{}, c.objectMetricError(name, ref, err)
 	}
 	ratio := float64(usage) / float64(target)
 	tr.Usage = &explain.Usage{SumMilli: usage, Count: 1, AverageMilli: usage, TargetMilli: target, Ratio: ratio, ReplicaBase: cur, ReplicaBaseKind: "specReplicas"}
@@ -425,12 +426,23 @@ func (c *calculator) getObjectMetricReplicas(cur int32, target int64, name strin
 	return n, usage, time.Time{}, err
 }
 
+// objectMetricError words a failed Object metric query as the controller
+// version does.
+func (c *calculator) objectMetricError(name string, ref *autoscalingv2.CrossVersionObjectReference, err error) error {
+	if c.sw.ObjectMetricErrorReordered {
+		return fmt.Errorf("unable to get metric %s on %s %s/%s: %w", name, ref.Kind, c.api.namespace, ref.Name, err)
+	}
+	// Before v1.37 the format arguments are out of order; this is the text
+	// those versions print.
+	return fmt.Errorf("unable to get metric %s: %v on %s %s/%w", name, ref.Kind, c.api.namespace, ref.Name, err)
+}
+
 // getObjectPerPodMetricReplicas mirrors GetObjectPerPodMetricReplicas
 // (Object, AverageValue), which works from status.replicas.
 func (c *calculator) getObjectPerPodMetricReplicas(statusReplicas int32, target int64, name string, tol tolerances, ref *autoscalingv2.CrossVersionObjectReference, tr *explain.MetricResult) (int32, int64, time.Time, error) {
 	usage, ts, err := c.api.objectMetric(name, ref)
 	if err != nil {
-		return 0, 0, time.Time{}, fmt.Errorf("unable to get metric %s: %v on %s %s/%w", name, ref.Kind, c.api.namespace, ref.Name, err)
+		return 0, 0, time.Time{}, c.objectMetricError(name, ref, err)
 	}
 	n := statusReplicas
 	ratio := float64(usage) / (float64(target) * float64(n))
@@ -438,12 +450,12 @@ func (c *calculator) getObjectPerPodMetricReplicas(statusReplicas int32, target 
 	tr.Tolerance = tol.check(ratio)
 	tr.Steps = append(tr.Steps, fmt.Sprintf("value %dm / (target %dm × %d status replicas): ratio %.4g", usage, target, statusReplicas, ratio))
 	if !tol.isWithin(ratio) {
-		n = int32(math.Ceil(float64(usage) / float64(target)))
+		n = ceilInt32(float64(usage) / float64(target))
 		tr.Steps = append(tr.Steps, fmt.Sprintf("ceil(%dm / %dm) = %d", usage, target, n))
 	} else {
 		tr.Steps = append(tr.Steps, fmt.Sprintf("ratio is within the tolerance band: keep status.replicas = %d", statusReplicas))
 	}
-	avg := int64(math.Ceil(float64(usage) / float64(statusReplicas)))
+	avg := toInt64(math.Ceil(float64(usage) / float64(statusReplicas)))
 	tr.Usage.AverageMilli = avg
 	return n, avg, ts, nil
 }
@@ -473,11 +485,11 @@ func (c *calculator) getExternalMetricReplicas(cur int32, target int64, name str
 	}
 	var usage int64
 	for _, v := range values {
-		if v > 0 && usage > math.MaxInt64-v {
+		if c.sw.ExternalValueSumCap && v > 0 && usage > math.MaxInt64-v {
 			usage = math.MaxInt64
 			break
 		}
-		usage += v
+		usage += v // before v1.35 the sum wraps on overflow
 	}
 	ratio := float64(usage) / float64(target)
 	tr.Usage = &explain.Usage{SumMilli: usage, Count: len(values), AverageMilli: usage, TargetMilli: target, Ratio: ratio, ReplicaBase: cur, ReplicaBaseKind: "specReplicas"}
@@ -500,7 +512,8 @@ func (c *calculator) getExternalPerPodMetricReplicas(statusReplicas int32, targe
 	var usage int64
 	for _, v := range values {
 		usage += v
-		if usage < 0 {
+		if usage < 0 && c.sw.ExternalAverageCaps {
+			// The controller's overflow test: any negative running sum.
 			usage = math.MaxInt64
 			break
 		}
@@ -512,20 +525,20 @@ func (c *calculator) getExternalPerPodMetricReplicas(statusReplicas int32, targe
 	tr.Steps = append(tr.Steps, fmt.Sprintf("sum of %d series = %dm / (target %dm × %d status replicas): ratio %.4g", len(values), usage, target, statusReplicas, ratio))
 	if !tol.isWithin(ratio) {
 		f := math.Ceil(float64(usage) / float64(target))
-		if f > float64(math.MaxInt32) {
+		if f > float64(math.MaxInt32) && c.sw.ExternalAverageCaps {
 			n = math.MaxInt32
 		} else {
-			n = int32(f)
+			n = toInt32(f)
 		}
 		tr.Steps = append(tr.Steps, fmt.Sprintf("ceil(%dm / %dm) = %d", usage, target, n))
 	} else {
 		tr.Steps = append(tr.Steps, fmt.Sprintf("ratio is within the tolerance band: keep status.replicas = %d", statusReplicas))
 	}
 	var avg int64
-	if float64(usage) >= float64(math.MaxInt64) {
+	if float64(usage) >= float64(math.MaxInt64) && c.sw.ExternalAverageCaps {
 		avg = math.MaxInt64
 	} else {
-		avg = int64(math.Ceil(float64(usage) / float64(statusReplicas)))
+		avg = toInt64(math.Ceil(float64(usage) / float64(statusReplicas)))
 	}
 	tr.Usage.AverageMilli = avg
 	return n, avg, ts, nil

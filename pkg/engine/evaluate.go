@@ -90,22 +90,6 @@ func (s *syncRun) removeCondition(t autoscalingv2.HorizontalPodAutoscalerConditi
 	s.hpa.Status.Conditions = kept
 }
 
-func minReplicasOf(hpa *autoscalingv2.HorizontalPodAutoscaler) int32 {
-	if hpa.Spec.MinReplicas != nil {
-		return *hpa.Spec.MinReplicas
-	}
-	return 1
-}
-
-func hasObjectOrExternal(hpa *autoscalingv2.HorizontalPodAutoscaler) bool {
-	for _, m := range hpa.Spec.Metrics {
-		if m.Type == autoscalingv2.ObjectMetricSourceType || m.Type == autoscalingv2.ExternalMetricSourceType {
-			return true
-		}
-	}
-	return false
-}
-
 func scaledToZeroCondition(hpa *autoscalingv2.HorizontalPodAutoscaler) bool {
 	for _, c := range hpa.Status.Conditions {
 		if c.Type == autoscalingv2.ScaledToZero {
@@ -120,7 +104,10 @@ func (s *syncRun) init() {
 	s.oldStatus = s.hpa.Status.DeepCopy()
 	s.state = s.snap.State.DeepCopy()
 	t := s.snap.Target
-	g := s.set.FeatureGates
+	gates := make(map[string]bool, len(s.set.Profile.Gates))
+	for g, v := range s.set.Profile.Gates {
+		gates[string(g)] = v
+	}
 	s.dec = &explain.Decision{
 		APIVersion: explain.APIVersion,
 		Kind:       explain.KindExplanation,
@@ -128,7 +115,7 @@ func (s *syncRun) init() {
 		Target: explain.TargetInfo{
 			APIVersion: s.hpa.Spec.ScaleTargetRef.APIVersion, Kind: s.hpa.Spec.ScaleTargetRef.Kind, Name: s.hpa.Spec.ScaleTargetRef.Name,
 			SpecReplicas: t.SpecReplicas, StatusReplicas: t.StatusReplicas, Selector: t.Selector, GetError: t.GetError,
-			MinReplicas: minReplicasOf(s.hpa), MaxReplicas: s.hpa.Spec.MaxReplicas,
+			MinReplicas: MinReplicas(s.hpa), MaxReplicas: s.hpa.Spec.MaxReplicas,
 		},
 		Now: s.now,
 		Settings: explain.SettingsInfo{
@@ -138,11 +125,9 @@ func (s *syncRun) init() {
 			DownscaleStabilization:  s.set.DownscaleStabilization.String(),
 			SyncPeriod:              s.set.SyncPeriod.String(),
 			Source:                  s.set.Source,
-			FeatureGates: map[string]bool{
-				"HPAConfigurableTolerance": g.HPAConfigurableTolerance,
-				"HPAScaleToZero":           g.HPAScaleToZero,
-				"PodLevelResources":        g.PodLevelResources,
-			},
+			FeatureGates:            gates,
+			ControllerVersion:       s.set.Profile.Version.String(),
+			ControllerVersionSource: s.set.VersionSource,
 		},
 		StateBefore: s.snap.State.DeepCopy(),
 		Metrics:     []explain.MetricResult{},
@@ -194,10 +179,11 @@ func (s *syncRun) run() {
 		s.seeded = true
 	}
 
-	minR := minReplicasOf(s.hpa)
+	minR := MinReplicas(s.hpa)
 	maxR := s.hpa.Spec.MaxReplicas
-	gateZero := s.set.FeatureGates.HPAScaleToZero
-	hasObjExt := hasObjectOrExternal(s.hpa)
+	sw := s.set.Profile.Switches
+	gateZero := sw.ScaleToZeroConditions && sw.ScaledToZero
+	hasObjExt := HasObjectOrExternalMetric(s.hpa)
 	scaledToZero := gateZero && scaledToZeroCondition(s.hpa)
 	canScaleFromZero := scaledToZero && hasObjExt
 
@@ -207,19 +193,25 @@ func (s *syncRun) run() {
 	needsMetrics := true
 	var statuses []autoscalingv2.MetricStatus
 
-	// 3. Short-circuits.
+	// 3. Short-circuits. Before v1.36 a target at zero disables autoscaling
+	// only when minReplicas is not zero; from v1.36 the ScaledToZero
+	// condition decides.
+	zeroDisables := cur == 0 && minR != 0
+	if sw.ScaleToZeroConditions {
+		zeroDisables = cur == 0 && !((minR != 0 && scaledToZero) || canScaleFromZero)
+	}
 	switch {
-	case cur == 0:
-		if !((minR != 0 && scaledToZero) || canScaleFromZero) {
-			needsMetrics = false
-			rescale = false
-			s.setCondition(autoscalingv2.ScalingActive, corev1.ConditionFalse, "ScalingDisabled", "scaling is disabled since the replica count of the target is zero")
-			if !gateZero {
-				s.removeCondition(autoscalingv2.ScaledToZero)
-			}
-			s.dec.Outcome = explain.OutcomeScalingDisabled
-			s.dec.Summary = "the target is scaled to 0 replicas, which disables autoscaling (scale it up by hand to resume)"
+	case zeroDisables:
+		needsMetrics = false
+		rescale = false
+		s.setCondition(autoscalingv2.ScalingActive, corev1.ConditionFalse, "ScalingDisabled", "scaling is disabled since the replica count of the target is zero")
+		if sw.ScaleToZeroConditions && !gateZero {
+			s.removeCondition(autoscalingv2.ScaledToZero)
 		}
+		s.dec.Outcome = explain.OutcomeScalingDisabled
+		s.dec.Summary = "the target is scaled to 0 replicas, which disables autoscaling (scale it up by hand to resume)"
+	case cur == 0:
+		// Metrics are computed from zero replicas.
 	case cur > maxR:
 		reason = "Current number of replicas above Spec.MaxReplicas"
 		desired = maxR
@@ -297,13 +289,14 @@ func (s *syncRun) run() {
 		s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionTrue, "SucceededRescale", fmt.Sprintf("the HPA controller was able to update the target scale to %d", desired))
 		s.event(corev1.EventTypeNormal, "SuccessfulRescale", fmt.Sprintf("New size: %d; reason: %s", desired, reason))
 		storeScaleEvent(s.hpa.Spec.Behavior, &s.state, cur, desired, s.now)
-		if gateZero {
-			if cur > 0 && desired == 0 && minR == 0 && hasObjExt {
-				s.setCondition(autoscalingv2.ScaledToZero, corev1.ConditionTrue, "ScaledToZero", "the HPA controller scaled the workload to zero")
-			} else {
-				s.setCondition(autoscalingv2.ScaledToZero, corev1.ConditionFalse, "NotScaledToZero", "the HPA controller did not scale the workload to zero")
-			}
-		} else {
+		switch {
+		case !sw.ScaleToZeroConditions:
+			// Before v1.36 the controller does not know the condition.
+		case gateZero && cur > 0 && desired == 0 && minR == 0 && hasObjExt:
+			s.setCondition(autoscalingv2.ScaledToZero, corev1.ConditionTrue, "ScaledToZero", "the HPA controller scaled the workload to zero")
+		case gateZero:
+			s.setCondition(autoscalingv2.ScaledToZero, corev1.ConditionFalse, "NotScaledToZero", "the HPA controller did not scale the workload to zero")
+		default:
 			s.removeCondition(autoscalingv2.ScaledToZero)
 		}
 		s.dec.Rescale = true
@@ -327,6 +320,10 @@ func (s *syncRun) setStatus(cur, desired int32, statuses []autoscalingv2.MetricS
 		LastScaleTime:   s.hpa.Status.LastScaleTime,
 		CurrentMetrics:  statuses,
 		Conditions:      s.hpa.Status.Conditions,
+	}
+	if s.set.Profile.Switches.ObservedGeneration {
+		g := s.hpa.Generation
+		s.hpa.Status.ObservedGeneration = &g
 	}
 	if rescale {
 		t := metav1.NewTime(s.now)
@@ -416,6 +413,14 @@ func (s *syncRun) validateSelector() (labels.Selector, []*corev1.Pod, error) {
 		keys := append([]string{s.hpa.Namespace + "/" + s.hpa.Name}, others...)
 		sort.Strings(keys)
 		msg := fmt.Sprintf("pods by selector %v are controlled by multiple HPAs: %v", raw, keys)
+		if sw := s.set.Profile.Switches; sw.AmbiguousSelectorMoreThanOne {
+			// Upstream names the HPAs in map order and stops at the limit;
+			// we name the first ones in sorted order.
+			if n := sw.AmbiguousSelectorLimit; n > 0 && len(keys) > n {
+				keys = keys[:n]
+			}
+			msg = fmt.Sprintf("pods by selector %v are controlled by more than one HPA (e.g. %v)", raw, keys)
+		}
 		s.event(corev1.EventTypeWarning, "AmbiguousSelector", msg)
 		s.setCondition(autoscalingv2.ScalingActive, corev1.ConditionFalse, "AmbiguousSelector", msg)
 		chk.Error = msg
@@ -465,6 +470,7 @@ func (s *syncRun) computeReplicasForMetrics(cur int32) (replicas int32, metric s
 		hpa: s.hpa, specReplicas: cur, statusReplicas: s.snap.Target.StatusReplicas,
 		tol:  tolerancesFor(s.hpa, s.set),
 		calc: s.newCalculator(sel, pods),
+		sw:   s.set.Profile.Switches,
 	}
 	statuses = make([]autoscalingv2.MetricStatus, len(specs))
 	var (
@@ -477,7 +483,9 @@ func (s *syncRun) computeReplicasForMetrics(cur int32) (replicas int32, metric s
 		tr.Used = true
 		n, st, ts, fail := computeReplicasForMetric(in, spec, tr)
 		if fail != nil {
-			s.event(corev1.EventTypeWarning, fail.reason, fail.eventMsg)
+			if !fail.silent {
+				s.event(corev1.EventTypeWarning, fail.reason, fail.eventMsg)
+			}
 			msg := fail.eventMsg
 			tr.Error = &msg
 			tr.ErrorReason = fail.reason
@@ -519,7 +527,11 @@ func (s *syncRun) computeReplicasForMetrics(cur int32) (replicas int32, metric s
 			rec.FailureRule = fmt.Sprintf("a metric is invalid and the valid ones propose %d < %d current replicas: the controller refuses to scale down on partial data", replicas, cur)
 		}
 		rec.Replicas = -1
-		if firstFail != nil {
+		switch {
+		case firstFail != nil && firstFail.silent:
+			// The controller sets the empty condition such a failure carries.
+			s.setCondition("", "", "", "")
+		case firstFail != nil:
 			s.setCondition(autoscalingv2.ScalingActive, corev1.ConditionFalse, firstFail.reason, "the HPA was unable to compute the replica count: "+firstFail.eventMsg)
 		}
 		for i := range s.dec.Metrics {
@@ -544,12 +556,15 @@ func (s *syncRun) newCalculator(sel labels.Selector, pods []*corev1.Pod) *calcul
 		names[p.Name] = struct{}{}
 	}
 	return &calculator{
-		api:            &metricsAPI{snap: s.snap, namespace: s.hpa.Namespace, selector: sel, podNames: names},
+		api: &metricsAPI{
+			snap: s.snap, namespace: s.hpa.Namespace, selector: sel, podNames: names,
+			missingContainerFails: s.set.Profile.Switches.MissingContainerSampleFails,
+		},
 		pods:           pods,
 		now:            s.now,
 		cpuInit:        s.set.CPUInitializationPeriod,
 		readinessDelay: s.set.InitialReadinessDelay,
-		podLevel:       s.set.FeatureGates.PodLevelResources,
+		sw:             s.set.Profile.Switches,
 		foreign:        s.snap.ForeignPods,
 	}
 }

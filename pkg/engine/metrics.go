@@ -14,13 +14,14 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
 )
 
 // buildQuantity formats a milli-value the way the controller writes it to
-// status: binary for memory, decimal otherwise.
-func buildQuantity(res corev1.ResourceName, milli int64) resource.Quantity {
+// status: binary for memory (v1.34+), decimal otherwise.
+func buildQuantity(res corev1.ResourceName, milli int64, binaryMemory bool) resource.Quantity {
 	format := resource.DecimalSI
-	if res == corev1.ResourceMemory {
+	if res == corev1.ResourceMemory && binaryMemory {
 		format = resource.BinarySI
 	}
 	return *resource.NewMilliQuantity(milli, format)
@@ -32,6 +33,9 @@ type metricFailure struct {
 	reason   string
 	eventMsg string
 	err      error
+	// silent failures emit no event and leave an empty condition (a
+	// ContainerResource metric with HPAContainerMetrics off, v1.29).
+	silent bool
 }
 
 // displayName is the name the controller uses for a metric in messages.
@@ -155,6 +159,7 @@ type metricInput struct {
 	statusReplicas int32
 	tol            tolerances
 	calc           *calculator
+	sw             profile.Switches
 }
 
 // computeReplicasForMetric mirrors the controller's per-metric dispatch. It
@@ -177,6 +182,10 @@ func computeReplicasForMetric(in metricInput, spec autoscalingv2.MetricSpec, tr 
 			DescribedObject: o.DescribedObject,
 			Metric:          autoscalingv2.MetricIdentifier{Name: o.Metric.Name, Selector: o.Metric.Selector},
 		}}
+		if o.Target.Type == autoscalingv2.AverageValueMetricType && !in.sw.ObjectAverageStatusNamesObject {
+			// Before v1.33 the per-pod status leaves the object out.
+			st.Object.DescribedObject = autoscalingv2.CrossVersionObjectReference{}
+		}
 		switch {
 		case o.Target.Type == autoscalingv2.ValueMetricType && o.Target.Value != nil:
 			tr.Calculation = "GetObjectMetricReplicas"
@@ -232,6 +241,10 @@ func computeReplicasForMetric(in metricInput, spec autoscalingv2.MetricSpec, tr 
 		return n, st, ts, nil
 
 	case autoscalingv2.ContainerResourceMetricSourceType:
+		if !in.sw.ContainerResourceMetrics {
+			err := errors.New("ContainerResource metric type is not supported: disabled by the feature gate")
+			return 0, autoscalingv2.MetricStatus{}, time.Time{}, &metricFailure{eventMsg: err.Error(), err: err, silent: true}
+		}
 		if spec.ContainerResource == nil {
 			err := errors.New("invalid container resource metric source: the containerResource field is not set")
 			return fail("FailedGetContainerResourceMetric", err, fmt.Errorf("failed to get container metric value: %w", err))
@@ -291,7 +304,7 @@ func resourceGeneric(in metricInput, target autoscalingv2.MetricTarget, res core
 		if err != nil {
 			return 0, nil, time.Time{}, fmt.Errorf("failed to get %s usage: %w", res, err)
 		}
-		q := buildQuantity(res, raw)
+		q := buildQuantity(res, raw, in.sw.MemoryStatusBinarySI)
 		return n, &autoscalingv2.MetricValueStatus{AverageValue: &q}, ts, nil
 	}
 	if target.AverageUtilization == nil {
@@ -303,7 +316,7 @@ func resourceGeneric(in metricInput, target autoscalingv2.MetricTarget, res core
 		return 0, nil, time.Time{}, fmt.Errorf("failed to get %s utilization: %w", res, err)
 	}
 	_ = isContainer
-	q := buildQuantity(res, raw)
+	q := buildQuantity(res, raw, in.sw.MemoryStatusBinarySI)
 	return n, &autoscalingv2.MetricValueStatus{AverageUtilization: &util, AverageValue: &q}, ts, nil
 }
 

@@ -29,6 +29,9 @@ type metricsAPI struct {
 	// podNames are the names of the pods the pod lister returns, used to
 	// attribute PodMetrics that carry no labels.
 	podNames map[string]struct{}
+	// missingContainerFails: a PodMetrics without the named container fails
+	// the query (v1.32 and older).
+	missingContainerFails bool
 }
 
 func (m *metricsAPI) apiError(key string) error {
@@ -68,6 +71,17 @@ func (m *metricsAPI) resourceMetric(resource corev1.ResourceName, selector label
 	if len(items) == 0 {
 		return nil, time.Time{}, errors.New("no metrics returned from resource metrics API")
 	}
+	if container != "" && m.missingContainerFails {
+		for _, pm := range items {
+			if !hasContainer(pm, container) {
+				ns := pm.Namespace
+				if ns == "" {
+					ns = m.namespace
+				}
+				return nil, time.Time{}, fmt.Errorf("failed to get container metrics: container %s not present in metrics for pod %s/%s", container, ns, pm.Name)
+			}
+		}
+	}
 	out := make(podSamples, len(items))
 	for _, pm := range items {
 		if v, ok := podMetricValue(pm, resource, container); ok {
@@ -75,6 +89,15 @@ func (m *metricsAPI) resourceMetric(resource corev1.ResourceName, selector label
 		}
 	}
 	return out, items[0].Timestamp.Time, nil
+}
+
+func hasContainer(pm *metricsv1beta1.PodMetrics, name string) bool {
+	for _, c := range pm.Containers {
+		if c.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // podMetricValue reduces one PodMetrics to a milli-value. A pod is left out

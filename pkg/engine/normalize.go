@@ -94,7 +94,7 @@ func heldUntil(recs []Recommendation, stab int32, cutoff time.Time, window time.
 // legacyClamp mirrors convertDesiredReplicasWithRules: min, max and the
 // legacy scale-up limit max(factor × cur, minimum).
 func legacyClamp(cur, desired, minR, maxR int32, set Settings, tr *explain.Limits) limitResult {
-	upLimit := int32(math.Max(set.LegacyScaleUpLimitFactor*float64(cur), set.LegacyScaleUpLimitMinimum))
+	upLimit := toInt32(math.Max(set.LegacyScaleUpLimitFactor*float64(cur), set.LegacyScaleUpLimitMinimum))
 	tr.RateLimit = &upLimit
 	var upper int32
 	var upReason, upMsg string
@@ -212,7 +212,7 @@ func scaleUpLimit(cur int32, upEvents, downEvents []ScaleEvent, rules *autoscali
 		case autoscalingv2.PodsScalingPolicy:
 			proposed = start + p.Value
 		case autoscalingv2.PercentScalingPolicy:
-			proposed = int32(math.Ceil(float64(start) * (1 + float64(p.Value)/100)))
+			proposed = ceilInt32(float64(start) * (1 + float64(p.Value)/100))
 		}
 		next := pick(result, proposed)
 		if tr != nil {
@@ -253,7 +253,7 @@ func scaleDownLimit(cur int32, upEvents, downEvents []ScaleEvent, rules *autosca
 		case autoscalingv2.PodsScalingPolicy:
 			proposed = start - p.Value
 		case autoscalingv2.PercentScalingPolicy:
-			proposed = int32(float64(start) * (1 - float64(p.Value)/100))
+			proposed = toInt32(float64(start) * (1 - float64(p.Value)/100))
 		}
 		next := pick(result, proposed)
 		if tr != nil {

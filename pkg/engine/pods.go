@@ -11,6 +11,7 @@ import (
 	resourcehelpers "k8s.io/component-helpers/resource"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
 )
 
 // podSample is one per-pod metric sample in milli-units, as the controller's
@@ -149,7 +150,7 @@ func podIsRunningAndReady(pod *corev1.Pod) bool {
 
 // calculateRequests returns each listed pod's request for the resource in
 // milli-units; one pod without a request fails the whole metric.
-func calculateRequests(pods []*corev1.Pod, container string, resource corev1.ResourceName, podLevelResources bool) (map[string]int64, error) {
+func calculateRequests(pods []*corev1.Pod, container string, resource corev1.ResourceName, sw profile.Switches) (map[string]int64, error) {
 	requests := make(map[string]int64, len(pods))
 	for _, pod := range pods {
 		var (
@@ -157,10 +158,10 @@ func calculateRequests(pods []*corev1.Pod, container string, resource corev1.Res
 			err error
 		)
 		// Pod-level requests (KEP-2837) win, but a named container wins over them.
-		if podLevelResources && container == "" && resourcehelpers.IsPodLevelRequestsSet(pod) {
+		if sw.PodLevelRequests && container == "" && resourcehelpers.IsPodLevelRequestsSet(pod) {
 			req, err = podLevelRequest(pod, resource)
 		} else {
-			req, err = containerRequests(pod, container, resource)
+			req, err = containerRequests(pod, container, resource, sw.NamedContainerRequired)
 		}
 		if err != nil {
 			return nil, err
@@ -181,8 +182,9 @@ func podLevelRequest(pod *corev1.Pod, resource corev1.ResourceName) (int64, erro
 
 // containerRequests sums the requests of the regular containers and the
 // sidecars (init containers with restartPolicy Always), or takes the one
-// named container.
-func containerRequests(pod *corev1.Pod, container string, resource corev1.ResourceName) (int64, error) {
+// named container. A named container the pod lacks is an error when
+// required (v1.35+); before, it contributes a request of 0.
+func containerRequests(pod *corev1.Pod, container string, resource corev1.ResourceName, required bool) (int64, error) {
 	candidates := make([]corev1.Container, 0, len(pod.Spec.Containers)+len(pod.Spec.InitContainers))
 	candidates = append(candidates, pod.Spec.Containers...)
 	for _, c := range pod.Spec.InitContainers {
@@ -205,7 +207,7 @@ func containerRequests(pod *corev1.Pod, container string, resource corev1.Resour
 			return sum, nil
 		}
 	}
-	if container != "" {
+	if container != "" && required {
 		return 0, fmt.Errorf("container %s not found in Pod %s", container, pod.Name)
 	}
 	return sum, nil

@@ -4,6 +4,8 @@
 package engine
 
 import (
+	"maps"
+	"slices"
 	"time"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
@@ -13,6 +15,7 @@ import (
 	metricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
 )
 
 // Snapshot is everything the HPA controller reads during one sync of one HPA,
@@ -20,7 +23,7 @@ import (
 // anything else: no clock, no cluster, no files.
 type Snapshot struct {
 	// HPA is the autoscaler as the API serves it, with API defaulting applied
-	// (objects read from files go through load.DefaultHPA).
+	// (objects read from files go through DefaultHPA).
 	HPA *autoscalingv2.HorizontalPodAutoscaler
 
 	// Target is what the scale subresource of spec.scaleTargetRef returned.
@@ -102,19 +105,6 @@ type Recommendation = explain.TimestampedRecommendation
 // ScaleEvent is one stored rescale, used by the behavior rate limits.
 type ScaleEvent = explain.ScaleEvent
 
-// FeatureGates are the kube-controller-manager feature gates that change the
-// HPA controller's decisions.
-type FeatureGates struct {
-	HPAConfigurableTolerance bool `json:"HPAConfigurableTolerance"`
-	HPAScaleToZero           bool `json:"HPAScaleToZero"`
-	PodLevelResources        bool `json:"PodLevelResources"`
-}
-
-// DefaultFeatureGates returns the Kubernetes v1.36 defaults.
-func DefaultFeatureGates() FeatureGates {
-	return FeatureGates{HPAConfigurableTolerance: true, HPAScaleToZero: false, PodLevelResources: true}
-}
-
 // Settings are the kube-controller-manager flags that shape HPA decisions.
 type Settings struct {
 	// Tolerance is --horizontal-pod-autoscaler-tolerance.
@@ -128,8 +118,12 @@ type Settings struct {
 	// SyncPeriod is --horizontal-pod-autoscaler-sync-period. It does not
 	// change one sync; projections use it.
 	SyncPeriod time.Duration
-	// FeatureGates are the gates in force.
-	FeatureGates FeatureGates
+	// Profile is the controller replayed: its version, its feature gates
+	// and the behaviour switches that follow from them.
+	Profile profile.Profile
+	// VersionSource says where Profile's version came from; it is echoed
+	// in the decision.
+	VersionSource string
 	// LegacyScaleUpLimitFactor and LegacyScaleUpLimitMinimum are package
 	// constants upstream (2 and 4); upstream's unit tests change the factor.
 	LegacyScaleUpLimitFactor  float64
@@ -142,7 +136,9 @@ type Settings struct {
 	ScaleUpdateError string
 }
 
-// DefaultSettings returns kube-controller-manager's defaults at v1.36.
+// DefaultSettings returns kube-controller-manager's defaults, replaying the
+// newest supported controller with its default gates. The flag defaults have
+// not changed between v1.29 and v1.37.
 func DefaultSettings() Settings {
 	return Settings{
 		Tolerance:                 0.1,
@@ -150,8 +146,38 @@ func DefaultSettings() Settings {
 		InitialReadinessDelay:     30 * time.Second,
 		DownscaleStabilization:    5 * time.Minute,
 		SyncPeriod:                15 * time.Second,
-		FeatureGates:              DefaultFeatureGates(),
+		Profile:                   profile.NewestDefault(),
 		LegacyScaleUpLimitFactor:  2.0,
 		LegacyScaleUpLimitMinimum: 4.0,
 	}
+}
+
+// DeepCopy returns a copy of s that shares nothing with it.
+func (s *Snapshot) DeepCopy() *Snapshot {
+	if s == nil {
+		return nil
+	}
+	out := *s
+	out.HPA = s.HPA.DeepCopy()
+	out.Pods = make([]corev1.Pod, len(s.Pods))
+	for i := range s.Pods {
+		s.Pods[i].DeepCopyInto(&out.Pods[i])
+	}
+	out.PodMetrics = make([]metricsv1beta1.PodMetrics, len(s.PodMetrics))
+	for i := range s.PodMetrics {
+		s.PodMetrics[i].DeepCopyInto(&out.PodMetrics[i])
+	}
+	out.CustomMetrics = make([]custommetricsv1beta2.MetricValue, len(s.CustomMetrics))
+	for i := range s.CustomMetrics {
+		s.CustomMetrics[i].DeepCopyInto(&out.CustomMetrics[i])
+	}
+	out.ExternalMetrics = make([]externalmetricsv1beta1.ExternalMetricValue, len(s.ExternalMetrics))
+	for i := range s.ExternalMetrics {
+		s.ExternalMetrics[i].DeepCopyInto(&out.ExternalMetrics[i])
+	}
+	out.APIErrors = maps.Clone(s.APIErrors)
+	out.ForeignPods = maps.Clone(s.ForeignPods)
+	out.OtherHPAs = slices.Clone(s.OtherHPAs)
+	out.State = s.State.DeepCopy()
+	return &out
 }

@@ -4,6 +4,8 @@
 package engine
 
 import (
+	"math"
+
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
@@ -13,28 +15,41 @@ import (
 type tolerances struct {
 	down, up float64
 	source   string
+	// absolute selects the test of v1.32 and older: |1 − ratio| ≤ tolerance
+	// (both directions share the controller flag there).
+	absolute bool
 }
 
 // isWithin reports whether a usage ratio is close enough to 1 to change
 // nothing. Both ends are inclusive.
 func (t tolerances) isWithin(ratio float64) bool {
+	if t.absolute {
+		return math.Abs(1.0-ratio) <= t.up
+	}
 	return (1.0-t.down) <= ratio && ratio <= (1.0+t.up)
 }
 
 func (t tolerances) check(ratio float64) *explain.ToleranceCheck {
-	return &explain.ToleranceCheck{
+	c := &explain.ToleranceCheck{
 		ScaleDown: t.down, ScaleUp: t.up,
 		Lower: 1.0 - t.down, Upper: 1.0 + t.up,
 		Ratio: ratio, Within: t.isWithin(ratio), Source: t.source,
+		Test: explain.ToleranceInterval,
 	}
+	if t.absolute {
+		c.Test = explain.ToleranceAbsolute
+	}
+	return c
 }
 
 // tolerancesFor starts from the cluster-wide flag and lets behavior override
-// each direction when the HPAConfigurableTolerance gate is on.
+// each direction where the controller reads it (v1.33+ with the
+// HPAConfigurableTolerance gate).
 func tolerancesFor(hpa *autoscalingv2.HorizontalPodAutoscaler, set Settings) tolerances {
-	t := tolerances{down: set.Tolerance, up: set.Tolerance, source: "--horizontal-pod-autoscaler-tolerance"}
+	sw := set.Profile.Switches
+	t := tolerances{down: set.Tolerance, up: set.Tolerance, source: "--horizontal-pod-autoscaler-tolerance", absolute: sw.AbsoluteTolerance}
 	b := hpa.Spec.Behavior
-	if b == nil || !set.FeatureGates.HPAConfigurableTolerance {
+	if b == nil || !sw.BehaviorTolerance {
 		return t
 	}
 	if b.ScaleDown != nil && b.ScaleDown.Tolerance != nil {

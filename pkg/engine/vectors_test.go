@@ -24,6 +24,7 @@ import (
 	metricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
 )
 
 // epsilon is how much later than the vector's "now" the controller reads the
@@ -38,7 +39,7 @@ type Vector struct {
 	Level           string                                       `json:"level"`
 	Step            string                                       `json:"step"`
 	Now             time.Time                                    `json:"now"`
-	FeatureGates    *FeatureGates                                `json:"featureGates"`
+	FeatureGates    map[profile.Gate]bool                        `json:"featureGates"`
 	Controller      *VectorController                            `json:"controller"`
 	Calculator      *VectorCalculator                            `json:"calculator"`
 	Input           json.RawMessage                              `json:"input"`
@@ -150,11 +151,16 @@ func vectorSettings(t *testing.T, v Vector) Settings {
 			s.LegacyScaleUpLimitMinimum = *c.LegacyScaleUpLimitMinimum
 		}
 	}
-	if v.FeatureGates != nil {
-		s.FeatureGates = *v.FeatureGates
+	p, err := profile.New(vectorVersion, v.FeatureGates)
+	if err != nil {
+		t.Fatalf("%s (%s): feature gates: %v", v.ID, v.Source, err)
 	}
+	s.Profile = p
 	return s
 }
+
+// vectorVersion is the controller version the vectors were taken from.
+var vectorVersion = profile.MustParse("v1.36.3")
 
 // vectorSnapshot builds the engine input of a calculator or reconcile vector.
 func vectorSnapshot(t *testing.T, v Vector) *Snapshot {
@@ -209,27 +215,6 @@ func adaptExternalLabels(snap *Snapshot) {
 	}
 }
 
-// scaleUpdateOutcome replays the retry-on-conflict loop over the vector's
-// update results and returns the error message that remains, if any.
-func scaleUpdateOutcome(results []string) string {
-	if len(results) == 0 {
-		return ""
-	}
-	const attempts = 5 // retry.DefaultRetry.Steps
-	for i := 0; i < attempts; i++ {
-		r := results[min(i, len(results)-1)]
-		switch {
-		case r == "ok":
-			return ""
-		case r == "conflict":
-			continue
-		case strings.HasPrefix(r, "error:"):
-			return strings.TrimPrefix(r, "error:")
-		}
-	}
-	return "Operation cannot be fulfilled on scale: the object has been modified; please apply your changes to the latest version and try again"
-}
-
 // VectorReport lets TestVectorCoverage check every vector ran.
 var vectorRuns = map[string]int{}
 
@@ -267,8 +252,8 @@ func checkCalculator(t *testing.T, v Vector) {
 	run.init()
 	calc := run.newCalculator(sel, run.podLister(sel))
 	c := v.Calculator
-	tol := tolerances{down: c.Tolerances.ScaleDown, up: c.Tolerances.ScaleUp}
-	in := metricInput{hpa: snap.HPA, specReplicas: snap.Target.SpecReplicas, statusReplicas: snap.Target.StatusReplicas, tol: tol, calc: calc}
+	tol := tolerances{down: c.Tolerances.ScaleDown, up: c.Tolerances.ScaleUp, absolute: set.Profile.Switches.AbsoluteTolerance}
+	in := metricInput{hpa: snap.HPA, specReplicas: snap.Target.SpecReplicas, statusReplicas: snap.Target.StatusReplicas, tol: tol, calc: calc, sw: set.Profile.Switches}
 	spec := snap.HPA.Spec.Metrics[0]
 	tr := &explain.MetricResult{}
 	n, st, ts, fail := computeReplicasForMetric(in, spec, tr)
@@ -369,7 +354,7 @@ func reconcileVectorDecision(t *testing.T, v Vector) (*explain.Decision, Setting
 	snap := vectorSnapshot(t, v)
 	set := vectorSettings(t, v)
 	if v.Target != nil {
-		set.ScaleUpdateError = scaleUpdateOutcome(v.Target.UpdateResults)
+		set.ScaleUpdateError = ScaleUpdateOutcome(v.Target.UpdateResults, set.Profile.Switches)
 	}
 	dec, err := Evaluate(snap, set)
 	if err != nil {
@@ -517,11 +502,7 @@ func TestVectorsRequests(t *testing.T) {
 			for i := range in.Pods {
 				pods[i] = &in.Pods[i]
 			}
-			gates := DefaultFeatureGates()
-			if v.FeatureGates != nil {
-				gates = *v.FeatureGates
-			}
-			got, err := calculateRequests(pods, in.Container, corev1.ResourceName(in.Resource), gates.PodLevelResources)
+			got, err := calculateRequests(pods, in.Container, corev1.ResourceName(in.Resource), vectorSettings(t, v).Profile.Switches)
 			if exp.Error != "" {
 				if err == nil || err.Error() != exp.Error {
 					t.Fatalf("%s (%s): error %v, want %q", v.ID, v.Source, err, exp.Error)
@@ -553,7 +534,7 @@ func TestVectorsQuantity(t *testing.T) {
 			ran("quantity")
 			in := decode[input](t, v, v.Input)
 			exp := decode[expect](t, v, v.Expect)
-			q := buildQuantity(corev1.ResourceName(in.Resource), in.RawValueMilli)
+			q := buildQuantity(corev1.ResourceName(in.Resource), in.RawValueMilli, vectorSettings(t, v).Profile.Switches.MemoryStatusBinarySI)
 			got := expect{Quantity: q.String(), Format: string(q.Format), MilliValue: q.MilliValue()}
 			if diff := cmp.Diff(exp, got); diff != "" {
 				t.Errorf("%s (%s): (-want +got)\n%s", v.ID, v.Source, diff)

@@ -176,6 +176,11 @@ type SettingsInfo struct {
 	FeatureGates            map[string]bool `json:"featureGates"`
 	// Source says where the settings came from.
 	Source string `json:"source,omitempty"`
+	// ControllerVersion is the kube-controller-manager version replayed
+	// ("v1.37.2", or "v1.32" when only the minor is known), and
+	// ControllerVersionSource where it came from.
+	ControllerVersion       string `json:"controllerVersion"`
+	ControllerVersionSource string `json:"controllerVersionSource,omitempty"`
 }
 
 // SelectorCheck is the outcome of selector validation (§4 of the spec).
@@ -336,7 +341,21 @@ type ToleranceCheck struct {
 	Ratio     float64 `json:"ratio"`
 	Within    bool    `json:"within"`
 	Source    string  `json:"source"`
+	// Test is the form of the test the controller version applies.
+	Test ToleranceTest `json:"test"`
 }
+
+// ToleranceTest is the form of a tolerance test.
+type ToleranceTest string
+
+// Tolerance test forms.
+const (
+	// ToleranceInterval is 1 − scaleDown ≤ ratio ≤ 1 + scaleUp (v1.33+).
+	ToleranceInterval ToleranceTest = "interval"
+	// ToleranceAbsolute is |1 − ratio| ≤ tolerance (v1.32 and older); it
+	// differs from the interval when 1 ± tolerance is not exact in float64.
+	ToleranceAbsolute ToleranceTest = "absolute"
+)
 
 // FillIn is the conservative recomputation of §7.2 step 8.
 type FillIn struct {

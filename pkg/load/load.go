@@ -95,7 +95,7 @@ func (inv *inventory) build(sources []Source, opts Options) (*Result, error) {
 
 	hpa := chosen.hpa.DeepCopy()
 	hpa.Namespace = ns
-	DefaultHPA(hpa)
+	engine.DefaultHPA(hpa)
 	snap := &engine.Snapshot{HPA: hpa}
 	res := &Result{Snapshot: snap, Namespace: ns}
 

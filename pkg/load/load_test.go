@@ -405,7 +405,7 @@ status:
 
 	plain := mustLoad(t, Options{Name: "web"}, src("v1.yaml", docs(strings.ReplaceAll(hpaWeb, "autoscaling/v2", "autoscaling/v1"), deployWeb)))
 	pm := plain.Snapshot.HPA.Spec.Metrics
-	if len(pm) != 1 || *pm[0].Resource.Target.AverageUtilization != DefaultCPUUtilization {
+	if len(pm) != 1 || *pm[0].Resource.Target.AverageUtilization != engine.DefaultCPUUtilization {
 		t.Errorf("v1 without a cpu target: metrics = %+v, want the API default", pm)
 	}
 }

@@ -152,6 +152,9 @@ func (v *styledView) verdict() {
 		ctx = append(ctx, "now "+formatTime(d.Now))
 	}
 	ctx = append(ctx, historyWords(d.StateBefore))
+	if cv := d.Settings.ControllerVersion; cv != "" {
+		ctx = append(ctx, "controller "+cv)
+	}
 	v.tail("", "  ", v.th.dim, strings.Join(ctx, " · "), 2)
 
 	if s := d.Selector; s != nil && (!s.Valid || len(s.ConflictingHPAs) > 0) {

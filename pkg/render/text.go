@@ -215,7 +215,12 @@ func (t *textView) settings() {
 		}
 		gates = strings.Join(parts, ", ")
 	}
+	version := orUnknown(s.ControllerVersion)
+	if s.ControllerVersionSource != "" {
+		version += " (" + s.ControllerVersionSource + ")"
+	}
 	t.fields(1,
+		field{"Controller version", version},
 		field{"Tolerance", strconv.FormatFloat(s.Tolerance, 'f', -1, 64)},
 		field{"CPU initialization period", orUnknown(s.CPUInitializationPeriod)},
 		field{"Initial readiness delay", orUnknown(s.InitialReadinessDelay)},

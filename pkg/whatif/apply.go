@@ -11,6 +11,7 @@ package whatif
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 	"time"
@@ -26,7 +27,7 @@ import (
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
-	"github.com/kubectl-hpa/kubectl-hpa/pkg/load"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
 )
 
 // Overrides are the changes of one whatif run. The zero value changes
@@ -73,7 +74,7 @@ func Apply(snap *engine.Snapshot, o *Overrides, set engine.Settings) (*engine.Sn
 	if snap == nil || snap.HPA == nil {
 		return nil, nil, errors.New("snapshot has no HorizontalPodAutoscaler")
 	}
-	e := &editor{snap: Clone(snap), set: set}
+	e := &editor{snap: snap.DeepCopy(), set: set}
 	e.index()
 	steps := []func(*Overrides) error{
 		e.spec, e.allReady, e.replicas,
@@ -87,44 +88,6 @@ func Apply(snap *engine.Snapshot, o *Overrides, set engine.Settings) (*engine.Sn
 		}
 	}
 	return e.snap, e.changes, nil
-}
-
-// Clone returns a deep copy of snap.
-func Clone(snap *engine.Snapshot) *engine.Snapshot {
-	out := *snap
-	out.HPA = snap.HPA.DeepCopy()
-	out.Pods = make([]corev1.Pod, len(snap.Pods))
-	for i := range snap.Pods {
-		snap.Pods[i].DeepCopyInto(&out.Pods[i])
-	}
-	out.PodMetrics = make([]metricsv1beta1.PodMetrics, len(snap.PodMetrics))
-	for i := range snap.PodMetrics {
-		snap.PodMetrics[i].DeepCopyInto(&out.PodMetrics[i])
-	}
-	out.CustomMetrics = make([]custommetricsv1beta2.MetricValue, len(snap.CustomMetrics))
-	for i := range snap.CustomMetrics {
-		snap.CustomMetrics[i].DeepCopyInto(&out.CustomMetrics[i])
-	}
-	out.ExternalMetrics = make([]externalmetricsv1beta1.ExternalMetricValue, len(snap.ExternalMetrics))
-	for i := range snap.ExternalMetrics {
-		snap.ExternalMetrics[i].DeepCopyInto(&out.ExternalMetrics[i])
-	}
-	out.APIErrors = copyMap(snap.APIErrors)
-	out.ForeignPods = copyMap(snap.ForeignPods)
-	out.OtherHPAs = append([]engine.HPASelector(nil), snap.OtherHPAs...)
-	out.State = snap.State.DeepCopy()
-	return &out
-}
-
-func copyMap(m map[string]string) map[string]string {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]string, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 // editor applies overrides to its own copy of a snapshot.
@@ -203,7 +166,7 @@ func (e *editor) spec(o *Overrides) error {
 		}
 	}
 	if o.Min != nil {
-		e.note("minReplicas: %d (was %d)", *o.Min, minOf(hpa))
+		e.note("minReplicas: %d (was %d)", *o.Min, engine.MinReplicas(hpa))
 		hpa.Spec.MinReplicas = ptr(*o.Min)
 	}
 	if o.Max != nil {
@@ -218,8 +181,11 @@ func (e *editor) spec(o *Overrides) error {
 		e.note("behavior: replaced by %s", orWord(o.BehaviorSource, "the given stanza"))
 	}
 	if o.ScaleUpTolerance != nil || o.ScaleDownTolerance != nil {
-		if !e.set.FeatureGates.HPAConfigurableTolerance {
-			return errors.New("--scale-up-tolerance/--scale-down-tolerance: the HPAConfigurableTolerance feature gate is off, so the API server drops per-HPA tolerances (turn it on with --feature-gates HPAConfigurableTolerance=true)")
+		if p := e.set.Profile; !p.Switches.BehaviorTolerance {
+			if !p.Version.AtLeast(33) {
+				return fmt.Errorf("--scale-up-tolerance/--scale-down-tolerance: per-HPA tolerances need a v1.33 or newer controller, and this replay follows %s", p.Version)
+			}
+			return fmt.Errorf("--scale-up-tolerance/--scale-down-tolerance: the %s feature gate is off, so the API server drops per-HPA tolerances (turn it on with --feature-gates %s=true)", profile.HPAConfigurableTolerance, profile.HPAConfigurableTolerance)
 		}
 		if hpa.Spec.Behavior == nil {
 			hpa.Spec.Behavior = &autoscalingv2.HorizontalPodAutoscalerBehavior{}
@@ -242,19 +208,19 @@ func (e *editor) spec(o *Overrides) error {
 		}
 	}
 	// The API server defaults what it stores; so do we.
-	load.DefaultHPA(hpa)
+	engine.DefaultHPA(hpa)
 	return nil
 }
 
 func (e *editor) checkBounds(o *Overrides) error {
 	hpa := e.snap.HPA
-	minR, maxR := minOf(hpa), hpa.Spec.MaxReplicas
+	minR, maxR := engine.MinReplicas(hpa), hpa.Spec.MaxReplicas
 	switch {
 	case o.Max != nil && maxR < 1:
 		return fmt.Errorf("--max %d: maxReplicas must be at least 1", maxR)
 	case o.Min != nil && minR < 0:
 		return fmt.Errorf("--min %d: minReplicas must not be negative", minR)
-	case o.Min != nil && minR == 0 && !(e.set.FeatureGates.HPAScaleToZero && hasObjectOrExternal(hpa)):
+	case o.Min != nil && minR == 0 && !(e.set.Profile.Gates[profile.HPAScaleToZero] && engine.HasObjectOrExternalMetric(hpa)):
 		return errors.New("--min 0: minReplicas 0 needs the HPAScaleToZero feature gate and an Object or External metric, as the API server requires")
 	case (o.Min != nil || o.Max != nil) && minR > maxR:
 		return fmt.Errorf("--min/--max: minReplicas %d is above maxReplicas %d", minR, maxR)
@@ -315,7 +281,7 @@ func (e *editor) target(t TargetOverride) error {
 // request for res (in container, or in any container).
 func (e *editor) checkRequests(flag string, res corev1.ResourceName, container string) error {
 	for _, p := range e.measuredPods() {
-		if e.set.FeatureGates.PodLevelResources && container == "" && p.Spec.Resources != nil {
+		if e.set.Profile.Switches.PodLevelRequests && container == "" && p.Spec.Resources != nil {
 			if _, ok := p.Spec.Resources.Requests[res]; ok {
 				continue
 			}
@@ -595,7 +561,7 @@ func (e *editor) ensurePodMetrics(p *corev1.Pod) *metricsv1beta1.PodMetrics {
 		return pm
 	}
 	pm := metricsv1beta1.PodMetrics{
-		ObjectMeta: metav1.ObjectMeta{Name: p.Name, Namespace: p.Namespace, Labels: copyMap(p.Labels)},
+		ObjectMeta: metav1.ObjectMeta{Name: p.Name, Namespace: p.Namespace, Labels: maps.Clone(p.Labels)},
 		Timestamp:  metav1.NewTime(e.sampleTime),
 		Window:     metav1.Duration{Duration: e.sampleWindow},
 	}
@@ -668,7 +634,7 @@ func (e *editor) usage(flag string, res corev1.ResourceName, u *UsageOverride) e
 	if u.Container != "" {
 		flagText = flag + "=" + u.Container + "=" + u.Change.Text
 	}
-	if !hasResourceMetric(e.snap.HPA, res) {
+	if !engine.HasResourceMetric(e.snap.HPA, res) {
 		return fmt.Errorf("%s: the %s has no %s metric, so its usage changes nothing (its metrics: %s)", flagText, e.hpaName(), res, metricNames(e.snap.HPA))
 	}
 	pods := e.measuredPods()
@@ -853,7 +819,7 @@ func milliWords(res corev1.ResourceName, milli int64) string {
 
 func (e *editor) podsMetrics(o *Overrides) error {
 	for _, mo := range o.Pods {
-		if !hasPodsMetric(e.snap.HPA, mo.Name) {
+		if !engine.HasPodsMetric(e.snap.HPA, mo.Name) {
 			return fmt.Errorf("--metric %s=%s: the %s has no Pods metric named %q (its metrics: %s)", mo.Name, mo.Change.Text, e.hpaName(), mo.Name, metricNames(e.snap.HPA))
 		}
 		pods := e.measuredPods()
@@ -1092,43 +1058,6 @@ func orWord(s, alt string) string {
 		return alt
 	}
 	return s
-}
-
-func minOf(hpa *autoscalingv2.HorizontalPodAutoscaler) int32 {
-	if hpa.Spec.MinReplicas != nil {
-		return *hpa.Spec.MinReplicas
-	}
-	return 1
-}
-
-func hasObjectOrExternal(hpa *autoscalingv2.HorizontalPodAutoscaler) bool {
-	for _, m := range hpa.Spec.Metrics {
-		if m.Type == autoscalingv2.ObjectMetricSourceType || m.Type == autoscalingv2.ExternalMetricSourceType {
-			return true
-		}
-	}
-	return false
-}
-
-func hasResourceMetric(hpa *autoscalingv2.HorizontalPodAutoscaler, res corev1.ResourceName) bool {
-	for _, m := range hpa.Spec.Metrics {
-		if m.Type == autoscalingv2.ResourceMetricSourceType && m.Resource != nil && m.Resource.Name == res {
-			return true
-		}
-		if m.Type == autoscalingv2.ContainerResourceMetricSourceType && m.ContainerResource != nil && m.ContainerResource.Name == res {
-			return true
-		}
-	}
-	return false
-}
-
-func hasPodsMetric(hpa *autoscalingv2.HorizontalPodAutoscaler, name string) bool {
-	for _, m := range hpa.Spec.Metrics {
-		if m.Type == autoscalingv2.PodsMetricSourceType && m.Pods != nil && m.Pods.Metric.Name == name {
-			return true
-		}
-	}
-	return false
 }
 
 // metricNames lists the HPA's metrics for error messages.

@@ -312,7 +312,7 @@ type simulation struct {
 }
 
 func newSimulation(snap *engine.Snapshot, set engine.Settings, opts ProjectOptions) *simulation {
-	s := &simulation{snap: Clone(snap), set: set, opts: opts, window: defaultWindow, start: snap.Now}
+	s := &simulation{snap: snap.DeepCopy(), set: set, opts: opts, window: defaultWindow, start: snap.Now}
 	e := &editor{snap: s.snap, set: set}
 	e.index()
 	s.sel = e.sel
@@ -436,7 +436,7 @@ func (s *simulation) nextChange(t time.Time) time.Time {
 			consider(s.start.Add(r.Offset))
 		}
 	}
-	cpu := hasResourceMetric(s.snap.HPA, corev1.ResourceCPU)
+	cpu := engine.HasResourceMetric(s.snap.HPA, corev1.ResourceCPU)
 	for _, sp := range s.pods {
 		if !sp.readyAt.IsZero() {
 			consider(sp.readyAt)

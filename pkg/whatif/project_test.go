@@ -17,7 +17,6 @@ import (
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
-	"github.com/kubectl-hpa/kubectl-hpa/pkg/load"
 )
 
 // queueSnapshot: n pods, an External metric "queue" at value with an
@@ -41,7 +40,7 @@ func queueSnapshot(n int, value string) *engine.Snapshot {
 			Policies:                   []autoscalingv2.HPAScalingPolicy{{Type: autoscalingv2.PodsScalingPolicy, Value: 3, PeriodSeconds: 15}},
 		},
 	}
-	load.DefaultHPA(s.HPA)
+	engine.DefaultHPA(s.HPA)
 	s.ExternalMetrics = []externalmetricsv1beta1.ExternalMetricValue{{MetricName: "queue", Value: resource.MustParse(value), Timestamp: metav1.NewTime(t0)}}
 	s.State = engine.ControllerState{}
 	return s

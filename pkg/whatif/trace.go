@@ -17,6 +17,8 @@ import (
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
 )
 
 // Trace is a load trace: a header naming what each column sets, then rows of
@@ -188,9 +190,9 @@ func (tr *Trace) Check(name string, hpa *autoscalingv2.HorizontalPodAutoscaler) 
 		ok := false
 		switch c.Kind {
 		case "resource":
-			ok = hasResourceMetric(hpa, corev1.ResourceName(c.Name))
+			ok = engine.HasResourceMetric(hpa, corev1.ResourceName(c.Name))
 		case "pods":
-			ok = hasPodsMetric(hpa, c.Name)
+			ok = engine.HasPodsMetric(hpa, c.Name)
 		default:
 			for _, m := range hpa.Spec.Metrics {
 				if (c.Kind == "object" && m.Object != nil && m.Object.Metric.Name == c.Name) ||

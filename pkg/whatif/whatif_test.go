@@ -19,7 +19,6 @@ import (
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
-	"github.com/kubectl-hpa/kubectl-hpa/pkg/load"
 )
 
 var t0 = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
@@ -65,7 +64,7 @@ func cpuSnapshot(n int, usage string) *engine.Snapshot {
 			}}},
 		},
 	}
-	load.DefaultHPA(hpa)
+	engine.DefaultHPA(hpa)
 	s := &engine.Snapshot{
 		HPA:    hpa,
 		Target: engine.Target{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", SpecReplicas: int32(n), StatusReplicas: int32(n), Selector: "app=web"},

@@ -1,7 +1,7 @@
 // Copyright 2026 The kubectl-hpa Authors.
 // SPDX-License-Identifier: Apache-2.0
 
-package load
+package engine
 
 import (
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
@@ -14,7 +14,8 @@ const DefaultCPUUtilization int32 = 80
 
 // DefaultHPA applies, in place, the defaulting the API server performs on an
 // autoscaling/v2 HorizontalPodAutoscaler (pkg/apis/autoscaling/v2
-// defaulting at Kubernetes v1.36):
+// defaulting, unchanged from v1.29 to v1.37 apart from the
+// tolerance field copied since v1.33):
 //
 //   - spec.minReplicas unset becomes 1;
 //   - an empty spec.metrics becomes one cpu Utilization 80 Resource metric;
