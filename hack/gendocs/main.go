@@ -3,7 +3,7 @@
 
 // Command gendocs writes the command reference (docs/commands/*.md) from the
 // cobra command tree, and with -pages also refreshes the explain outputs
-// embedded in the Markdown pages of a directory (see pkg/cmd/explaindocs.go).
+// embedded in the Markdown pages of a directory (see internal/docgen).
 // Run it from the repository root:
 //
 //	go run ./hack/gendocs [-pages docs] [docs/commands]
@@ -16,7 +16,7 @@ import (
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/kubectl-hpa/kubectl-hpa/pkg/cmd"
+	"github.com/kubectl-hpa/kubectl-hpa/internal/docgen"
 )
 
 func main() {
@@ -26,14 +26,14 @@ func main() {
 	if flag.NArg() > 0 {
 		dir = flag.Arg(0)
 	}
-	if err := cmd.GenerateDocs(dir, genericiooptions.NewTestIOStreamsDiscard()); err != nil {
+	if err := docgen.GenerateDocs(dir, genericiooptions.NewTestIOStreamsDiscard()); err != nil {
 		fmt.Fprintln(os.Stderr, "error:", err)
 		os.Exit(1)
 	}
 	if *pages == "" {
 		return
 	}
-	changed, err := cmd.RefreshExplainPages(*pages)
+	changed, err := docgen.RefreshExplainPages(*pages)
 	for _, p := range changed {
 		fmt.Fprintln(os.Stderr, "updated", p)
 	}

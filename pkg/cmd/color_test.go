@@ -119,7 +119,7 @@ func TestExplain_displayFlags(t *testing.T) {
 		}
 	}
 	o, err := runExplainFlags(t, "web", "-f", "x.yaml", "--color=never", "--no-pods")
-	if err != nil || o.Display.Color != ColorNever || o.Display.Pods != render.PodsNone {
+	if err != nil || o.Output.Display.Color != ColorNever || o.Output.Display.Pods != render.PodsNone {
 		t.Errorf("explain flags: %v %+v", err, o)
 	}
 }

@@ -12,26 +12,27 @@ import (
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
-	"k8s.io/client-go/kubernetes"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
 )
 
 // HPANamesFunc lists the names of the HPAs of a namespace, for completion.
-type HPANamesFunc func(ctx context.Context, cf *genericclioptions.ConfigFlags, namespace string) ([]string, error)
+type HPANamesFunc func(ctx context.Context, clients *action.Factory, namespace string) ([]string, error)
 
 // defaultHPANames is what new explain options use; tests replace it.
 var defaultHPANames HPANamesFunc = listHPANames
 
 // listHPANames reads the HPA names from the cluster of the kubeconfig.
-func listHPANames(ctx context.Context, cf *genericclioptions.ConfigFlags, namespace string) ([]string, error) {
-	return listFromHPAs(ctx, cf, namespace, func(h *autoscalingv2.HorizontalPodAutoscaler) string { return h.Name })
+func listHPANames(ctx context.Context, clients *action.Factory, namespace string) ([]string, error) {
+	return listFromHPAs(ctx, clients, namespace, func(h *autoscalingv2.HorizontalPodAutoscaler) string { return h.Name })
 }
 
 // defaultHPATargets lists, for migrate's completion, the workloads the HPAs
 // of a namespace scale, as TYPE/NAME ("deployment/web"); tests replace it.
 var defaultHPATargets HPANamesFunc = listHPATargets
 
-func listHPATargets(ctx context.Context, cf *genericclioptions.ConfigFlags, namespace string) ([]string, error) {
-	return listFromHPAs(ctx, cf, namespace, func(h *autoscalingv2.HorizontalPodAutoscaler) string {
+func listHPATargets(ctx context.Context, clients *action.Factory, namespace string) ([]string, error) {
+	return listFromHPAs(ctx, clients, namespace, func(h *autoscalingv2.HorizontalPodAutoscaler) string {
 		ref := h.Spec.ScaleTargetRef
 		if ref.Kind == "" || ref.Name == "" {
 			return ""
@@ -42,12 +43,8 @@ func listHPATargets(ctx context.Context, cf *genericclioptions.ConfigFlags, name
 
 // listFromHPAs lists the HPAs of the namespace and returns what pick makes
 // of each, without empty strings and duplicates, sorted.
-func listFromHPAs(ctx context.Context, cf *genericclioptions.ConfigFlags, namespace string, pick func(*autoscalingv2.HorizontalPodAutoscaler) string) ([]string, error) {
-	cfg, err := cf.ToRESTConfig()
-	if err != nil {
-		return nil, err
-	}
-	kube, err := kubernetes.NewForConfig(cfg)
+func listFromHPAs(ctx context.Context, clients *action.Factory, namespace string, pick func(*autoscalingv2.HorizontalPodAutoscaler) string) ([]string, error) {
+	kube, err := clients.Kube()
 	if err != nil {
 		return nil, err
 	}
@@ -71,17 +68,12 @@ func listFromHPAs(ctx context.Context, cf *genericclioptions.ConfigFlags, namesp
 // or the kubeconfig's), keeping the entries that start with toComplete.
 // Errors leave the shell without suggestions.
 func completeNames(c *cobra.Command, cf *genericclioptions.ConfigFlags, list HPANamesFunc, toComplete string) ([]string, cobra.ShellCompDirective) {
-	ns := ""
-	if cf.Namespace != nil {
-		ns = *cf.Namespace
+	clients := action.NewFactory(cf)
+	ns, err := clients.Namespace()
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	if ns == "" {
-		var err error
-		if ns, _, err = cf.ToRawKubeConfigLoader().Namespace(); err != nil {
-			return nil, cobra.ShellCompDirectiveNoFileComp
-		}
-	}
-	names, err := list(c.Context(), cf, ns)
+	names, err := list(c.Context(), clients, ns)
 	if err != nil {
 		cobra.CompDebugln("listing HPAs: "+err.Error(), false)
 		return nil, cobra.ShellCompDirectiveNoFileComp
@@ -98,7 +90,7 @@ func completeNames(c *cobra.Command, cf *genericclioptions.ConfigFlags, list HPA
 // completeHPANames is explain's ValidArgsFunction: the names of the HPAs in
 // the namespace (-n, or the kubeconfig's), live mode only.
 func (o *ExplainOptions) completeHPANames(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-	if len(args) > 0 || len(o.Filenames) > 0 || o.AllNamespaces {
+	if len(args) > 0 || len(o.Source.Filenames) > 0 || o.AllNamespaces {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
 	return completeNames(c, o.ConfigFlags, o.HPANames, toComplete)

@@ -9,14 +9,14 @@ import (
 	"strings"
 	"testing"
 
-	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
 )
 
 // The shell asks `kubectl hpa __complete explain <prefix>`; the answer lists
 // the HPAs of the namespace, then the directive line.
 func TestCompleteHPANames(t *testing.T) {
 	var asked string
-	defaultHPANames = func(_ context.Context, _ *genericclioptions.ConfigFlags, ns string) ([]string, error) {
+	defaultHPANames = func(_ context.Context, _ *action.Factory, ns string) ([]string, error) {
 		asked = ns
 		return []string{"api", "web", "worker"}, nil
 	}
@@ -41,7 +41,7 @@ func TestCompleteHPANames(t *testing.T) {
 	}
 
 	// No cluster: no suggestions, no error for the shell.
-	defaultHPANames = func(context.Context, *genericclioptions.ConfigFlags, string) ([]string, error) {
+	defaultHPANames = func(context.Context, *action.Factory, string) ([]string, error) {
 		return nil, errors.New("connection refused")
 	}
 	out, _, err = runRoot(t, "", "__complete", "explain", "-n", "shop", "")
@@ -59,7 +59,7 @@ func TestCompleteHPANames(t *testing.T) {
 // migrate completes TYPE/NAME with the workloads the HPAs scale.
 func TestCompleteMigrateTargets(t *testing.T) {
 	var asked string
-	defaultHPATargets = func(_ context.Context, _ *genericclioptions.ConfigFlags, ns string) ([]string, error) {
+	defaultHPATargets = func(_ context.Context, _ *action.Factory, ns string) ([]string, error) {
 		asked = ns
 		return []string{"deployment/api", "deployment/web", "statefulset/db"}, nil
 	}

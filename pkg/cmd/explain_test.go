@@ -5,6 +5,7 @@ package cmd
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -19,6 +20,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
@@ -50,38 +52,29 @@ func TestExplain_flags(t *testing.T) {
 	o, err := runExplainFlags(t, "web", "-n", "shop", "-f", "a.yaml", "-f", "b.yaml,c.yaml", "-o", "json",
 		"--now", "2026-01-01T01:00:00.25+01:00", "--tolerance", "0.05", "--cpu-initialization-period", "2m",
 		"--initial-readiness-delay", "10s", "--downscale-stabilization", "1m", "--sync-period", "30s",
-		"--feature-gates", "HPAScaleToZero=true, PodLevelResources=false")
+		"--feature-gates", "HPAScaleToZero=true, PodLevelResources=false", "--controller-version", "v1.36.3")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.Name != "web" || o.Namespace != "shop" || strings.Join(o.Filenames, " ") != "a.yaml b.yaml c.yaml" || o.Format() != render.FormatJSON {
-		t.Errorf("options = %+v", o)
+	src := o.SourceConfig()
+	if o.Name != "web" || o.Namespace() != "shop" || src.Namespace != "shop" || strings.Join(src.Files, " ") != "a.yaml b.yaml c.yaml" || o.Format() != render.FormatJSON {
+		t.Errorf("options = %+v, source = %+v", o, src)
 	}
-	if want := fixedNow.Add(250 * time.Millisecond); !o.Time().Equal(want) || o.Time().Location() != time.UTC {
-		t.Errorf("now = %v, want %v in UTC", o.Time(), want)
+	if want := fixedNow.Add(250 * time.Millisecond); !src.Now.Equal(want) || src.Now.Location() != time.UTC {
+		t.Errorf("now = %v, want %v in UTC", src.Now, want)
 	}
-	s := o.Settings()
-	want := engine.DefaultSettings()
-	want.Tolerance = 0.05
-	want.CPUInitializationPeriod = 2 * time.Minute
-	want.InitialReadinessDelay = 10 * time.Second
-	want.DownscaleStabilization = time.Minute
-	want.SyncPeriod = 30 * time.Second
-	want.Profile = mustProfile(t, profile.Newest(), map[profile.Gate]bool{profile.HPAScaleToZero: true, profile.PodLevelResources: false})
-	want.Source = "kube-controller-manager defaults, with the flags given here"
-	want.VersionSource = "the newest supported controller (assumed)"
-	if !reflect.DeepEqual(s, want) {
-		t.Errorf("settings = %+v\nwant       %+v", s, want)
+	ptrTo := func(d time.Duration) *time.Duration { return &d }
+	tol := 0.05
+	v := profile.MustParse("v1.36.3")
+	want := action.SettingsOverrides{
+		Tolerance: &tol, CPUInitializationPeriod: ptrTo(2 * time.Minute), InitialReadinessDelay: ptrTo(10 * time.Second),
+		DownscaleStabilization: ptrTo(time.Minute), SyncPeriod: ptrTo(30 * time.Second),
+		FeatureGates:      map[profile.Gate]bool{profile.HPAScaleToZero: true, profile.PodLevelResources: false},
+		ControllerVersion: &v,
 	}
-}
-
-func mustProfile(t *testing.T, v profile.Version, gates map[profile.Gate]bool) profile.Profile {
-	t.Helper()
-	p, err := profile.New(v, gates)
-	if err != nil {
-		t.Fatal(err)
+	if got := o.Overrides(); !reflect.DeepEqual(got, want) {
+		t.Errorf("overrides = %+v\nwant        %+v", got, want)
 	}
-	return p
 }
 
 func TestExplain_defaults(t *testing.T) {
@@ -89,14 +82,12 @@ func TestExplain_defaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	def := engine.DefaultSettings()
-	def.Source = "kube-controller-manager defaults"
-	def.VersionSource = "the newest supported controller (assumed)"
-	if !reflect.DeepEqual(o.Settings(), def) || o.Format() != render.FormatText || o.Namespace != "" {
-		t.Errorf("settings %+v format %q namespace %q", o.Settings(), o.Format(), o.Namespace)
+	// Nothing given: every setting comes from the controller or the defaults.
+	if got := o.Overrides(); !reflect.DeepEqual(got, action.SettingsOverrides{}) || o.Format() != render.FormatText || o.Namespace() != "" {
+		t.Errorf("overrides %+v format %q namespace %q", got, o.Format(), o.Namespace())
 	}
-	if time.Since(o.Time()) > time.Minute {
-		t.Errorf("now = %v, want about the current time", o.Time())
+	if time.Since(o.SourceConfig().Now) > time.Minute {
+		t.Errorf("now = %v, want about the current time", o.SourceConfig().Now)
 	}
 }
 
@@ -110,10 +101,10 @@ func TestExplain_flagErrors(t *testing.T) {
 		{[]string{"web", "-f", "a.yaml", "--now", "yesterday"}, `--now: "yesterday" is not an RFC 3339 time`},
 		{[]string{"web", "-f", "a.yaml", "--now", "2026-01-01 00:00:00"}, `is not an RFC 3339 time`},
 		{[]string{"web", "-f", "a.yaml", "-o", "wide"}, `unknown output format "wide" (want one of: text, json, yaml)`},
-		{[]string{"web", "-f", "a.yaml", "--feature-gates", "HPAScaleToZero=true,Foo=true"}, `unknown feature gate "Foo" (gates of v1.37: HPAConfigurableTolerance, HPAScaleToZero, PodLevelResources, HPAGeneration, HPAOptimizedSelectorStore, StaleControllerConsistencyHPA)`},
+		{[]string{"web", "-f", "a.yaml", "--controller-version", "1.37", "--feature-gates", "HPAScaleToZero=true,Foo=true"}, `unknown feature gate "Foo" (gates of v1.37: HPAConfigurableTolerance, HPAScaleToZero, PodLevelResources, HPAGeneration, HPAOptimizedSelectorStore, StaleControllerConsistencyHPA)`},
 		{[]string{"web", "-f", "a.yaml", "--feature-gates", "HPAScaleToZero=maybe"}, `the value must be true or false`},
 		{[]string{"web", "-f", "a.yaml", "--feature-gates", "HPAScaleToZero"}, `"HPAScaleToZero" is not Name=true|false`},
-		{[]string{"web", "-f", "a.yaml", "--feature-gates", "HPAConfigurableTolerance=false"}, `feature gate HPAConfigurableTolerance is GA and locked to true in v1.37`},
+		{[]string{"web", "-f", "a.yaml", "--controller-version", "v1.37.2", "--feature-gates", "HPAConfigurableTolerance=false"}, `feature gate HPAConfigurableTolerance is GA and locked to true in v1.37`},
 		{[]string{"web", "-f", "a.yaml", "--controller-version", "1.32", "--feature-gates", "HPAGeneration=true"}, `feature gate HPAGeneration does not exist in v1.32`},
 		{[]string{"web", "-f", "a.yaml", "--controller-version", "1.28"}, `controller version v1.28 is not supported: kubectl-hpa replays the HPA controller of v1.29 to v1.37`},
 		{[]string{"web", "-f", "a.yaml", "--controller-version", "latest"}, `--controller-version: "latest" is not a Kubernetes version`},
@@ -173,13 +164,13 @@ func runRoot(t *testing.T, stdin string, args ...string) (string, string, error)
 }
 
 // stubbed replaces the evaluator of the explain command.
-func stubbed(t *testing.T, stdin string, eval EvaluateFunc, args ...string) (string, string, error) {
+func stubbed(t *testing.T, stdin string, eval action.EvaluateFunc, args ...string) (string, string, error) {
 	t.Helper()
 	streams, in, out, errOut := genericiooptions.NewTestIOStreams()
 	in.WriteString(stdin)
 	c := NewCmdExplain(streams, nil, func(o *ExplainOptions) error {
 		o.Evaluate = eval
-		return o.Run()
+		return o.Run(context.Background())
 	})
 	c.SetArgs(args)
 	c.SilenceErrors = true

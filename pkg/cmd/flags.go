@@ -5,10 +5,16 @@ package cmd
 
 import (
 	"fmt"
+	"io"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
 )
 
@@ -29,6 +35,211 @@ func flagErrorf(c *cobra.Command, format string, args ...any) error {
 		path = c.CommandPath()
 	}
 	return &FlagError{Err: fmt.Errorf(format, args...), CommandPath: path}
+}
+
+// changedFlags returns the names of the flags set on the command line.
+func changedFlags(c *cobra.Command) map[string]bool {
+	out := map[string]bool{}
+	c.Flags().Visit(func(f *pflag.Flag) { out[f.Name] = true })
+	return out
+}
+
+// SourceFlags say where the objects come from and when the sync happens:
+// -f, --now, and -v for the live reads.
+type SourceFlags struct {
+	Filenames []string
+	// Now is --now; empty means Clock().
+	Now string
+	// Verbosity is -v: 1 prints the number of API calls, 2 lists them.
+	Verbosity int
+	// Clock gives the time when --now is not set; nil means time.Now.
+	Clock func() time.Time
+}
+
+// AddFlags binds -f and --now.
+func (s *SourceFlags) AddFlags(fs *pflag.FlagSet) {
+	fs.StringSliceVarP(&s.Filenames, "filename", "f", s.Filenames,
+		"Files, directories or - (stdin) holding the objects, in YAML or JSON")
+	fs.StringVar(&s.Now, "now", s.Now,
+		"Instant of the replayed sync, in RFC 3339 with optional fractional seconds (default: the current time)")
+}
+
+// AddVerbosityFlag binds -v.
+func (s *SourceFlags) AddVerbosityFlag(fs *pflag.FlagSet) {
+	fs.IntVarP(&s.Verbosity, "v", "v", s.Verbosity, "Verbosity: 1 counts the API calls, 2 lists them")
+}
+
+// ToSource resolves --now and builds the action's source.
+func (s *SourceFlags) ToSource(c *cobra.Command, in io.Reader, clients *action.Factory, namespace string) (action.Source, error) {
+	clock := s.Clock
+	if clock == nil {
+		clock = time.Now
+	}
+	now := clock()
+	if s.Now != "" {
+		t, err := time.Parse(time.RFC3339Nano, s.Now)
+		if err != nil {
+			return action.Source{}, flagErrorf(c, "--now: %q is not an RFC 3339 time (like 2026-01-01T12:00:00Z or 2026-01-01T12:00:00.5+01:00)", s.Now)
+		}
+		now = t
+	}
+	return action.Source{Files: s.Filenames, In: in, Clients: clients, Namespace: namespace, Now: now.UTC()}, nil
+}
+
+// reportCalls prints the API calls of a live run with -v.
+func (s *SourceFlags) reportCalls(w io.Writer, clients *action.Factory, suffix string) {
+	if s.Verbosity <= 0 || clients == nil || len(s.Filenames) > 0 {
+		return
+	}
+	calls := clients.Calls()
+	fmt.Fprintf(w, "API calls: %d%s\n", len(calls), suffix)
+	if s.Verbosity > 1 {
+		for _, c := range calls {
+			fmt.Fprintf(w, "  %s\n", c)
+		}
+	}
+}
+
+// SettingsFlags are the kube-controller-manager settings: its version, its
+// feature gates and its --horizontal-pod-autoscaler-* flags. Only the flags
+// given override what is detected.
+type SettingsFlags struct {
+	Tolerance               float64
+	CPUInitializationPeriod time.Duration
+	InitialReadinessDelay   time.Duration
+	DownscaleStabilization  time.Duration
+	SyncPeriod              time.Duration
+	FeatureGates            string
+	ControllerVersion       string
+	// AssumeScaleUpdateError makes the replay assume the scale UPDATE fails
+	// with this message (hidden; used to replay upstream's failure tests).
+	AssumeScaleUpdateError string
+}
+
+// NewSettingsFlags returns the flags with kube-controller-manager's
+// defaults as their default values.
+func NewSettingsFlags() SettingsFlags {
+	d := engine.DefaultSettings()
+	return SettingsFlags{
+		Tolerance:               d.Tolerance,
+		CPUInitializationPeriod: d.CPUInitializationPeriod,
+		InitialReadinessDelay:   d.InitialReadinessDelay,
+		DownscaleStabilization:  d.DownscaleStabilization,
+		SyncPeriod:              d.SyncPeriod,
+	}
+}
+
+// AddFlags binds the settings flags.
+func (s *SettingsFlags) AddFlags(fs *pflag.FlagSet) {
+	fs.Float64Var(&s.Tolerance, "tolerance", s.Tolerance,
+		"Controller tolerance (--horizontal-pod-autoscaler-tolerance)")
+	fs.DurationVar(&s.CPUInitializationPeriod, "cpu-initialization-period", s.CPUInitializationPeriod,
+		"CPU initialization period (--horizontal-pod-autoscaler-cpu-initialization-period)")
+	fs.DurationVar(&s.InitialReadinessDelay, "initial-readiness-delay", s.InitialReadinessDelay,
+		"Initial readiness delay (--horizontal-pod-autoscaler-initial-readiness-delay)")
+	fs.DurationVar(&s.DownscaleStabilization, "downscale-stabilization", s.DownscaleStabilization,
+		"Downscale stabilization window (--horizontal-pod-autoscaler-downscale-stabilization)")
+	fs.DurationVar(&s.SyncPeriod, "sync-period", s.SyncPeriod,
+		"Controller sync period (--horizontal-pod-autoscaler-sync-period)")
+	fs.StringVar(&s.FeatureGates, "feature-gates", s.FeatureGates,
+		"Feature gates as Name=true|false,... on top of the controller version's defaults (see docs/versions.md)")
+	fs.StringVar(&s.ControllerVersion, "controller-version", s.ControllerVersion,
+		"Kubernetes version of the kube-controller-manager to replay, like 1.32 or v1.32.13 (default: detected from the cluster, else "+profile.NewestVersion+")")
+	fs.StringVar(&s.AssumeScaleUpdateError, "assume-scale-update-error", s.AssumeScaleUpdateError,
+		"Assume the controller's scale update fails with this error")
+	_ = fs.MarkHidden("assume-scale-update-error")
+}
+
+// ToOverrides checks the values and returns the settings the user gave.
+func (s *SettingsFlags) ToOverrides(c *cobra.Command) (action.SettingsOverrides, error) {
+	changed := changedFlags(c)
+	var o action.SettingsOverrides
+	if s.Tolerance < 0 {
+		return o, fmt.Errorf("--tolerance must not be negative, got %v", s.Tolerance)
+	}
+	for _, d := range []struct {
+		flag string
+		v    time.Duration
+		dst  **time.Duration
+	}{
+		{"cpu-initialization-period", s.CPUInitializationPeriod, &o.CPUInitializationPeriod},
+		{"initial-readiness-delay", s.InitialReadinessDelay, &o.InitialReadinessDelay},
+		{"downscale-stabilization", s.DownscaleStabilization, &o.DownscaleStabilization},
+		{"sync-period", s.SyncPeriod, &o.SyncPeriod},
+	} {
+		if d.v < 0 {
+			return o, fmt.Errorf("--%s must not be negative, got %v", d.flag, d.v)
+		}
+		if changed[d.flag] {
+			v := d.v
+			*d.dst = &v
+		}
+	}
+	if s.SyncPeriod <= 0 {
+		return o, fmt.Errorf("--sync-period must be positive, got %v", s.SyncPeriod)
+	}
+	if changed["tolerance"] {
+		v := s.Tolerance
+		o.Tolerance = &v
+	}
+	gates, err := profile.ParseGates(s.FeatureGates)
+	if err != nil {
+		return o, fmt.Errorf("--feature-gates: %w", err)
+	}
+	if len(gates) > 0 {
+		o.FeatureGates = gates
+	}
+	if s.ControllerVersion != "" {
+		v, err := profile.Parse(s.ControllerVersion)
+		if err != nil {
+			return o, fmt.Errorf("--controller-version: %w", err)
+		}
+		if err := v.Check(); err != nil {
+			return o, err
+		}
+		o.ControllerVersion = &v
+	}
+	// With the version given, impossible gates fail now; otherwise once the
+	// version is detected.
+	if o.ControllerVersion != nil {
+		if _, err := profile.New(*o.ControllerVersion, o.FeatureGates); err != nil {
+			return o, err
+		}
+	}
+	o.ScaleUpdateError = s.AssumeScaleUpdateError
+	return o, nil
+}
+
+// OutputFlags are -o and the text view's display flags.
+type OutputFlags struct {
+	Output  string
+	Display DisplayOptions
+}
+
+// AddFlags binds -o, --color, --pods and --no-pods.
+func (o *OutputFlags) AddFlags(fs *pflag.FlagSet) {
+	if o.Output == "" {
+		o.Output = string(render.FormatText)
+	}
+	fs.StringVarP(&o.Output, "output", "o", o.Output, formatHelp())
+	o.Display.AddFlags(fs)
+}
+
+// Format parses -o.
+func (o *OutputFlags) Format(c *cobra.Command) (render.Format, error) {
+	f, err := render.ParseFormat(o.Output)
+	if err != nil {
+		return "", flagErrorf(c, "%w", err)
+	}
+	return f, nil
+}
+
+// registerOutputCompletion completes the values of -o and --color.
+func registerOutputCompletion(c *cobra.Command) {
+	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(render.Formats(), cobra.ShellCompDirectiveNoFileComp))
+	if c.Flags().Lookup("color") != nil {
+		_ = c.RegisterFlagCompletionFunc("color", cobra.FixedCompletions([]string{"auto", "always", "never"}, cobra.ShellCompDirectiveNoFileComp))
+	}
 }
 
 // formatHelp is the description of -o.

@@ -13,15 +13,10 @@ import (
 	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
-	"k8s.io/client-go/discovery/cached/memory"
-	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/rest"
-	"k8s.io/client-go/restmapper"
 
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/migrate"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
-	"github.com/kubectl-hpa/kubectl-hpa/pkg/version"
 )
 
 // MigrateOptions are the options of the migrate command.
@@ -44,8 +39,8 @@ type MigrateOptions struct {
 	// Write is --write: save the edited manifests.
 	Write  bool
 	Output string
-	// NewClients builds the cluster clients (tests inject fakes).
-	NewClients func(*genericclioptions.ConfigFlags) (*migrate.Clients, error)
+	// Clients builds the clients from ConfigFlags (tests inject fakes).
+	Clients *action.Factory
 
 	format  render.Format
 	execute bool
@@ -56,10 +51,9 @@ type MigrateOptions struct {
 // NewMigrateOptions returns the options with every default set.
 func NewMigrateOptions(streams genericiooptions.IOStreams) *MigrateOptions {
 	return &MigrateOptions{
-		IOStreams:  streams,
-		Output:     string(render.FormatText),
-		DryRun:     "none",
-		NewClients: newMigrateClients,
+		IOStreams: streams,
+		Output:    string(render.FormatText),
+		DryRun:    "none",
 	}
 }
 
@@ -130,7 +124,7 @@ func NewCmdMigrate(streams genericiooptions.IOStreams, cf *genericclioptions.Con
 		o.ConfigFlags = genericclioptions.NewConfigFlags(true)
 		o.ConfigFlags.AddFlags(c.Flags())
 	}
-	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"text", "json", "yaml"}, cobra.ShellCompDirectiveNoFileComp))
+	registerOutputCompletion(c)
 	_ = c.RegisterFlagCompletionFunc("dry-run", cobra.FixedCompletions([]string{"none", "client", "server"}, cobra.ShellCompDirectiveNoFileComp))
 	// TYPE/NAME: the workloads the namespace's HPAs scale.
 	c.ValidArgsFunction = func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
@@ -171,8 +165,9 @@ func (o *MigrateOptions) Complete(c *cobra.Command, args []string) error {
 	if ns := o.ConfigFlags.Namespace; ns != nil && *ns != "" {
 		o.Namespace = *ns
 	}
-	if o.NewClients == nil {
-		o.NewClients = newMigrateClients
+	if o.Clients == nil {
+		o.Clients = action.NewFactory(o.ConfigFlags)
+		o.Clients.Hint = "migrate reads the cluster of the current kubeconfig context; pass --kubeconfig or --context"
 	}
 	f, err := render.ParseFormat(o.Output)
 	if err != nil {
@@ -221,148 +216,23 @@ func (o *MigrateOptions) Run(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ns := o.Namespace
-	if ns == "" {
-		var err error
-		if ns, _, err = o.ConfigFlags.ToRawKubeConfigLoader().Namespace(); err != nil {
-			return fmt.Errorf("load the kubeconfig: %w", err)
-		}
-	}
-	clients, err := o.NewClients(o.ConfigFlags)
+	res, err := action.Migrate(ctx, action.MigrateConfig{
+		Clients: o.Clients, Type: o.Type, Name: o.Name, Namespace: o.Namespace,
+		Filenames: o.Filenames, Recursive: o.Recursive, Execute: o.execute, DryRun: o.dryRun, Write: o.Write,
+	})
 	if err != nil {
 		return err
 	}
-	target, err := migrate.Resolve(ctx, clients, o.Type, o.Name, ns)
-	if err != nil {
-		return err
+	for _, p := range res.Written {
+		fmt.Fprintf(o.ErrOut, "Wrote %s\n", p)
 	}
-	st, err := migrate.Inspect(ctx, clients, target)
-	if err != nil {
-		return err
-	}
-	report, err := migrate.BuildPlan(st)
-	if err != nil {
-		return err
-	}
-
-	var edits []migrate.FileEdit
-	if len(o.Filenames) > 0 {
-		files, err := migrate.ReadManifests(o.Filenames, o.Recursive)
-		if err != nil {
+	printWarnings(o.ErrOut, res.Warnings)
+	if o.format == render.FormatText {
+		if err := migrate.WriteText(o.Out, res.Report); err != nil {
 			return err
 		}
-		var changes []migrate.ManifestChange
-		var warnings []string
-		edits, changes, warnings = migrate.EditManifests(files, manifestTarget(st))
-		report.Manifests = changes
-		report.Warnings = append(report.Warnings, warnings...)
-		if len(changes) == 0 {
-			report.Warnings = append(report.Warnings, fmt.Sprintf("no manifest in the given files sets a replica count; none describes %s with it", target.Ref()))
-		}
-	}
-
-	if o.execute {
-		if err := migrate.Execute(ctx, clients, st, report, migrate.ExecuteOptions{DryRun: o.dryRun}); err != nil {
-			return err
-		}
-	}
-
-	if o.Write && len(edits) > 0 {
-		if err := migrate.WriteEdits(edits); err != nil {
-			return err
-		}
-		for _, e := range edits {
-			fmt.Fprintf(o.ErrOut, "Wrote %s\n", e.Path)
-		}
-		if len(report.Steps) > 0 && (!o.execute || o.dryRun) {
-			fmt.Fprintf(o.ErrOut, "Warning: the saved manifests no longer set %s: do not apply them before the hand-over is done (run this command with --apply first)\n", target.PathString())
-		}
-	}
-	report.ManifestDiffs = make([]migrate.ManifestDiff, 0, len(edits))
-	for _, e := range edits {
-		report.ManifestDiffs = append(report.ManifestDiffs, migrate.ManifestDiff{File: e.Path, Diff: e.Diff, Written: o.Write})
-	}
-	if len(o.Filenames) == 0 {
-		report.ManifestDiffs = nil
-	}
-
-	if err := o.write(report); err != nil {
+	} else if err := render.Encode(o.Out, o.format, res.Report); err != nil {
 		return err
 	}
-	if v := report.Verification; v != nil && !v.OK {
-		return fmt.Errorf("verification of %s failed after the steps: %s", target.Ref(), strings.Join(v.Problems, "; "))
-	}
-	return nil
-}
-
-func (o *MigrateOptions) write(r *migrate.Report) error {
-	switch o.format {
-	case render.FormatJSON:
-		b, err := migrate.EncodeJSON(r)
-		if err != nil {
-			return err
-		}
-		_, err = o.Out.Write(b)
-		return err
-	case render.FormatYAML:
-		b, err := migrate.EncodeYAML(r)
-		if err != nil {
-			return err
-		}
-		_, err = o.Out.Write(b)
-		return err
-	default:
-		return migrate.WriteText(o.Out, r)
-	}
-}
-
-// manifestTarget describes the target for the manifest edit, with the HPAs
-// of its namespace for the other manifests.
-func manifestTarget(st *migrate.State) migrate.ManifestTarget {
-	t := st.Target
-	return migrate.ManifestTarget{
-		Group: t.Kind.Group, Kind: t.Kind.Kind, Namespace: t.Namespace, Name: t.Name, Path: t.ReplicasPath,
-		ScaledByHPA: func(group, kind, namespace, name string) (bool, bool) {
-			if namespace != t.Namespace {
-				return false, false
-			}
-			for _, ref := range st.HPATargets {
-				g, _, _ := strings.Cut(ref.APIVersion, "/")
-				if !strings.Contains(ref.APIVersion, "/") {
-					g = `""`
-				}
-				if ref.Kind == kind && ref.Name == name && g == group {
-					return true, true
-				}
-			}
-			return false, true
-		},
-	}
-}
-
-// newMigrateClients builds the clients from kubectl's connection flags.
-// Discovery is cached in memory for the process.
-func newMigrateClients(cf *genericclioptions.ConfigFlags) (*migrate.Clients, error) {
-	const hint = " (migrate reads the cluster of the current kubeconfig context; pass --kubeconfig or --context)"
-	cfg, err := cf.ToRESTConfig()
-	if err != nil {
-		return nil, fmt.Errorf("load the kubeconfig: %w"+hint, err)
-	}
-	cfg = rest.CopyConfig(cfg)
-	if cfg.UserAgent == "" {
-		// Its own name, so that audit logs tell migrate's writes apart from
-		// explain's reads (kubectl-hpa/<version>).
-		cfg.UserAgent = "kubectl-hpa-migrate/" + version.Version
-	}
-	kube, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("create the Kubernetes client: %w", err)
-	}
-	dyn, err := dynamic.NewForConfig(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("create the dynamic client: %w", err)
-	}
-	disc := memory.NewMemCacheClient(kube.Discovery())
-	mapper := restmapper.NewShortcutExpander(restmapper.NewDeferredDiscoveryRESTMapper(disc), disc, nil)
-	return &migrate.Clients{Dynamic: dyn, Kube: kube, Mapper: mapper, Discovery: disc}, nil
+	return res.Failed
 }

@@ -19,7 +19,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	fakediscovery "k8s.io/client-go/discovery/fake"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
@@ -153,7 +152,7 @@ func runMigrate(t *testing.T, c *migrate.Clients, args ...string) (string, strin
 	t.Helper()
 	streams, _, out, errOut := genericiooptions.NewTestIOStreams()
 	cmd := NewCmdMigrate(streams, nil, func(o *MigrateOptions) error {
-		o.NewClients = func(*genericclioptions.ConfigFlags) (*migrate.Clients, error) { return c, nil }
+		o.Clients.MigrateClients = c
 		return o.Run(context.Background())
 	})
 	cmd.SetArgs(args)

@@ -4,13 +4,11 @@
 package cmd
 
 import (
-	"encoding/json"
 	"fmt"
 	"runtime"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
-	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/version"
@@ -82,21 +80,10 @@ func (o *VersionOptions) Info() VersionInfo {
 // Run prints the version.
 func (o *VersionOptions) Run() error {
 	info := o.Info()
-	var out []byte
-	var err error
-	switch o.format {
-	case render.FormatJSON:
-		out, err = json.MarshalIndent(info, "", "  ")
-		out = append(out, '\n')
-	case render.FormatYAML:
-		out, err = yaml.Marshal(info)
-	default:
-		out = fmt.Appendf(nil, "Version:    %s\nCommit:     %s\nDate:       %s\nGo version: %s\nPlatform:   %s\n",
-			info.Version, info.Commit, info.Date, info.GoVersion, info.Platform)
+	if o.format != render.FormatText {
+		return render.Encode(o.Out, o.format, info)
 	}
-	if err != nil {
-		return fmt.Errorf("encode version: %w", err)
-	}
-	_, err = o.Out.Write(out)
+	_, err := fmt.Fprintf(o.Out, "Version:    %s\nCommit:     %s\nDate:       %s\nGo version: %s\nPlatform:   %s\n",
+		info.Version, info.Commit, info.Date, info.GoVersion, info.Platform)
 	return err
 }

@@ -9,25 +9,33 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
-	"sigs.k8s.io/yaml"
 
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/whatif"
 )
 
 // WhatifOptions are the options of the whatif command. The objects, the
-// time and the controller settings are read as explain reads them.
+// time and the controller settings are read as explain reads them, through
+// the same flag groups.
 type WhatifOptions struct {
-	*ExplainOptions
+	genericiooptions.IOStreams
+
+	// Name is the HPA's name (the positional argument).
+	Name string
+
+	Source   SourceFlags
+	Settings SettingsFlags
+	Output   OutputFlags
 
 	CPU, Memory         string
 	Metrics             []string
@@ -45,6 +53,19 @@ type WhatifOptions struct {
 	TraceFile           string
 	MaxProjectionLength time.Duration
 
+	// ConfigFlags are kubectl's connection flags; Clients builds the
+	// clients from them (tests inject fakes).
+	ConfigFlags *genericclioptions.ConfigFlags
+	Clients     *action.Factory
+	// HPANames lists HPA names for shell completion (tests inject fakes).
+	HPANames HPANamesFunc
+	// Evaluate replays the sync; nil means engine.Evaluate.
+	Evaluate action.EvaluateFunc
+
+	changed   map[string]bool
+	source    action.Source
+	settings  action.SettingsOverrides
+	format    render.Format
 	overrides whatif.Overrides
 	project   *whatif.ProjectOptions
 }
@@ -55,7 +76,10 @@ const autoDuration = "auto"
 // NewCmdWhatif returns the whatif command. runF, when set, replaces Run after
 // Complete and Validate (for tests).
 func NewCmdWhatif(streams genericiooptions.IOStreams, cf *genericclioptions.ConfigFlags, runF func(*WhatifOptions) error) *cobra.Command {
-	o := &WhatifOptions{ExplainOptions: NewExplainOptions(streams), PodStartup: whatif.DefaultPodStartup, LoadModel: explain.LoadConstantTotal}
+	o := &WhatifOptions{
+		IOStreams: streams, Settings: NewSettingsFlags(), Output: OutputFlags{Output: string(render.FormatText)},
+		PodStartup: whatif.DefaultPodStartup, LoadModel: explain.LoadConstantTotal, HPANames: defaultHPANames,
+	}
 	o.ConfigFlags = cf
 	c := &cobra.Command{
 		Use:   "whatif NAME [-n NAMESPACE] [-f FILE...] [overrides] [--for DURATION] [-o text|json|yaml]",
@@ -114,23 +138,26 @@ func NewCmdWhatif(streams genericiooptions.IOStreams, cf *genericclioptions.Conf
 			if runF != nil {
 				return runF(o)
 			}
-			return o.Run()
+			return o.Run(c.Context())
 		},
 	}
 	fs := c.Flags()
 	o.addOverrideFlags(fs)
-	o.addSourceFlags(fs)
-	fs.StringVarP(&o.Output, "output", "o", o.Output, formatHelp())
-	fs.IntVarP(&o.Verbosity, "v", "v", o.Verbosity, "Verbosity: 1 counts the API calls, 2 lists them")
-	o.addSettingsFlags(fs)
-	o.Display.AddFlags(fs)
+	o.Source.AddFlags(fs)
+	o.Output.AddFlags(fs)
+	o.Source.AddVerbosityFlag(fs)
+	o.Settings.AddFlags(fs)
 	if cf == nil {
 		o.ConfigFlags = genericclioptions.NewConfigFlags(true)
 		o.ConfigFlags.AddFlags(fs)
 	}
-	c.ValidArgsFunction = o.completeHPANames
-	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"text", "json", "yaml"}, cobra.ShellCompDirectiveNoFileComp))
-	_ = c.RegisterFlagCompletionFunc("color", cobra.FixedCompletions([]string{"auto", "always", "never"}, cobra.ShellCompDirectiveNoFileComp))
+	c.ValidArgsFunction = func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		if len(args) > 0 || len(o.Source.Filenames) > 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		return completeNames(c, o.ConfigFlags, o.HPANames, toComplete)
+	}
+	registerOutputCompletion(c)
 	_ = c.RegisterFlagCompletionFunc("load-model", cobra.FixedCompletions([]string{explain.LoadConstantTotal, explain.LoadConstantPerPod}, cobra.ShellCompDirectiveNoFileComp))
 	return c
 }
@@ -172,13 +199,32 @@ func (d *durationOrAuto) Set(v string) error {
 	return nil
 }
 
-// Complete resolves what explain resolves, then parses the overrides.
+// Complete resolves the source, the settings and the format as explain
+// does, then parses the overrides.
 func (o *WhatifOptions) Complete(c *cobra.Command, args []string) error {
-	if err := o.ExplainOptions.Complete(c, args); err != nil {
+	o.Name = args[0]
+	o.changed = changedFlags(c)
+	if o.ConfigFlags == nil {
+		o.ConfigFlags = genericclioptions.NewConfigFlags(true)
+	}
+	namespace := ""
+	if ns := o.ConfigFlags.Namespace; ns != nil {
+		namespace = *ns
+	}
+	if o.Clients == nil {
+		o.Clients = action.NewFactory(o.ConfigFlags)
+	}
+	var err error
+	if o.source, err = o.Source.ToSource(c, o.In, o.Clients, namespace); err != nil {
+		return err
+	}
+	if o.settings, err = o.Settings.ToOverrides(c); err != nil {
+		return flagErrorf(c, "%w", err)
+	}
+	if o.format, err = o.Output.Format(c); err != nil {
 		return err
 	}
 	ov := whatif.Overrides{AllReady: o.AllReady, LoadModel: o.LoadModel}
-	var err error
 	if o.CPU != "" {
 		if ov.CPU, err = usageFlag("--cpu", o.CPU); err != nil {
 			return flagErrorf(c, "%w", err)
@@ -239,9 +285,13 @@ func (o *WhatifOptions) Complete(c *cobra.Command, args []string) error {
 		*tol.out = &q
 	}
 	if o.BehaviorFile != "" {
-		b, err := readBehavior(o.BehaviorFile)
+		data, err := os.ReadFile(o.BehaviorFile)
 		if err != nil {
-			return err
+			return fmt.Errorf("--behavior: %w", err)
+		}
+		b, err := whatif.ParseBehavior(o.BehaviorFile, data)
+		if err != nil {
+			return fmt.Errorf("--behavior %w", err)
 		}
 		ov.Behavior, ov.BehaviorSource = b, o.BehaviorFile
 	}
@@ -276,58 +326,8 @@ func usageFlag(flag, v string) (*whatif.UsageOverride, error) {
 	return &u, nil
 }
 
-// readBehavior reads a behavior stanza: the behavior itself, or wrapped in
-// "behavior:" or "spec: behavior:".
-func readBehavior(path string) (*autoscalingv2.HorizontalPodAutoscalerBehavior, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("--behavior: %w", err)
-	}
-	var probe map[string]any
-	if err := yaml.Unmarshal(data, &probe); err != nil {
-		return nil, fmt.Errorf("--behavior %s: %w", path, err)
-	}
-	if spec, ok := probe["spec"].(map[string]any); ok {
-		if b, ok := spec["behavior"]; ok {
-			probe = map[string]any{"behavior": b}
-		}
-	}
-	if b, ok := probe["behavior"]; ok {
-		if data, err = yaml.Marshal(b); err != nil {
-			return nil, fmt.Errorf("--behavior %s: %w", path, err)
-		}
-	}
-	var out autoscalingv2.HorizontalPodAutoscalerBehavior
-	if err := yaml.UnmarshalStrict(data, &out); err != nil {
-		return nil, fmt.Errorf("--behavior %s: %w (want a behavior stanza: scaleUp and/or scaleDown)", path, err)
-	}
-	if out.ScaleUp == nil && out.ScaleDown == nil {
-		return nil, fmt.Errorf("--behavior %s: no scaleUp or scaleDown rules found", path)
-	}
-	for dir, r := range map[string]*autoscalingv2.HPAScalingRules{"scaleUp": out.ScaleUp, "scaleDown": out.ScaleDown} {
-		if r == nil {
-			continue
-		}
-		if w := r.StabilizationWindowSeconds; w != nil && (*w < 0 || *w > 3600) {
-			return nil, fmt.Errorf("--behavior %s: %s.stabilizationWindowSeconds must be between 0 and 3600, got %d", path, dir, *w)
-		}
-		for i, p := range r.Policies {
-			if p.Value <= 0 || p.PeriodSeconds <= 0 || p.PeriodSeconds > 1800 {
-				return nil, fmt.Errorf("--behavior %s: %s.policies[%d]: value must be positive and periodSeconds between 1 and 1800", path, dir, i)
-			}
-			if p.Type != autoscalingv2.PodsScalingPolicy && p.Type != autoscalingv2.PercentScalingPolicy {
-				return nil, fmt.Errorf("--behavior %s: %s.policies[%d].type must be Pods or Percent, got %q", path, dir, i, p.Type)
-			}
-		}
-	}
-	return &out, nil
-}
-
 // Validate checks the option values.
 func (o *WhatifOptions) Validate() error {
-	if err := o.ExplainOptions.Validate(); err != nil {
-		return err
-	}
 	if o.LoadModel != explain.LoadConstantTotal && o.LoadModel != explain.LoadConstantPerPod {
 		return fmt.Errorf("--load-model must be %s or %s, got %q", explain.LoadConstantTotal, explain.LoadConstantPerPod, o.LoadModel)
 	}
@@ -345,50 +345,51 @@ func (o *WhatifOptions) Validate() error {
 	return nil
 }
 
-// Run reads the objects, applies the overrides, replays both and renders them.
-func (o *WhatifOptions) Run() error {
-	ctx := context.Background()
-	snap, clients, err := o.snapshot(ctx)
+// Run reads the objects, applies the overrides, replays both and renders
+// them.
+func (o *WhatifOptions) Run(ctx context.Context) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	res, err := action.WhatIf(ctx, action.WhatIfConfig{
+		Source: o.source, Name: o.Name, Settings: o.settings,
+		Overrides: o.overrides, Projection: o.project, Evaluate: o.Evaluate,
+	})
 	if err != nil {
-		return err
+		return flagNamed(err)
 	}
-	name := snap.HPA.Namespace + "/" + snap.HPA.Name
-	edited, changes, err := whatif.Apply(snap, &o.overrides, o.settings)
-	if err != nil {
-		return fmt.Errorf("HPA %s: %w", name, err)
-	}
-	before, err := o.Evaluate(snap, o.settings)
-	if err != nil {
-		return fmt.Errorf("replay HPA %q: %w", name, err)
-	}
-	after, err := o.Evaluate(edited, o.settings)
-	if err != nil {
-		return fmt.Errorf("replay HPA %q: %w", name, err)
-	}
-	w := &explain.WhatIf{APIVersion: explain.APIVersion, Kind: explain.KindWhatIf, Changes: changes, Before: before, After: after}
-	if w.Changes == nil {
-		w.Changes = []string{}
-	}
-	if o.project != nil {
-		if tr := o.project.Trace; tr != nil {
-			if err := tr.Check(o.TraceFile, edited.HPA); err != nil {
-				return fmt.Errorf("--trace %w", err)
-			}
-			tr.Resolve(edited.Now)
-		}
-		p, err := whatif.Project(edited, o.settings, *o.project)
-		if err != nil {
-			return fmt.Errorf("project HPA %s: %w", name, err)
-		}
-		w.Projection = p
-	}
-	o.reportCalls(clients)
+	printWarnings(o.ErrOut, res.Warnings)
+	o.Source.reportCalls(o.ErrOut, o.Clients, "")
 	var buf bytes.Buffer
-	if err := render.WriteWhatIf(&buf, o.format, w, o.Display.RenderOptions(o.Out)); err != nil {
+	if err := render.WriteWhatIf(&buf, o.format, res.WhatIf, o.Output.Display.RenderOptions(o.Out)); err != nil {
 		return err
 	}
 	_, err = o.Out.Write(buf.Bytes())
 	return err
+}
+
+// whatifFlags maps the fields of whatif's errors to their flags.
+var whatifFlags = map[whatif.Field]string{
+	whatif.FieldCPU: "--cpu", whatif.FieldMemory: "--memory", whatif.FieldMetric: "--metric",
+	whatif.FieldObject: "--object", whatif.FieldExternal: "--external", whatif.FieldTarget: "--target",
+	whatif.FieldMin: "--min", whatif.FieldMax: "--max", whatif.FieldBounds: "--min/--max",
+	whatif.FieldTolerance: "--scale-up-tolerance/--scale-down-tolerance", whatif.FieldReplicas: "--replicas",
+	whatif.FieldTrace: "--trace",
+}
+
+// flagNamed rewords a whatif field error with its flag, keeping what
+// precedes it ("HPA shop/web: ").
+func flagNamed(err error) error {
+	var fe *whatif.FieldError
+	if !errors.As(err, &fe) {
+		return err
+	}
+	flag, ok := whatifFlags[fe.Field]
+	if !ok {
+		return err
+	}
+	msg := err.Error()
+	return errors.New(strings.Replace(msg, fe.Error(), fe.Text(flag), 1))
 }
 
 // errNoChanges is returned when whatif gets nothing to change.

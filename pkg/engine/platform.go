@@ -15,7 +15,8 @@ import "math"
 // toInt32 converts like int32(f) on amd64: truncation toward zero, and
 // math.MinInt32 for NaN or a value whose truncation does not fit.
 func toInt32(f float64) int32 {
-	if math.IsNaN(f) || f >= 1<<31 || f <= -(1<<31)-1 {
+	// Values in (-2^31-1, -2^31) truncate to math.MinInt32 as well.
+	if math.IsNaN(f) || f >= 1<<31 || f < -(1<<31) {
 		return math.MinInt32
 	}
 	return int32(f)

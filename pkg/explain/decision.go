@@ -20,6 +20,7 @@ const (
 	KindExplanation     = "Explanation"
 	KindControllerState = "ControllerState"
 	KindAPIErrors       = "APIErrors"
+	KindController      = "Controller"
 )
 
 // Provenance says where a piece of controller state came from.

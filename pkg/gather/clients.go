@@ -16,20 +16,12 @@ import (
 
 	customclient "k8s.io/metrics/pkg/client/custom_metrics"
 	externalclient "k8s.io/metrics/pkg/client/external_metrics"
-
-	"github.com/kubectl-hpa/kubectl-hpa/pkg/version"
 )
 
-// NewClients builds every client from one REST config, counting the
-// requests they make. Discovery is cached in memory for the process.
+// NewClients builds every client from one REST config (pkg/action's
+// Factory sets it up: user agent, request counter, throttling). Discovery is
+// cached in memory for the process.
 func NewClients(cfg *rest.Config) (*Clients, error) {
-	counter := &CallCounter{}
-	cfg = rest.CopyConfig(cfg)
-	cfg.Wrap(counter.Wrap)
-	if cfg.UserAgent == "" {
-		// Audit logs then name us: kubectl-hpa/<version>.
-		cfg.UserAgent = "kubectl-hpa/" + version.Version
-	}
 	kube, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("create the Kubernetes client: %w", err)
@@ -55,6 +47,5 @@ func NewClients(cfg *rest.Config) (*Clients, error) {
 		Metrics:  metrics,
 		Custom:   customclient.NewForConfig(cfg, mapper, customclient.NewAvailableAPIsGetter(disc)),
 		External: external,
-		Calls:    counter,
 	}, nil
 }

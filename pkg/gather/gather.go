@@ -58,10 +58,6 @@ type Result struct {
 	// Warnings are inputs that could not be read; the replay goes on
 	// without them, as the controller would.
 	Warnings []string
-	// Settings says where the controller settings came from.
-	SettingsSource string
-	// ServerVersion is the API server's version ("v1.36.3").
-	ServerVersion string
 }
 
 // Options tune a gather.
@@ -111,14 +107,6 @@ func Snapshot(ctx context.Context, c *Clients, namespace, name string, opts Opti
 			return
 		}
 		res.Events = evs
-	})
-	goRun(func() {
-		v, err := c.Kube.Discovery().ServerVersion()
-		if err != nil {
-			warn("could not read the server version: %v", shortErr(err))
-			return
-		}
-		res.ServerVersion = v.GitVersion
 	})
 	goRun(func() {
 		others, err := otherHPAs(ctx, c, hpa)

@@ -25,6 +25,8 @@ type ControllerFlags struct {
 	FeatureGates            map[string]bool
 	// Source names the pod the flags came from.
 	Source string
+	// Image is the container's image ("registry.k8s.io/kube-controller-manager:v1.32.13").
+	Image string
 }
 
 // DetectControllerFlags reads the --horizontal-pod-autoscaler-* flags (and
@@ -49,6 +51,7 @@ func DetectControllerFlags(ctx context.Context, c *Clients) (*ControllerFlags, e
 				return nil, fmt.Errorf("pod kube-system/%s: %w", p.Name, err)
 			}
 			f.Source = "kube-system/" + p.Name
+			f.Image = ctr.Image
 			return f, nil
 		}
 	}

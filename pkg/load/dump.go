@@ -21,8 +21,10 @@ import (
 // stream that Load reads back into the same snapshot: the HPA, a Scale for
 // its target, the pods, what the metrics APIs returned, the controller state
 // and the API errors. Other HPAs (for the ambiguous-selector check) are
-// written as minimal HPA + Scale pairs carrying only their selectors.
-func Dump(w io.Writer, snap *engine.Snapshot) error {
+// written as minimal HPA + Scale pairs carrying only their selectors. With
+// set, a Controller document records the controller settings the replay
+// used, so that replaying the file uses them too.
+func Dump(w io.Writer, snap *engine.Snapshot, set *engine.Settings) error {
 	if snap == nil || snap.HPA == nil {
 		return fmt.Errorf("nothing to dump: the snapshot has no HPA")
 	}
@@ -82,6 +84,9 @@ func Dump(w io.Writer, snap *engine.Snapshot) error {
 			scaleDoc(o.Namespace, target, 1, 1, o.Selector))
 	}
 	docs = append(docs, stateDoc(ns, name, snap.State))
+	if set != nil {
+		docs = append(docs, ControllerDocumentOf(*set))
+	}
 	if len(errs) > 0 {
 		docs = append(docs, map[string]any{
 			"apiVersion": explain.APIVersion, "kind": explain.KindAPIErrors,
@@ -99,6 +104,28 @@ func Dump(w io.Writer, snap *engine.Snapshot) error {
 		}
 	}
 	return nil
+}
+
+// ControllerDocumentOf records the settings of a replay as a Controller
+// document.
+func ControllerDocumentOf(set engine.Settings) *ControllerDocument {
+	d := &ControllerDocument{
+		TypeMeta:                metav1.TypeMeta{APIVersion: explain.APIVersion, Kind: explain.KindController},
+		Metadata:                DocumentMeta{Name: "kube-controller-manager"},
+		Version:                 set.Profile.Version.String(),
+		VersionSource:           set.VersionSource,
+		FeatureGates:            map[string]bool{},
+		Tolerance:               &set.Tolerance,
+		CPUInitializationPeriod: &metav1.Duration{Duration: set.CPUInitializationPeriod},
+		InitialReadinessDelay:   &metav1.Duration{Duration: set.InitialReadinessDelay},
+		DownscaleStabilization:  &metav1.Duration{Duration: set.DownscaleStabilization},
+		SyncPeriod:              &metav1.Duration{Duration: set.SyncPeriod},
+		Source:                  set.Source,
+	}
+	for g, v := range set.Profile.Gates {
+		d.FeatureGates[string(g)] = v
+	}
+	return d
 }
 
 func scaleDoc(ns, name string, spec, status int32, selector string) *autoscalingv1.Scale {

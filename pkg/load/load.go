@@ -42,6 +42,8 @@ type Result struct {
 	Namespace string
 	// Warnings are non-fatal findings, one line each.
 	Warnings []string
+	// Controller is the input's Controller document, if any.
+	Controller *ControllerDocument
 }
 
 // Load parses the sources and builds the snapshot of the HPA named in opts.
@@ -143,6 +145,7 @@ func (inv *inventory) build(sources []Source, opts Options) (*Result, error) {
 		return nil, err
 	}
 	res.Warnings = inv.warnings
+	res.Controller = inv.ctl
 	return res, nil
 }
 

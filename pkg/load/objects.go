@@ -159,6 +159,8 @@ type inventory struct {
 	external  []externalmetricsv1beta1.ExternalMetricValue
 	states    []stateEntry
 	apiErrs   []apiErrorsEntry
+	ctl       *ControllerDocument
+	ctlFrom   origin
 	unknown   []origin
 	warnings  []string
 }
@@ -341,6 +343,21 @@ func (inv *inventory) addObject(from origin, gv schema.GroupVersion, raw []byte)
 			return from.errorf("%s", errNoName)
 		}
 		inv.states = append(inv.states, stateEntry{from: from, namespace: d.Metadata.Namespace, doc: d})
+	case stateGroup + "/" + explain.KindController:
+		if from.apiVersion != explain.APIVersion {
+			return unsupportedVersion(from, explain.APIVersion)
+		}
+		d, err := decodeAs[ControllerDocument](inv, from, raw, strictFail)
+		if err != nil {
+			return err
+		}
+		if inv.ctl != nil {
+			return from.errorf("a Controller document is already given at %s", inv.ctlFrom.loc)
+		}
+		if err := d.check(); err != nil {
+			return from.errorf("%s", err)
+		}
+		inv.ctl, inv.ctlFrom = d, from
 	case stateGroup + "/" + explain.KindAPIErrors:
 		if from.apiVersion != explain.APIVersion {
 			return unsupportedVersion(from, explain.APIVersion)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
 )
 
 // ControllerStateDocument is the kubectl-hpa.io/v1alpha1 ControllerState
@@ -51,6 +52,54 @@ type StateScaleEvent struct {
 	Timestamp     metav1.Time `json:"timestamp"`
 	ReplicaChange *int32      `json:"replicaChange"`
 	Outdated      bool        `json:"outdated,omitempty"`
+}
+
+// ControllerDocument is the kubectl-hpa.io/v1alpha1 Controller input
+// document: the kube-controller-manager that runs the HPAs, as --dump
+// found it (its version, feature gates and HPA flags). A replay of the
+// snapshot uses it unless the command line says otherwise. Every field is
+// optional; at most one such document may be given.
+type ControllerDocument struct {
+	metav1.TypeMeta `json:",inline"`
+	Metadata        DocumentMeta `json:"metadata,omitempty"`
+	// Version is the controller's Kubernetes version ("v1.36.3", "1.36").
+	Version string `json:"version,omitempty"`
+	// VersionSource says how the version was found.
+	VersionSource string `json:"versionSource,omitempty"`
+	// FeatureGates are the gates in force.
+	FeatureGates map[string]bool `json:"featureGates,omitempty"`
+	// The --horizontal-pod-autoscaler-* flags.
+	Tolerance               *float64         `json:"tolerance,omitempty"`
+	CPUInitializationPeriod *metav1.Duration `json:"cpuInitializationPeriod,omitempty"`
+	InitialReadinessDelay   *metav1.Duration `json:"initialReadinessDelay,omitempty"`
+	DownscaleStabilization  *metav1.Duration `json:"downscaleStabilization,omitempty"`
+	SyncPeriod              *metav1.Duration `json:"syncPeriod,omitempty"`
+	// Source says where the flags came from.
+	Source string `json:"source,omitempty"`
+}
+
+// check rejects values no controller has.
+func (d *ControllerDocument) check() error {
+	if d.Version != "" {
+		if _, err := profile.Parse(d.Version); err != nil {
+			return fmt.Errorf("version: %w", err)
+		}
+	}
+	if d.Tolerance != nil && *d.Tolerance < 0 {
+		return fmt.Errorf("tolerance: Invalid value: %v: must not be negative", *d.Tolerance)
+	}
+	for name, v := range map[string]*metav1.Duration{
+		"cpuInitializationPeriod": d.CPUInitializationPeriod, "initialReadinessDelay": d.InitialReadinessDelay,
+		"downscaleStabilization": d.DownscaleStabilization, "syncPeriod": d.SyncPeriod,
+	} {
+		if v != nil && v.Duration < 0 {
+			return fmt.Errorf("%s: Invalid value: %s: must not be negative", name, v.Duration)
+		}
+	}
+	if d.SyncPeriod != nil && d.SyncPeriod.Duration == 0 {
+		return fmt.Errorf("syncPeriod: Invalid value: 0s: must be positive")
+	}
+	return nil
 }
 
 // APIErrorsDocument is the kubectl-hpa.io/v1alpha1 APIErrors input

@@ -65,11 +65,12 @@ func TestPlan(t *testing.T) {
 				testutil.AssertGolden(t, b.Bytes(), *update)
 			})
 			t.Run("json", func(t *testing.T) {
-				b, err := EncodeJSON(r)
+				// The encoding cmd applies (render.Encode): indented JSON.
+				b, err := json.MarshalIndent(r, "", "  ")
 				if err != nil {
 					t.Fatal(err)
 				}
-				testutil.AssertGolden(t, b, *update)
+				testutil.AssertGolden(t, append(b, '\n'), *update)
 			})
 		})
 	}

@@ -4,31 +4,10 @@
 package migrate
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
-
-	"sigs.k8s.io/yaml"
 )
-
-// EncodeJSON returns r as JSON indented by two spaces, with a final newline.
-func EncodeJSON(r *Report) ([]byte, error) {
-	b, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("encode the report as JSON: %w", err)
-	}
-	return append(b, '\n'), nil
-}
-
-// EncodeYAML returns r as YAML, with the json tags as field names.
-func EncodeYAML(r *Report) ([]byte, error) {
-	b, err := yaml.Marshal(r)
-	if err != nil {
-		return nil, fmt.Errorf("encode the report as YAML: %w", err)
-	}
-	return b, nil
-}
 
 // WriteText writes the report for people: what was found, the numbered
 // steps with their exact requests, what is left to do outside the cluster,

@@ -8,12 +8,9 @@
 package render
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
-
-	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 )
@@ -94,45 +91,17 @@ func Write(w io.Writer, f Format, d *explain.Decision, opts Options) error {
 	if d == nil {
 		return fmt.Errorf("no decision to render")
 	}
-	var (
-		out []byte
-		err error
-	)
 	switch f {
-	case FormatJSON:
-		out, err = EncodeJSON(d)
-	case FormatYAML:
-		out, err = EncodeYAML(d)
+	case FormatJSON, FormatYAML:
+		return Encode(w, f, d)
 	case FormatText, "":
-		if opts.Color {
-			out = Styled(w, d, opts)
-		} else {
-			out = Text(d, opts)
-		}
 	default:
 		return fmt.Errorf("unknown output format %q", f)
 	}
-	if err != nil {
-		return err
+	out := Text(d, opts)
+	if opts.Color {
+		out = Styled(w, d, opts)
 	}
-	_, err = w.Write(out)
+	_, err := w.Write(out)
 	return err
-}
-
-// EncodeJSON returns d as JSON indented by two spaces, with a final newline.
-func EncodeJSON(d *explain.Decision) ([]byte, error) {
-	b, err := json.MarshalIndent(d, "", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("encode decision as JSON: %w", err)
-	}
-	return append(b, '\n'), nil
-}
-
-// EncodeYAML returns d as YAML, using the json tags as field names.
-func EncodeYAML(d *explain.Decision) ([]byte, error) {
-	b, err := yaml.Marshal(d)
-	if err != nil {
-		return nil, fmt.Errorf("encode decision as YAML: %w", err)
-	}
-	return b, nil
 }

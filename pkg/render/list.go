@@ -4,14 +4,11 @@
 package render
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
 	"time"
-
-	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 )
@@ -25,23 +22,10 @@ const KindExplanationList = "ExplanationList"
 func WriteList(w io.Writer, f Format, ds []*explain.Decision, allNamespaces bool) error {
 	switch f {
 	case FormatJSON, FormatYAML:
-		doc := map[string]any{"apiVersion": explain.APIVersion, "kind": KindExplanationList, "items": ds}
 		if ds == nil {
-			doc["items"] = []*explain.Decision{}
+			ds = []*explain.Decision{}
 		}
-		var b []byte
-		var err error
-		if f == FormatJSON {
-			b, err = json.MarshalIndent(doc, "", "  ")
-			b = append(b, '\n')
-		} else {
-			b, err = yaml.Marshal(doc)
-		}
-		if err != nil {
-			return fmt.Errorf("encode the explanations: %w", err)
-		}
-		_, err = w.Write(b)
-		return err
+		return Encode(w, f, map[string]any{"apiVersion": explain.APIVersion, "kind": KindExplanationList, "items": ds})
 	case FormatText:
 		// The summary table below.
 	}

@@ -61,7 +61,7 @@ func TestText_isPlainAndStable(t *testing.T) {
 
 func TestEncode_roundTrip(t *testing.T) {
 	d := multiMetricMissing()
-	js, err := EncodeJSON(d)
+	js, err := Marshal(FormatJSON, d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestEncode_roundTrip(t *testing.T) {
 	if err := json.Unmarshal(js, &fromJSON); err != nil {
 		t.Fatal(err)
 	}
-	ys, err := EncodeYAML(d)
+	ys, err := Marshal(FormatYAML, d)
 	if err != nil {
 		t.Fatal(err)
 	}

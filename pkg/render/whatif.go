@@ -4,14 +4,12 @@
 package render
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
 	"github.com/charmbracelet/lipgloss"
-	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 )
@@ -21,27 +19,14 @@ func WriteWhatIf(w io.Writer, f Format, wi *explain.WhatIf, opts Options) error 
 	if wi == nil || wi.Before == nil || wi.After == nil {
 		return fmt.Errorf("no whatif result to render")
 	}
-	var (
-		out []byte
-		err error
-	)
 	switch f {
-	case FormatJSON:
-		out, err = json.MarshalIndent(wi, "", "  ")
-		if err == nil {
-			out = append(out, '\n')
-		}
-	case FormatYAML:
-		out, err = yaml.Marshal(wi)
+	case FormatJSON, FormatYAML:
+		return Encode(w, f, wi)
 	case FormatText, "":
-		out = WhatIfText(w, wi, opts)
 	default:
 		return fmt.Errorf("unknown output format %q", f)
 	}
-	if err != nil {
-		return fmt.Errorf("encode whatif result: %w", err)
-	}
-	_, err = w.Write(out)
+	_, err := w.Write(WhatIfText(w, wi, opts))
 	return err
 }
 

@@ -78,8 +78,8 @@ func Apply(snap *engine.Snapshot, o *Overrides, set engine.Settings) (*engine.Sn
 	e.index()
 	steps := []func(*Overrides) error{
 		e.spec, e.allReady, e.replicas,
-		func(o *Overrides) error { return e.usage("--cpu", corev1.ResourceCPU, o.CPU) },
-		func(o *Overrides) error { return e.usage("--memory", corev1.ResourceMemory, o.Memory) },
+		func(o *Overrides) error { return e.usage(FieldCPU, corev1.ResourceCPU, o.CPU) },
+		func(o *Overrides) error { return e.usage(FieldMemory, corev1.ResourceMemory, o.Memory) },
 		e.podsMetrics, e.objectMetrics, e.externalMetrics,
 	}
 	for _, step := range steps {
@@ -183,9 +183,9 @@ func (e *editor) spec(o *Overrides) error {
 	if o.ScaleUpTolerance != nil || o.ScaleDownTolerance != nil {
 		if p := e.set.Profile; !p.Switches.BehaviorTolerance {
 			if !p.Version.AtLeast(33) {
-				return fmt.Errorf("--scale-up-tolerance/--scale-down-tolerance: per-HPA tolerances need a v1.33 or newer controller, and this replay follows %s", p.Version)
+				return fieldErr(FieldTolerance, "", "per-HPA tolerances need a v1.33 or newer controller, and this replay follows %s", p.Version)
 			}
-			return fmt.Errorf("--scale-up-tolerance/--scale-down-tolerance: the %s feature gate is off, so the API server drops per-HPA tolerances (turn it on with --feature-gates %s=true)", profile.HPAConfigurableTolerance, profile.HPAConfigurableTolerance)
+			return fieldErr(FieldTolerance, "", "the %s feature gate is off, so the API server drops per-HPA tolerances (turn it on with --feature-gates %s=true)", profile.HPAConfigurableTolerance, profile.HPAConfigurableTolerance)
 		}
 		if hpa.Spec.Behavior == nil {
 			hpa.Spec.Behavior = &autoscalingv2.HorizontalPodAutoscalerBehavior{}
@@ -217,13 +217,13 @@ func (e *editor) checkBounds(o *Overrides) error {
 	minR, maxR := engine.MinReplicas(hpa), hpa.Spec.MaxReplicas
 	switch {
 	case o.Max != nil && maxR < 1:
-		return fmt.Errorf("--max %d: maxReplicas must be at least 1", maxR)
+		return fieldErr(FieldMax, fmt.Sprint(maxR), "maxReplicas must be at least 1")
 	case o.Min != nil && minR < 0:
-		return fmt.Errorf("--min %d: minReplicas must not be negative", minR)
+		return fieldErr(FieldMin, fmt.Sprint(minR), "minReplicas must not be negative")
 	case o.Min != nil && minR == 0 && !(e.set.Profile.Gates[profile.HPAScaleToZero] && engine.HasObjectOrExternalMetric(hpa)):
-		return errors.New("--min 0: minReplicas 0 needs the HPAScaleToZero feature gate and an Object or External metric, as the API server requires")
+		return fieldErr(FieldMin, "0", "minReplicas 0 needs the HPAScaleToZero feature gate and an Object or External metric, as the API server requires")
 	case (o.Min != nil || o.Max != nil) && minR > maxR:
-		return fmt.Errorf("--min/--max: minReplicas %d is above maxReplicas %d", minR, maxR)
+		return fieldErr(FieldBounds, "", "minReplicas %d is above maxReplicas %d", minR, maxR)
 	}
 	return nil
 }
@@ -256,9 +256,9 @@ func (e *editor) target(t TargetOverride) error {
 		was := targetWords(*tgt)
 		switch {
 		case t.Utilization != nil && res == "":
-			return fmt.Errorf("--target %s: %s is a %s metric; only resource metrics (cpu, memory) take a utilization target: give a value instead", t.Text, t.Metric, m.Type)
+			return fieldErr(FieldTarget, t.Text, "%s is a %s metric; only resource metrics (cpu, memory) take a utilization target: give a value instead", t.Metric, m.Type)
 		case t.Utilization != nil:
-			if err := e.checkRequests("--target "+t.Text, res, container); err != nil {
+			if err := e.checkRequests(&FieldError{Field: FieldTarget, Value: t.Text}, res, container); err != nil {
 				return err
 			}
 			*tgt = autoscalingv2.MetricTarget{Type: autoscalingv2.UtilizationMetricType, AverageUtilization: ptr(*t.Utilization)}
@@ -272,14 +272,14 @@ func (e *editor) target(t TargetOverride) error {
 		e.note("target of metric %d (%s): %s (was %s)", i+1, t.Metric, targetWords(*tgt), was)
 	}
 	if matched == 0 {
-		return fmt.Errorf("--target %s: the %s has no metric named %q (its metrics: %s)", t.Text, e.hpaName(), t.Metric, metricNames(hpa))
+		return fieldErr(FieldTarget, t.Text, "the %s has no metric named %q (its metrics: %s)", e.hpaName(), t.Metric, metricNames(hpa))
 	}
 	return nil
 }
 
 // checkRequests refuses a utilization override when a measured pod lacks a
 // request for res (in container, or in any container).
-func (e *editor) checkRequests(flag string, res corev1.ResourceName, container string) error {
+func (e *editor) checkRequests(field *FieldError, res corev1.ResourceName, container string) error {
 	for _, p := range e.measuredPods() {
 		if e.set.Profile.Switches.PodLevelRequests && container == "" && p.Spec.Resources != nil {
 			if _, ok := p.Spec.Resources.Requests[res]; ok {
@@ -291,7 +291,8 @@ func (e *editor) checkRequests(flag string, res corev1.ResourceName, container s
 				continue
 			}
 			if _, ok := c.Resources.Requests[res]; !ok {
-				return fmt.Errorf("%s: container %q of pod %s has no %s request, and utilization is a percentage of the request (give an absolute value instead, like 250m)", flag, c.Name, p.Name, res)
+				field.Msg = fmt.Sprintf("container %q of pod %s has no %s request, and utilization is a percentage of the request (give an absolute value instead, like 250m)", c.Name, p.Name, res)
+				return field
 			}
 		}
 	}
@@ -371,7 +372,7 @@ func (e *editor) replicas(o *Overrides) error {
 	}
 	n := *o.Replicas
 	if n < 1 {
-		return fmt.Errorf("--replicas %d: give at least 1 (a target at 0 replicas turns the HPA off)", n)
+		return fieldErr(FieldReplicas, fmt.Sprint(n), "give at least 1 (a target at 0 replicas turns the HPA off)")
 	}
 	model := o.LoadModel
 	if model == "" {
@@ -380,7 +381,7 @@ func (e *editor) replicas(o *Overrides) error {
 	was := e.snap.Target.SpecReplicas
 	pods := e.measuredPods()
 	if len(pods) == 0 {
-		return fmt.Errorf("--replicas %d: the target has no running pods to copy", n)
+		return fieldErr(FieldReplicas, fmt.Sprint(n), "the target has no running pods to copy")
 	}
 	totals := e.totals(pods)
 	template := pickTemplate(pods)
@@ -626,26 +627,30 @@ func quantity(res corev1.ResourceName, milli int64) resource.Quantity {
 }
 
 // usage applies --cpu or --memory.
-func (e *editor) usage(flag string, res corev1.ResourceName, u *UsageOverride) error {
+func (e *editor) usage(field Field, res corev1.ResourceName, u *UsageOverride) error {
 	if u == nil {
 		return nil
 	}
-	flagText := flag + "=" + u.Change.Text
-	if u.Container != "" {
-		flagText = flag + "=" + u.Container + "=" + u.Change.Text
+	fe := func(format string, args ...any) *FieldError {
+		err := fieldErr(field, u.Change.Text, format, args...)
+		if u.Container != "" {
+			err.Value = u.Container + "=" + u.Change.Text
+		}
+		err.Assigned = true
+		return err
 	}
 	if !engine.HasResourceMetric(e.snap.HPA, res) {
-		return fmt.Errorf("%s: the %s has no %s metric, so its usage changes nothing (its metrics: %s)", flagText, e.hpaName(), res, metricNames(e.snap.HPA))
+		return fe("the %s has no %s metric, so its usage changes nothing (its metrics: %s)", e.hpaName(), res, metricNames(e.snap.HPA))
 	}
 	pods := e.measuredPods()
 	if len(pods) == 0 {
-		return fmt.Errorf("%s: the target has no running pods", flagText)
+		return fe("the target has no running pods")
 	}
 	if u.Container != "" && !anyContainer(pods, u.Container) {
-		return fmt.Errorf("%s: no running pod of the target has a container named %q", flagText, u.Container)
+		return fe("no running pod of the target has a container named %q", u.Container)
 	}
 	if u.Change.Kind == OfRequest {
-		if err := e.checkRequests(flagText, res, u.Container); err != nil {
+		if err := e.checkRequests(fe(""), res, u.Container); err != nil {
 			return err
 		}
 	}
@@ -820,7 +825,7 @@ func milliWords(res corev1.ResourceName, milli int64) string {
 func (e *editor) podsMetrics(o *Overrides) error {
 	for _, mo := range o.Pods {
 		if !engine.HasPodsMetric(e.snap.HPA, mo.Name) {
-			return fmt.Errorf("--metric %s=%s: the %s has no Pods metric named %q (its metrics: %s)", mo.Name, mo.Change.Text, e.hpaName(), mo.Name, metricNames(e.snap.HPA))
+			return fieldErr(FieldMetric, mo.Name+"="+mo.Change.Text, "the %s has no Pods metric named %q (its metrics: %s)", e.hpaName(), mo.Name, metricNames(e.snap.HPA))
 		}
 		pods := e.measuredPods()
 		var n, skipped int
@@ -873,7 +878,7 @@ func (e *editor) objectMetrics(o *Overrides) error {
 			}
 		}
 		if !found {
-			return fmt.Errorf("--object %s=%s: the %s has no Object metric named %q (its metrics: %s)", mo.Name, mo.Change.Text, e.hpaName(), mo.Name, metricNames(e.snap.HPA))
+			return fieldErr(FieldObject, mo.Name+"="+mo.Change.Text, "the %s has no Object metric named %q (its metrics: %s)", e.hpaName(), mo.Name, metricNames(e.snap.HPA))
 		}
 		delete(e.snap.APIErrors, "object:"+mo.Name)
 	}
@@ -897,7 +902,7 @@ func (e *editor) setObject(mo MetricOverride, src *autoscalingv2.ObjectMetricSou
 	obj := ref.Kind + "/" + ref.Name
 	if len(idx) == 0 {
 		if mo.Change.Kind == Relative {
-			return fmt.Errorf("--object %s=%s: the metric has no current value for %s to change relatively; give a value", mo.Name, mo.Change.Text, obj)
+			return fieldErr(FieldObject, mo.Name+"="+mo.Change.Text, "the metric has no current value for %s to change relatively; give a value", obj)
 		}
 		objNS := ns
 		if ref.Kind == "Namespace" {
@@ -955,7 +960,7 @@ func (e *editor) externalMetrics(o *Overrides) error {
 			}
 		}
 		if !found {
-			return fmt.Errorf("--external %s=%s: the %s has no External metric named %q (its metrics: %s)", mo.Name, mo.Change.Text, e.hpaName(), mo.Name, metricNames(e.snap.HPA))
+			return fieldErr(FieldExternal, mo.Name+"="+mo.Change.Text, "the %s has no External metric named %q (its metrics: %s)", e.hpaName(), mo.Name, metricNames(e.snap.HPA))
 		}
 		delete(e.snap.APIErrors, "external:"+mo.Name)
 	}
@@ -966,16 +971,16 @@ func (e *editor) externalMetrics(o *Overrides) error {
 // selector (and mo's labels, if any) match: an absolute value becomes their
 // sum, shared in proportion to their current values.
 func (e *editor) setExternal(mo MetricOverride, ls *metav1.LabelSelector) error {
-	flag := "--external " + mo.Name
+	value := mo.Name
 	if mo.Labels != nil {
-		flag += "{" + labelsString(mo.Labels) + "}"
+		value += "{" + labelsString(mo.Labels) + "}"
 	}
-	flag += "=" + mo.Change.Text
+	value += "=" + mo.Change.Text
 	sel := labels.Everything()
 	if ls != nil {
 		s, err := metav1.LabelSelectorAsSelector(ls)
 		if err != nil {
-			return fmt.Errorf("%s: the metric's selector: %w", flag, err)
+			return fieldErr(FieldExternal, value, "the metric's selector: %v", err)
 		}
 		sel = s
 	}
@@ -989,7 +994,7 @@ func (e *editor) setExternal(mo MetricOverride, ls *metav1.LabelSelector) error 
 	}
 	if len(idx) == 0 {
 		if mo.Change.Kind == Relative {
-			return fmt.Errorf("%s: no series of the metric has a value to change relatively; give a value", flag)
+			return fieldErr(FieldExternal, value, "no series of the metric has a value to change relatively; give a value")
 		}
 		lbls := map[string]string{}
 		if ls != nil {
@@ -1001,7 +1006,7 @@ func (e *editor) setExternal(mo MetricOverride, ls *metav1.LabelSelector) error 
 			lbls[k] = v
 		}
 		if !sel.Matches(labels.Set(lbls)) {
-			return fmt.Errorf("%s: a new series labelled {%s} would not match the metric's selector %q; give its labels as %s{LABEL=VALUE,...}=VALUE", flag, labelsString(lbls), sel.String(), mo.Name)
+			return fieldErr(FieldExternal, value, "a new series labelled {%s} would not match the metric's selector %q; give its labels as %s{LABEL=VALUE,...}=VALUE", labelsString(lbls), sel.String(), mo.Name)
 		}
 		e.snap.ExternalMetrics = append(e.snap.ExternalMetrics, externalmetricsv1beta1.ExternalMetricValue{
 			MetricName: mo.Name, MetricLabels: lbls, Timestamp: metav1.NewTime(e.sampleTime),

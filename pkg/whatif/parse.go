@@ -10,7 +10,9 @@ import (
 	"strconv"
 	"strings"
 
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"sigs.k8s.io/yaml"
 )
 
 // ChangeKind says how a value override is expressed.
@@ -232,4 +234,52 @@ func ParseTarget(s string) (TargetOverride, error) {
 	}
 	t.Value = &q
 	return t, nil
+}
+
+// ParseBehavior reads a behavior stanza: the behavior itself, or wrapped in
+// "behavior:" or "spec: behavior:", in YAML or JSON. It checks what the API
+// server would check of it.
+func ParseBehavior(name string, data []byte) (*autoscalingv2.HorizontalPodAutoscalerBehavior, error) {
+	var probe map[string]any
+	if err := yaml.Unmarshal(data, &probe); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if spec, ok := probe["spec"].(map[string]any); ok {
+		if b, ok := spec["behavior"]; ok {
+			probe = map[string]any{"behavior": b}
+		}
+	}
+	if b, ok := probe["behavior"]; ok {
+		var err error
+		if data, err = yaml.Marshal(b); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	var out autoscalingv2.HorizontalPodAutoscalerBehavior
+	if err := yaml.UnmarshalStrict(data, &out); err != nil {
+		return nil, fmt.Errorf("%s: %w (want a behavior stanza: scaleUp and/or scaleDown)", name, err)
+	}
+	if out.ScaleUp == nil && out.ScaleDown == nil {
+		return nil, fmt.Errorf("%s: no scaleUp or scaleDown rules found", name)
+	}
+	for _, r := range []struct {
+		dir   string
+		rules *autoscalingv2.HPAScalingRules
+	}{{"scaleUp", out.ScaleUp}, {"scaleDown", out.ScaleDown}} {
+		if r.rules == nil {
+			continue
+		}
+		if w := r.rules.StabilizationWindowSeconds; w != nil && (*w < 0 || *w > 3600) {
+			return nil, fmt.Errorf("%s: %s.stabilizationWindowSeconds must be between 0 and 3600, got %d", name, r.dir, *w)
+		}
+		for i, p := range r.rules.Policies {
+			if p.Value <= 0 || p.PeriodSeconds <= 0 || p.PeriodSeconds > 1800 {
+				return nil, fmt.Errorf("%s: %s.policies[%d]: value must be positive and periodSeconds between 1 and 1800", name, r.dir, i)
+			}
+			if p.Type != autoscalingv2.PodsScalingPolicy && p.Type != autoscalingv2.PercentScalingPolicy {
+				return nil, fmt.Errorf("%s: %s.policies[%d].type must be Pods or Percent, got %q", name, r.dir, i, p.Type)
+			}
+		}
+	}
+	return &out, nil
 }

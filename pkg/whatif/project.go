@@ -84,6 +84,12 @@ func Project(snap *engine.Snapshot, set engine.Settings, opts ProjectOptions) (*
 	if steps > opts.MaxSteps {
 		return nil, fmt.Errorf("a projection of %s at a %s sync period is %d syncs; the limit is %d", span, set.SyncPeriod, steps, opts.MaxSteps)
 	}
+	if opts.Trace != nil {
+		if err := opts.Trace.check(opts.TraceName, snap.HPA); err != nil {
+			return nil, err
+		}
+		opts.Trace = opts.Trace.resolved(snap.Now)
+	}
 	sim := newSimulation(snap, set, opts)
 	p := &explain.Projection{
 		Start: snap.Now, SyncPeriod: set.SyncPeriod.String(), Auto: opts.Duration <= 0,

@@ -161,7 +161,7 @@ func TestProjectTrace(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := queueSnapshot(1, "10")
-	if err := tr.Check("load.csv", s.HPA); err != nil {
+	if err := tr.check("load.csv", s.HPA); err != nil {
 		t.Fatal(err)
 	}
 	p, err := Project(s, settings5s(), ProjectOptions{Duration: 4 * time.Minute, Trace: tr, TraceName: "load.csv"})
@@ -188,7 +188,7 @@ func TestProjectTrace(t *testing.T) {
 		}
 	}
 	cpuOnly, _ := ParseTrace("x.csv", []byte("time,pods:rps\n0,1\n"))
-	if err := cpuOnly.Check("x.csv", s.HPA); err == nil || !strings.Contains(err.Error(), `column "pods:rps"`) {
+	if err := cpuOnly.check("x.csv", s.HPA); err == nil || !strings.Contains(err.Error(), `column "pods:rps"`) {
 		t.Errorf("a column for a metric the HPA lacks: %v", err)
 	}
 }
@@ -260,7 +260,7 @@ func TestTraceValueAt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr.Resolve(t0) // the absolute row lands at +20s, after the +30s row
+	tr.resolve(t0) // the absolute row lands at +20s, after the +30s row
 	scan := func(col int, off time.Duration) string {
 		var v *resource.Quantity
 		for i := range tr.Rows {

@@ -184,8 +184,8 @@ func parseColumn(h string) (TraceColumn, error) {
 	return c, nil
 }
 
-// Check makes sure every column names a metric of hpa.
-func (tr *Trace) Check(name string, hpa *autoscalingv2.HorizontalPodAutoscaler) error {
+// check makes sure every column names a metric of hpa.
+func (tr *Trace) check(name string, hpa *autoscalingv2.HorizontalPodAutoscaler) error {
 	for _, c := range tr.Columns {
 		ok := false
 		switch c.Kind {
@@ -202,14 +202,23 @@ func (tr *Trace) Check(name string, hpa *autoscalingv2.HorizontalPodAutoscaler) 
 			}
 		}
 		if !ok {
-			return fmt.Errorf("%s: column %q: the HPA %s/%s has no such metric (its metrics: %s)", name, c.Header, hpa.Namespace, hpa.Name, metricNames(hpa))
+			return fieldErr(FieldTrace, name, "column %q: the HPA %s/%s has no such metric (its metrics: %s)", c.Header, hpa.Namespace, hpa.Name, metricNames(hpa))
 		}
 	}
 	return nil
 }
 
-// Resolve turns absolute row times into offsets from start.
-func (tr *Trace) Resolve(start time.Time) {
+// resolved returns a copy of the trace whose absolute row times are offsets
+// from start.
+func (tr *Trace) resolved(start time.Time) *Trace {
+	out := *tr
+	out.Rows = append([]TraceRow(nil), tr.Rows...)
+	out.resolve(start)
+	return &out
+}
+
+// resolve turns absolute row times into offsets from start.
+func (tr *Trace) resolve(start time.Time) {
 	for i := range tr.Rows {
 		if at := tr.Rows[i].At; at != nil {
 			tr.Rows[i].Offset = at.Sub(start)

@@ -4,6 +4,7 @@
 package whatif
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -219,26 +220,31 @@ func TestApplyErrors(t *testing.T) {
 	}
 	noReq.HPA.Spec.Metrics[0].Resource.Target = autoscalingv2.MetricTarget{Type: autoscalingv2.AverageValueMetricType, AverageValue: ptr(resource.MustParse("100m"))}
 	for _, tc := range []struct {
-		name string
-		snap *engine.Snapshot
-		ov   Overrides
-		want string
+		name  string
+		snap  *engine.Snapshot
+		ov    Overrides
+		field Field
+		want  string
 	}{
-		{"unknown pods metric", cpuSnapshot(2, "1"), Overrides{Pods: []MetricOverride{mustMetric(t, "rps=5", false)}}, `--metric rps=5: the HPA shop/web has no Pods metric named "rps" (its metrics: cpu (Resource))`},
-		{"unknown external", cpuSnapshot(2, "1"), Overrides{Externals: []MetricOverride{mustMetric(t, "q=5", true)}}, `has no External metric named "q"`},
-		{"unknown target", cpuSnapshot(2, "1"), Overrides{Targets: []TargetOverride{mustTarget(t, "rps=5")}}, `--target rps=5: the HPA shop/web has no metric named "rps"`},
-		{"no memory metric", cpuSnapshot(2, "1"), Overrides{Memory: mustUsage(t, "1Gi")}, `--memory=1Gi: the HPA shop/web has no memory metric`},
-		{"utilization without requests", noReq, Overrides{Targets: []TargetOverride{mustTarget(t, "cpu=70%")}}, `container "app" of pod web-0 has no cpu request`},
-		{"share of a missing request", noReq, Overrides{CPU: mustUsage(t, "80%")}, `--cpu=80%: container "app" of pod web-0 has no cpu request`},
-		{"min above max", cpuSnapshot(2, "1"), Overrides{Min: ptr[int32](5), Max: ptr[int32](3)}, "minReplicas 5 is above maxReplicas 3"},
-		{"min zero", cpuSnapshot(2, "1"), Overrides{Min: ptr[int32](0)}, "--min 0: minReplicas 0 needs the HPAScaleToZero feature gate"},
-		{"replicas zero", cpuSnapshot(2, "1"), Overrides{Replicas: ptr[int32](0)}, "--replicas 0: give at least 1"},
-		{"unknown container", cpuSnapshot(2, "1"), Overrides{CPU: mustUsage(t, "db=1")}, `no running pod of the target has a container named "db"`},
+		{"unknown pods metric", cpuSnapshot(2, "1"), Overrides{Pods: []MetricOverride{mustMetric(t, "rps=5", false)}}, FieldMetric, `metric rps=5: the HPA shop/web has no Pods metric named "rps" (its metrics: cpu (Resource))`},
+		{"unknown external", cpuSnapshot(2, "1"), Overrides{Externals: []MetricOverride{mustMetric(t, "q=5", true)}}, FieldExternal, `has no External metric named "q"`},
+		{"unknown target", cpuSnapshot(2, "1"), Overrides{Targets: []TargetOverride{mustTarget(t, "rps=5")}}, FieldTarget, `target rps=5: the HPA shop/web has no metric named "rps"`},
+		{"no memory metric", cpuSnapshot(2, "1"), Overrides{Memory: mustUsage(t, "1Gi")}, FieldMemory, `memory=1Gi: the HPA shop/web has no memory metric`},
+		{"utilization without requests", noReq, Overrides{Targets: []TargetOverride{mustTarget(t, "cpu=70%")}}, FieldTarget, `container "app" of pod web-0 has no cpu request`},
+		{"share of a missing request", noReq, Overrides{CPU: mustUsage(t, "80%")}, FieldCPU, `cpu=80%: container "app" of pod web-0 has no cpu request`},
+		{"min above max", cpuSnapshot(2, "1"), Overrides{Min: ptr[int32](5), Max: ptr[int32](3)}, FieldBounds, "minReplicas 5 is above maxReplicas 3"},
+		{"min zero", cpuSnapshot(2, "1"), Overrides{Min: ptr[int32](0)}, FieldMin, "min 0: minReplicas 0 needs the HPAScaleToZero feature gate"},
+		{"replicas zero", cpuSnapshot(2, "1"), Overrides{Replicas: ptr[int32](0)}, FieldReplicas, "replicas 0: give at least 1"},
+		{"unknown container", cpuSnapshot(2, "1"), Overrides{CPU: mustUsage(t, "db=1")}, FieldCPU, `no running pod of the target has a container named "db"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := Apply(tc.snap, &tc.ov, engine.DefaultSettings())
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want one containing %q", err, tc.want)
+			}
+			var fe *FieldError
+			if !errors.As(err, &fe) || fe.Field != tc.field {
+				t.Errorf("error %#v is not a FieldError of %s", err, tc.field)
 			}
 			if err != nil && strings.Contains(err.Error(), "\n") {
 				t.Errorf("error spans lines: %q", err)

@@ -1,7 +1,11 @@
 // Copyright 2026 The kubectl-hpa Authors.
 // SPDX-License-Identifier: Apache-2.0
 
-package cmd
+// Package docgen keeps the documentation generated from the code: the
+// command reference (docs/commands) and the explain and whatif outputs
+// embedded in the Markdown pages of docs/. hack/gendocs runs it; its tests fail
+// when a page is stale.
+package docgen
 
 import (
 	"fmt"
@@ -12,6 +16,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/cobra/doc"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/cmd"
 )
 
 // GenerateDocs writes one Markdown page per command into dir, named after
@@ -21,7 +27,7 @@ func GenerateDocs(dir string, streams genericiooptions.IOStreams) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", dir, err)
 	}
-	root := NewCmdRoot(streams)
+	root := cmd.NewCmdRoot(streams)
 	root.InitDefaultCompletionCmd()
 	root.DisableAutoGenTag = true
 	// The default depends on the machine; document it the way users read it.

@@ -1,7 +1,7 @@
 // Copyright 2026 The kubectl-hpa Authors.
 // SPDX-License-Identifier: Apache-2.0
 
-package cmd
+package docgen
 
 import (
 	"bytes"
@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/cmd"
 )
 
 // Markdown pages embed the output of explain runs on offline snapshots
@@ -156,7 +158,7 @@ func RunExplainBlock(b ExplainBlock) (string, error) {
 	if !hasColor {
 		args = append(args, "--color=never")
 	}
-	root := NewCmdRoot(streams)
+	root := cmd.NewCmdRoot(streams)
 	root.SetArgs(args)
 	if err := root.Execute(); err != nil {
 		return "", fmt.Errorf("line %d: kubectl hpa %s: %w", b.Line, strings.Join(b.Args, " "), err)
@@ -166,7 +168,7 @@ func RunExplainBlock(b ExplainBlock) (string, error) {
 		return "", fmt.Errorf("line %d: %w", b.Line, err)
 	}
 	var s strings.Builder
-	s.WriteString("$ " + DisplayName + " " + b.Command + " " + strings.Join(b.Args, " ") + "\n")
+	s.WriteString("$ " + cmd.DisplayName + " " + b.Command + " " + strings.Join(b.Args, " ") + "\n")
 	s.WriteString(errOut.String())
 	s.WriteString(text)
 	return s.String(), nil

@@ -1,0 +1,171 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package action
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sort"
+	"time"
+
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/gather"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/load"
+)
+
+// ExplainConfig is one explain of one HPA.
+type ExplainConfig struct {
+	Source   Source
+	Name     string
+	Settings SettingsOverrides
+	// Dump, when set, is a file to write the snapshot and settings of the
+	// replay to, in the offline format.
+	Dump string
+	// Evaluate replays the sync; nil means engine.Evaluate.
+	Evaluate EvaluateFunc
+}
+
+// ExplainResult is the replay and what the user should know about it.
+type ExplainResult struct {
+	Decision *explain.Decision
+	Snapshot *engine.Snapshot
+	Settings engine.Settings
+	// Warnings are inputs that could not be read or look wrong, one line each.
+	Warnings []string
+	// Notes say what was done besides the replay (the dump written).
+	Notes []string
+}
+
+// Explain reads one HPA and its inputs and replays one sync.
+func Explain(ctx context.Context, cfg ExplainConfig) (*ExplainResult, error) {
+	in, err := cfg.Source.read(ctx, cfg.Name, cfg.Settings)
+	if err != nil {
+		return nil, err
+	}
+	res := &ExplainResult{Snapshot: in.snap, Settings: in.settings, Warnings: in.warnings}
+	if cfg.Dump != "" {
+		if err := writeDump(cfg.Dump, in.snap, &in.settings); err != nil {
+			return nil, err
+		}
+		res.Notes = append(res.Notes, fmt.Sprintf("Snapshot written to %s (replay: kubectl hpa explain %s -n %s -f %s --now %s)",
+			cfg.Dump, in.snap.HPA.Name, in.snap.HPA.Namespace, cfg.Dump, in.snap.Now.UTC().Format(time.RFC3339Nano)))
+	}
+	eval := cfg.Evaluate
+	if eval == nil {
+		eval = engine.Evaluate
+	}
+	if res.Decision, err = eval(in.snap, in.settings); err != nil {
+		return nil, fmt.Errorf("replay HPA %q: %w", in.snap.HPA.Namespace+"/"+in.snap.HPA.Name, err)
+	}
+	return res, nil
+}
+
+func writeDump(path string, snap *engine.Snapshot, set *engine.Settings) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("--dump: %w", err)
+	}
+	if err := load.Dump(f, snap, set); err != nil {
+		_ = f.Close()
+		return fmt.Errorf("--dump %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("--dump %s: %w", path, err)
+	}
+	return nil
+}
+
+// ManyConfig is an explain of every HPA of a namespace, of every namespace
+// (AllNamespaces) or of a label selector, read from the cluster.
+type ManyConfig struct {
+	Source        Source
+	AllNamespaces bool
+	Selector      string
+	Settings      SettingsOverrides
+	// Progress, if set, is called as HPAs are gathered.
+	Progress func(done, total int)
+	Evaluate EvaluateFunc
+}
+
+// ManyResult says what ExplainMany read.
+type ManyResult struct {
+	// Namespace is the namespace read ("" with AllNamespaces).
+	Namespace string
+	// Count is the number of HPAs explained.
+	Count int
+	// Settings are the controller settings of every replay.
+	Settings engine.Settings
+	Warnings []string
+}
+
+// ExplainMany reads the selected HPAs and their inputs from the cluster and
+// calls emit with each replay, in namespace and name order.
+func ExplainMany(ctx context.Context, cfg ManyConfig, emit func(*explain.Decision) error) (*ManyResult, error) {
+	src := cfg.Source
+	clients, err := src.Clients.Gather()
+	if err != nil {
+		return nil, err
+	}
+	ns := src.Namespace
+	if cfg.AllNamespaces {
+		ns = ""
+	} else if ns == "" {
+		if ns, err = src.Clients.Namespace(); err != nil {
+			return nil, err
+		}
+	}
+	results, err := gather.Many(ctx, clients, gather.ManyOptions{
+		Options: gather.Options{Now: src.Now}, Namespace: ns, LabelSelector: cfg.Selector, Progress: cfg.Progress,
+	})
+	if err != nil {
+		return nil, clusterError(err, " (is the cluster reachable?)")
+	}
+	hpas := make([]*autoscalingv2.HorizontalPodAutoscaler, 0, len(results))
+	for _, r := range results {
+		hpas = append(hpas, r.Snapshot.HPA)
+	}
+	ctl := Detect(ctx, clients, hpas)
+	set, err := ResolveSettings(ctl, cfg.Settings)
+	if err != nil {
+		return nil, err
+	}
+	out := &ManyResult{Namespace: ns, Settings: set}
+	seen := map[string]bool{}
+	for _, w := range ctl.Warnings {
+		seen[w] = true
+		out.Warnings = append(out.Warnings, w)
+	}
+	eval := cfg.Evaluate
+	if eval == nil {
+		eval = engine.Evaluate
+	}
+	sort.SliceStable(results, func(i, j int) bool {
+		a, b := results[i].Snapshot.HPA, results[j].Snapshot.HPA
+		if a.Namespace != b.Namespace {
+			return a.Namespace < b.Namespace
+		}
+		return a.Name < b.Name
+	})
+	for _, r := range results {
+		for _, w := range r.Warnings {
+			if !seen[w] {
+				seen[w] = true
+				out.Warnings = append(out.Warnings, w)
+			}
+		}
+		d, err := eval(r.Snapshot, set)
+		if err != nil {
+			return nil, fmt.Errorf("replay HPA %q: %w", r.Snapshot.HPA.Namespace+"/"+r.Snapshot.HPA.Name, err)
+		}
+		out.Count++
+		if err := emit(d); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,135 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package action
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/migrate"
+)
+
+// MigrateConfig is one hand-over of a workload's replica count to its HPA.
+type MigrateConfig struct {
+	Clients *Factory
+	// Type and Name are the TYPE/NAME argument; Namespace is -n ("" means
+	// the kubeconfig context's).
+	Type, Name, Namespace string
+	// Filenames are manifests to edit (-f), walked recursively with
+	// Recursive.
+	Filenames []string
+	Recursive bool
+	// Execute carries the plan out; with DryRun every write is sent with
+	// dryRun=All.
+	Execute, DryRun bool
+	// Write saves the edited manifests.
+	Write bool
+}
+
+// MigrateResult is the report, and what was done besides.
+type MigrateResult struct {
+	Report *migrate.Report
+	// Written lists the manifests saved.
+	Written  []string
+	Warnings []string
+	// Failed is set when the verification after the steps failed; the
+	// report is still complete and should be shown.
+	Failed error
+}
+
+// Migrate inspects the target, plans the hand-over, carries it out when
+// asked, and edits the manifests.
+func Migrate(ctx context.Context, cfg MigrateConfig) (*MigrateResult, error) {
+	ns := cfg.Namespace
+	if ns == "" {
+		var err error
+		if ns, err = cfg.Clients.Namespace(); err != nil {
+			return nil, err
+		}
+	}
+	clients, err := cfg.Clients.Migrate()
+	if err != nil {
+		return nil, err
+	}
+	target, err := migrate.Resolve(ctx, clients, cfg.Type, cfg.Name, ns)
+	if err != nil {
+		return nil, err
+	}
+	st, err := migrate.Inspect(ctx, clients, target)
+	if err != nil {
+		return nil, err
+	}
+	report, err := migrate.BuildPlan(st)
+	if err != nil {
+		return nil, err
+	}
+	res := &MigrateResult{Report: report}
+
+	var edits []migrate.FileEdit
+	if len(cfg.Filenames) > 0 {
+		files, err := migrate.ReadManifests(cfg.Filenames, cfg.Recursive)
+		if err != nil {
+			return nil, err
+		}
+		var changes []migrate.ManifestChange
+		var warnings []string
+		edits, changes, warnings = migrate.EditManifests(files, manifestTarget(st))
+		report.Manifests = changes
+		report.Warnings = append(report.Warnings, warnings...)
+		if len(changes) == 0 {
+			report.Warnings = append(report.Warnings, fmt.Sprintf("no manifest in the given files sets a replica count; none describes %s with it", target.Ref()))
+		}
+	}
+	if cfg.Execute {
+		if err := migrate.Execute(ctx, clients, st, report, migrate.ExecuteOptions{DryRun: cfg.DryRun}); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.Write && len(edits) > 0 {
+		if err := migrate.WriteEdits(edits); err != nil {
+			return nil, err
+		}
+		for _, e := range edits {
+			res.Written = append(res.Written, e.Path)
+		}
+		if len(report.Steps) > 0 && (!cfg.Execute || cfg.DryRun) {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("the saved manifests no longer set %s: do not apply them before the hand-over is done (run this command with --apply first)", target.PathString()))
+		}
+	}
+	if len(cfg.Filenames) > 0 {
+		report.ManifestDiffs = make([]migrate.ManifestDiff, 0, len(edits))
+		for _, e := range edits {
+			report.ManifestDiffs = append(report.ManifestDiffs, migrate.ManifestDiff{File: e.Path, Diff: e.Diff, Written: cfg.Write})
+		}
+	}
+	if v := report.Verification; v != nil && !v.OK {
+		res.Failed = fmt.Errorf("verification of %s failed after the steps: %s", target.Ref(), strings.Join(v.Problems, "; "))
+	}
+	return res, nil
+}
+
+// manifestTarget describes the target for the manifest edit, with the HPAs
+// of its namespace for the other manifests.
+func manifestTarget(st *migrate.State) migrate.ManifestTarget {
+	t := st.Target
+	return migrate.ManifestTarget{
+		Group: t.Kind.Group, Kind: t.Kind.Kind, Namespace: t.Namespace, Name: t.Name, Path: t.ReplicasPath,
+		ScaledByHPA: func(group, kind, namespace, name string) (bool, bool) {
+			if namespace != t.Namespace {
+				return false, false
+			}
+			for _, ref := range st.HPATargets {
+				g, _, _ := strings.Cut(ref.APIVersion, "/")
+				if !strings.Contains(ref.APIVersion, "/") {
+					g = `""`
+				}
+				if ref.Kind == kind && ref.Name == name && g == group {
+					return true, true
+				}
+			}
+			return false, true
+		},
+	}
+}

@@ -1,0 +1,156 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package action
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/gather"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/load"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
+)
+
+// EvaluateFunc replays one sync; engine.Evaluate is the real one (tests
+// inject others).
+type EvaluateFunc func(*engine.Snapshot, engine.Settings) (*explain.Decision, error)
+
+// Source says where the objects of a run come from: files, or the cluster.
+type Source struct {
+	// Files are -f: files, directories, or "-" for In. Empty means the
+	// cluster of Clients.
+	Files []string
+	In    io.Reader
+	// Clients reach the cluster (live runs).
+	Clients *Factory
+	// Namespace is -n; "" means the kubeconfig context's (live) or the
+	// input's (files).
+	Namespace string
+	// Now is the instant of the replayed sync.
+	Now time.Time
+}
+
+// Live reports whether the objects come from the cluster.
+func (s Source) Live() bool { return len(s.Files) == 0 }
+
+// snapshot is one HPA's inputs and the settings of its replay.
+type snapshot struct {
+	snap     *engine.Snapshot
+	settings engine.Settings
+	warnings []string
+}
+
+// read loads HPA name and its inputs, from the files or the cluster, and
+// resolves the controller settings: what the cluster (live) or the input's
+// Controller document (files) says, then the overrides. It only reads.
+func (s Source) read(ctx context.Context, name string, o SettingsOverrides) (*snapshot, error) {
+	if !s.Live() {
+		return s.readFiles(name, o)
+	}
+	clients, err := s.Clients.Gather()
+	if err != nil {
+		return nil, err
+	}
+	ns := s.Namespace
+	if ns == "" {
+		if ns, err = s.Clients.Namespace(); err != nil {
+			return nil, err
+		}
+	}
+	res, err := gather.Snapshot(ctx, clients, ns, name, gather.Options{Now: s.Now})
+	if err != nil {
+		return nil, clusterError(err, " (is the cluster reachable? to explain saved objects instead, pass them with -f)")
+	}
+	ctl := Detect(ctx, clients, []*autoscalingv2.HorizontalPodAutoscaler{res.Snapshot.HPA})
+	set, err := ResolveSettings(ctl, o)
+	if err != nil {
+		return nil, err
+	}
+	return &snapshot{snap: res.Snapshot, settings: set, warnings: append(res.Warnings, ctl.Warnings...)}, nil
+}
+
+func (s Source) readFiles(name string, o SettingsOverrides) (*snapshot, error) {
+	sources, err := load.ReadFiles(s.Files, s.In)
+	if err != nil {
+		return nil, err
+	}
+	res, err := load.Load(sources, load.Options{Name: name, Namespace: s.Namespace})
+	if err != nil {
+		return nil, err
+	}
+	ctl, err := controllerOf(res.Controller)
+	if err != nil {
+		return nil, err
+	}
+	set, err := ResolveSettings(ctl, o)
+	if err != nil {
+		return nil, err
+	}
+	snap := res.Snapshot
+	snap.Now = s.Now
+	return &snapshot{snap: snap, settings: set, warnings: res.Warnings}, nil
+}
+
+// controllerOf reads a snapshot's Controller document (nil: none given).
+func controllerOf(d *load.ControllerDocument) (*Controller, error) {
+	if d == nil {
+		return nil, nil
+	}
+	c := &Controller{Tolerance: d.Tolerance}
+	if d.Version != "" {
+		v, err := profile.Parse(d.Version)
+		if err != nil {
+			return nil, fmt.Errorf("the Controller document: version: %w", err)
+		}
+		c.Version = &v
+		c.VersionSource = "the snapshot's Controller document"
+		if d.VersionSource != "" {
+			c.VersionSource += " (" + d.VersionSource + ")"
+		}
+	}
+	if len(d.FeatureGates) > 0 {
+		c.Gates = map[profile.Gate]bool{}
+		for k, v := range d.FeatureGates {
+			c.Gates[profile.Gate(k)] = v
+		}
+		c.GatesSource = "the snapshot's Controller document"
+	}
+	if v := d.CPUInitializationPeriod; v != nil {
+		c.CPUInitializationPeriod = &v.Duration
+	}
+	if v := d.InitialReadinessDelay; v != nil {
+		c.InitialReadinessDelay = &v.Duration
+	}
+	if v := d.DownscaleStabilization; v != nil {
+		c.DownscaleStabilization = &v.Duration
+	}
+	if v := d.SyncPeriod; v != nil {
+		c.SyncPeriod = &v.Duration
+	}
+	if c.Tolerance != nil || c.CPUInitializationPeriod != nil || c.InitialReadinessDelay != nil || c.DownscaleStabilization != nil || c.SyncPeriod != nil {
+		c.FlagsSource = "the snapshot's Controller document"
+		if d.Source != "" {
+			c.FlagsSource += " (" + d.Source + ")"
+		}
+	}
+	return c, nil
+}
+
+// clusterError adds a hint to an error that is not an answer of the API
+// server (the cluster could not be reached at all).
+func clusterError(err error, hint string) error {
+	var status apierrors.APIStatus
+	if errors.As(err, &status) {
+		return err
+	}
+	return fmt.Errorf("%w%s", err, hint)
+}
