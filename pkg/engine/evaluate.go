@@ -135,6 +135,12 @@ func (s *syncRun) init() {
 	}
 	for i, m := range s.hpa.Spec.Metrics {
 		tr := explain.MetricResult{Index: i, Type: string(m.Type), Name: displayName(m), Source: metricSource(m)}
+		switch corev1.ResourceName(tr.Source.Resource) {
+		case corev1.ResourceMemory, corev1.ResourceEphemeralStorage:
+			tr.Unit = explain.MetricUnitBytes
+		case corev1.ResourceCPU:
+			tr.Unit = explain.MetricUnitCores
+		}
 		describeTarget(m, &tr)
 		s.dec.Metrics = append(s.dec.Metrics, tr)
 	}
@@ -157,15 +163,15 @@ func (s *syncRun) run() {
 		getErr = errors.New(s.snap.Target.GetError)
 	}
 	if getErr != nil {
-		s.event(corev1.EventTypeWarning, "FailedGetScale", getErr.Error())
-		s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionFalse, "FailedGetScale", fmt.Sprintf("the HPA controller was unable to get the target's current scale: %v", getErr))
+		s.event(corev1.EventTypeWarning, explain.ReasonFailedGetScale, getErr.Error())
+		s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionFalse, explain.ReasonFailedGetScale, fmt.Sprintf("the HPA controller was unable to get the target's current scale: %v", getErr))
 		s.dec.Outcome = explain.OutcomeFailedGetScale
 		s.dec.CurrentReplicas = s.hpa.Status.CurrentReplicas
 		s.markMetricsNotComputed("not computed: the target's scale could not be read")
 		s.dec.Summary = fmt.Sprintf("the controller cannot read the scale of %s/%s (%v); nothing else is computed", ref.Kind, ref.Name, getErr)
 		return
 	}
-	s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionTrue, "SucceededGetScale", "the HPA controller was able to get the target's current scale")
+	s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionTrue, explain.ReasonSucceededGetScale, "the HPA controller was able to get the target's current scale")
 	cur := s.snap.Target.SpecReplicas
 	s.dec.CurrentReplicas = cur
 
@@ -204,7 +210,7 @@ func (s *syncRun) run() {
 	case zeroDisables:
 		needsMetrics = false
 		rescale = false
-		s.setCondition(autoscalingv2.ScalingActive, corev1.ConditionFalse, "ScalingDisabled", "scaling is disabled since the replica count of the target is zero")
+		s.setCondition(autoscalingv2.ScalingActive, corev1.ConditionFalse, explain.ReasonScalingDisabled, "scaling is disabled since the replica count of the target is zero")
 		if sw.ScaleToZeroConditions && !gateZero {
 			s.removeCondition(autoscalingv2.ScaledToZero)
 		}
@@ -241,7 +247,7 @@ func (s *syncRun) run() {
 		// failure stops the sync.
 		if failed {
 			s.setStatusKeepDesired(cur, statuses)
-			s.event(corev1.EventTypeWarning, "FailedComputeMetricsReplicas", err.Error())
+			s.event(corev1.EventTypeWarning, explain.ReasonFailedComputeMetrics, err.Error())
 			if s.dec.Outcome == "" {
 				s.dec.Outcome = explain.OutcomeMetricsFailed
 			}
@@ -279,23 +285,23 @@ func (s *syncRun) run() {
 	if rescale {
 		s.dec.RescaleReason = reason
 		if msg := s.set.ScaleUpdateError; msg != "" {
-			s.event(corev1.EventTypeWarning, "FailedRescale", fmt.Sprintf("New size: %d; reason: %s; error: %v", desired, reason, msg))
-			s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionFalse, "FailedUpdateScale", fmt.Sprintf("the HPA controller was unable to update the target scale: %v", msg))
+			s.event(corev1.EventTypeWarning, explain.ReasonFailedRescale, fmt.Sprintf("New size: %d; reason: %s; error: %v", desired, reason, msg))
+			s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionFalse, explain.ReasonFailedUpdateScale, fmt.Sprintf("the HPA controller was unable to update the target scale: %v", msg))
 			s.setStatusKeepDesired(cur, statuses)
 			s.dec.Outcome = explain.OutcomeFailedUpdateScale
 			s.dec.Summary = fmt.Sprintf("the controller wants %d replicas but the scale update fails: %s", desired, msg)
 			return
 		}
-		s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionTrue, "SucceededRescale", fmt.Sprintf("the HPA controller was able to update the target scale to %d", desired))
-		s.event(corev1.EventTypeNormal, "SuccessfulRescale", fmt.Sprintf("New size: %d; reason: %s", desired, reason))
+		s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionTrue, explain.ReasonSucceededRescale, fmt.Sprintf("the HPA controller was able to update the target scale to %d", desired))
+		s.event(corev1.EventTypeNormal, explain.ReasonSuccessfulRescale, fmt.Sprintf("New size: %d; reason: %s", desired, reason))
 		storeScaleEvent(s.hpa.Spec.Behavior, &s.state, cur, desired, s.now)
 		switch {
 		case !sw.ScaleToZeroConditions:
 			// Before v1.36 the controller does not know the condition.
 		case gateZero && cur > 0 && desired == 0 && minR == 0 && hasObjExt:
-			s.setCondition(autoscalingv2.ScaledToZero, corev1.ConditionTrue, "ScaledToZero", "the HPA controller scaled the workload to zero")
+			s.setCondition(autoscalingv2.ScaledToZero, corev1.ConditionTrue, explain.ReasonScaledToZero, "the HPA controller scaled the workload to zero")
 		case gateZero:
-			s.setCondition(autoscalingv2.ScaledToZero, corev1.ConditionFalse, "NotScaledToZero", "the HPA controller did not scale the workload to zero")
+			s.setCondition(autoscalingv2.ScaledToZero, corev1.ConditionFalse, explain.ReasonNotScaledToZero, "the HPA controller did not scale the workload to zero")
 		default:
 			s.removeCondition(autoscalingv2.ScaledToZero)
 		}
@@ -353,6 +359,7 @@ func (s *syncRun) finish() {
 	d.StatusChanged = !equality.Semantic.DeepEqual(s.oldStatus, &s.hpa.Status)
 	d.Agreement = compareStatus(s.oldStatus, &s.hpa.Status, s.snap.Target.SpecReplicas, d)
 	d.StateAfter = s.state.DeepCopy()
+	d.DecidedBy = decidedBy(d)
 	s.noteHiddenHistory()
 	if d.Summary == "" {
 		d.Summary = summarize(d)
@@ -389,16 +396,16 @@ func (s *syncRun) validateSelector() (labels.Selector, []*corev1.Pod, error) {
 	s.dec.Selector = chk
 	if raw == "" {
 		msg := "selector is required"
-		s.event(corev1.EventTypeWarning, "SelectorRequired", msg)
-		s.setCondition(autoscalingv2.ScalingActive, corev1.ConditionFalse, "InvalidSelector", "the HPA target's scale is missing a selector")
+		s.event(corev1.EventTypeWarning, explain.ReasonSelectorRequired, msg)
+		s.setCondition(autoscalingv2.ScalingActive, corev1.ConditionFalse, explain.ReasonInvalidSelector, "the HPA target's scale is missing a selector")
 		chk.Error = "the HPA target's scale is missing a selector"
 		return nil, nil, errors.New(msg)
 	}
 	sel, err := labels.Parse(raw)
 	if err != nil {
 		msg := fmt.Sprintf("couldn't convert selector into a corresponding internal selector object: %v", err)
-		s.event(corev1.EventTypeWarning, "InvalidSelector", msg)
-		s.setCondition(autoscalingv2.ScalingActive, corev1.ConditionFalse, "InvalidSelector", msg)
+		s.event(corev1.EventTypeWarning, explain.ReasonInvalidSelector, msg)
+		s.setCondition(autoscalingv2.ScalingActive, corev1.ConditionFalse, explain.ReasonInvalidSelector, msg)
 		chk.Error = msg
 		return nil, nil, errors.New(msg)
 	}
@@ -421,8 +428,8 @@ func (s *syncRun) validateSelector() (labels.Selector, []*corev1.Pod, error) {
 			}
 			msg = fmt.Sprintf("pods by selector %v are controlled by more than one HPA (e.g. %v)", raw, keys)
 		}
-		s.event(corev1.EventTypeWarning, "AmbiguousSelector", msg)
-		s.setCondition(autoscalingv2.ScalingActive, corev1.ConditionFalse, "AmbiguousSelector", msg)
+		s.event(corev1.EventTypeWarning, explain.ReasonAmbiguousSelector, msg)
+		s.setCondition(autoscalingv2.ScalingActive, corev1.ConditionFalse, explain.ReasonAmbiguousSelector, msg)
 		chk.Error = msg
 		chk.ConflictingHPAs = others
 		return nil, nil, errors.New(msg)
@@ -546,7 +553,7 @@ func (s *syncRun) computeReplicasForMetrics(cur int32) (replicas int32, metric s
 	if winner >= 0 {
 		s.dec.Metrics[winner].Winner = true
 	}
-	s.setCondition(autoscalingv2.ScalingActive, corev1.ConditionTrue, "ValidMetricFound", fmt.Sprintf("the HPA was able to successfully calculate a replica count from %s", metric))
+	s.setCondition(autoscalingv2.ScalingActive, corev1.ConditionTrue, explain.ReasonValidMetricFound, fmt.Sprintf("the HPA was able to successfully calculate a replica count from %s", metric))
 	return replicas, metric, statuses, false, combined
 }
 
@@ -603,11 +610,11 @@ func (s *syncRun) normalize(cur, desired, minR int32) int32 {
 		n.Stabilization.DownWindowSource = "--horizontal-pod-autoscaler-downscale-stabilization"
 		stab, s.state.Recommendations = stabilizeLegacy(s.state.Recommendations, desired, s.set.DownscaleStabilization, s.now, &n.Stabilization)
 		if stab != desired {
-			n.Stabilization.Reason = "ScaleDownStabilized"
-			s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionTrue, "ScaleDownStabilized", msgScaleDownStabilized)
+			n.Stabilization.Reason = explain.ReasonScaleDownStabilized
+			s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionTrue, explain.ReasonScaleDownStabilized, msgScaleDownStabilized)
 		} else {
-			n.Stabilization.Reason = "ReadyForNewScale"
-			s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionTrue, "ReadyForNewScale", msgReadyForNewScale)
+			n.Stabilization.Reason = explain.ReasonReadyForNewScale
+			s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionTrue, explain.ReasonReadyForNewScale, msgReadyForNewScale)
 		}
 		n.Limits = explain.Limits{Min: minR, Max: maxR, Direction: direction(cur, stab)}
 		lim = legacyClamp(cur, stab, minR, maxR, s.set, &n.Limits)
@@ -637,8 +644,8 @@ func (s *syncRun) normalize(cur, desired, minR int32) int32 {
 			n.Stabilization.Reason = reason
 			s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionTrue, reason, msg)
 		} else {
-			n.Stabilization.Reason = "ReadyForNewScale"
-			s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionTrue, "ReadyForNewScale", msgReadyForNewScale)
+			n.Stabilization.Reason = explain.ReasonReadyForNewScale
+			s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionTrue, explain.ReasonReadyForNewScale, msgReadyForNewScale)
 		}
 		n.Limits = explain.Limits{Min: minR, Max: maxR}
 		lim = behaviorRate(cur, stab, minR, maxR, up, down, s.state.ScaleUpEvents, s.state.ScaleDownEvents, s.now, &n.Limits)
@@ -683,7 +690,7 @@ func (s *syncRun) noteHiddenHistory() {
 	if n.Stabilization.Result != n.Input {
 		s.dec.Assumptions = append(s.dec.Assumptions, fmt.Sprintf("the stabilization window decided the outcome from recommendation history that is %s, not observed: the real controller's history may differ", prov))
 	}
-	if n.Limits.Limited && (n.Limits.Reason == "ScaleUpLimit" || n.Limits.Reason == "ScaleDownLimit") && n.Path == "behavior" {
+	if k := s.dec.DecidedBy.Kind; (k == explain.DecidedByScaleUpRateLimit || k == explain.DecidedByScaleDownRateLimit) && n.Path == "behavior" {
 		s.dec.Assumptions = append(s.dec.Assumptions, fmt.Sprintf("a scaling policy limited the outcome using scale events that are %s, not observed", prov))
 	}
 }

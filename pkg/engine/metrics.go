@@ -172,10 +172,10 @@ func computeReplicasForMetric(in metricInput, spec autoscalingv2.MetricSpec, tr 
 	case autoscalingv2.ObjectMetricSourceType:
 		if spec.Object == nil {
 			err := errors.New("invalid object metric source: the object field is not set")
-			return fail("FailedGetObjectMetric", err, fmt.Errorf("failed to get object metric value: %w", err))
+			return fail(explain.ReasonFailedGetObject, err, fmt.Errorf("failed to get object metric value: %w", err))
 		}
 		if _, err := metav1.LabelSelectorAsSelector(spec.Object.Metric.Selector); err != nil {
-			return fail("FailedGetObjectMetric", err, fmt.Errorf("failed to get object metric value: %w", err))
+			return fail(explain.ReasonFailedGetObject, err, fmt.Errorf("failed to get object metric value: %w", err))
 		}
 		o := spec.Object
 		st := autoscalingv2.MetricStatus{Type: autoscalingv2.ObjectMetricSourceType, Object: &autoscalingv2.ObjectMetricStatus{
@@ -191,7 +191,7 @@ func computeReplicasForMetric(in metricInput, spec autoscalingv2.MetricSpec, tr 
 			tr.Calculation = "GetObjectMetricReplicas"
 			n, usage, ts, err := in.calc.getObjectMetricReplicas(in.specReplicas, o.Target.Value.MilliValue(), o.Metric.Name, in.tol, &o.DescribedObject, tr)
 			if err != nil {
-				return fail("FailedGetObjectMetric", err, fmt.Errorf("failed to get object metric value: %w", err))
+				return fail(explain.ReasonFailedGetObject, err, fmt.Errorf("failed to get object metric value: %w", err))
 			}
 			st.Object.Current.Value = resource.NewMilliQuantity(usage, resource.DecimalSI)
 			return n, st, ts, nil
@@ -199,28 +199,28 @@ func computeReplicasForMetric(in metricInput, spec autoscalingv2.MetricSpec, tr 
 			tr.Calculation = "GetObjectPerPodMetricReplicas"
 			n, usage, ts, err := in.calc.getObjectPerPodMetricReplicas(in.statusReplicas, o.Target.AverageValue.MilliValue(), o.Metric.Name, in.tol, &o.DescribedObject, tr)
 			if err != nil {
-				return fail("FailedGetObjectMetric", err, fmt.Errorf("failed to get object metric value: %w", fmt.Errorf("failed to get %s object metric: %w", o.Metric.Name, err)))
+				return fail(explain.ReasonFailedGetObject, err, fmt.Errorf("failed to get object metric value: %w", fmt.Errorf("failed to get %s object metric: %w", o.Metric.Name, err)))
 			}
 			st.Object.Current.AverageValue = resource.NewMilliQuantity(usage, resource.DecimalSI)
 			return n, st, ts, nil
 		}
 		err := errors.New("invalid object metric source: neither a value target nor an average value target was set")
-		return fail("FailedGetObjectMetric", err, fmt.Errorf("failed to get object metric value: %w", err))
+		return fail(explain.ReasonFailedGetObject, err, fmt.Errorf("failed to get object metric value: %w", err))
 
 	case autoscalingv2.PodsMetricSourceType:
 		if spec.Pods == nil || spec.Pods.Target.AverageValue == nil {
 			// Validation requires averageValue; upstream would crash without it.
 			err := errors.New("invalid pods metric source: averageValue target is not set")
-			return fail("FailedGetPodsMetric", err, fmt.Errorf("failed to get pods metric value: %w", err))
+			return fail(explain.ReasonFailedGetPods, err, fmt.Errorf("failed to get pods metric value: %w", err))
 		}
 		if _, err := metav1.LabelSelectorAsSelector(spec.Pods.Metric.Selector); err != nil {
-			return fail("FailedGetPodsMetric", err, fmt.Errorf("failed to get pods metric value: %w", err))
+			return fail(explain.ReasonFailedGetPods, err, fmt.Errorf("failed to get pods metric value: %w", err))
 		}
 		p := spec.Pods
 		tr.Calculation = "GetMetricReplicas"
 		n, usage, ts, err := in.calc.getMetricReplicas(in.specReplicas, p.Target.AverageValue.MilliValue(), p.Metric.Name, in.tol, tr)
 		if err != nil {
-			return fail("FailedGetPodsMetric", err, fmt.Errorf("failed to get pods metric value: %w", err))
+			return fail(explain.ReasonFailedGetPods, err, fmt.Errorf("failed to get pods metric value: %w", err))
 		}
 		st := autoscalingv2.MetricStatus{Type: autoscalingv2.PodsMetricSourceType, Pods: &autoscalingv2.PodsMetricStatus{
 			Metric:  autoscalingv2.MetricIdentifier{Name: p.Metric.Name, Selector: p.Metric.Selector},
@@ -231,11 +231,11 @@ func computeReplicasForMetric(in metricInput, spec autoscalingv2.MetricSpec, tr 
 	case autoscalingv2.ResourceMetricSourceType:
 		if spec.Resource == nil {
 			err := errors.New("invalid resource metric source: the resource field is not set")
-			return fail("FailedGetResourceMetric", err, fmt.Errorf("failed to get resource metric value: %w", err))
+			return fail(explain.ReasonFailedGetResource, err, fmt.Errorf("failed to get resource metric value: %w", err))
 		}
 		n, cur, ts, err := resourceGeneric(in, spec.Resource.Target, spec.Resource.Name, "", false, tr)
 		if err != nil {
-			return fail("FailedGetResourceMetric", err, fmt.Errorf("failed to get %s resource metric value: %w", spec.Resource.Name, err))
+			return fail(explain.ReasonFailedGetResource, err, fmt.Errorf("failed to get %s resource metric value: %w", spec.Resource.Name, err))
 		}
 		st := autoscalingv2.MetricStatus{Type: autoscalingv2.ResourceMetricSourceType, Resource: &autoscalingv2.ResourceMetricStatus{Name: spec.Resource.Name, Current: *cur}}
 		return n, st, ts, nil
@@ -247,13 +247,13 @@ func computeReplicasForMetric(in metricInput, spec autoscalingv2.MetricSpec, tr 
 		}
 		if spec.ContainerResource == nil {
 			err := errors.New("invalid container resource metric source: the containerResource field is not set")
-			return fail("FailedGetContainerResourceMetric", err, fmt.Errorf("failed to get container metric value: %w", err))
+			return fail(explain.ReasonFailedGetContainer, err, fmt.Errorf("failed to get container metric value: %w", err))
 		}
 		cr := spec.ContainerResource
 		n, cur, ts, err := resourceGeneric(in, cr.Target, cr.Name, cr.Container, true, tr)
 		if err != nil {
 			// Upstream names the container here, not the resource.
-			return fail("FailedGetContainerResourceMetric", err, fmt.Errorf("failed to get %s container metric value: %w", cr.Container, err))
+			return fail(explain.ReasonFailedGetContainer, err, fmt.Errorf("failed to get %s container metric value: %w", cr.Container, err))
 		}
 		st := autoscalingv2.MetricStatus{Type: autoscalingv2.ContainerResourceMetricSourceType, ContainerResource: &autoscalingv2.ContainerResourceMetricStatus{Name: cr.Name, Container: cr.Container, Current: *cur}}
 		return n, st, ts, nil
@@ -261,7 +261,7 @@ func computeReplicasForMetric(in metricInput, spec autoscalingv2.MetricSpec, tr 
 	case autoscalingv2.ExternalMetricSourceType:
 		if spec.External == nil {
 			err := errors.New("invalid external metric source: the external field is not set")
-			return fail("FailedGetExternalMetric", err, fmt.Errorf("failed to get external metric value: %w", err))
+			return fail(explain.ReasonFailedGetExternal, err, fmt.Errorf("failed to get external metric value: %w", err))
 		}
 		e := spec.External
 		st := autoscalingv2.MetricStatus{Type: autoscalingv2.ExternalMetricSourceType, External: &autoscalingv2.ExternalMetricStatus{
@@ -274,7 +274,7 @@ func computeReplicasForMetric(in metricInput, spec autoscalingv2.MetricSpec, tr 
 			tr.Calculation = "GetExternalPerPodMetricReplicas"
 			n, usage, ts, err := in.calc.getExternalPerPodMetricReplicas(in.statusReplicas, e.Target.AverageValue.MilliValue(), e.Metric.Name, in.tol, e.Metric.Selector, tr)
 			if err != nil {
-				return fail("FailedGetExternalMetric", err, wrap(fmt.Errorf("failed to get %s external metric: %w", e.Metric.Name, err)))
+				return fail(explain.ReasonFailedGetExternal, err, wrap(fmt.Errorf("failed to get %s external metric: %w", e.Metric.Name, err)))
 			}
 			st.External.Current.AverageValue = resource.NewMilliQuantity(usage, resource.DecimalSI)
 			return n, st, ts, nil
@@ -283,16 +283,16 @@ func computeReplicasForMetric(in metricInput, spec autoscalingv2.MetricSpec, tr 
 			tr.Calculation = "GetExternalMetricReplicas"
 			n, usage, ts, err := in.calc.getExternalMetricReplicas(in.specReplicas, e.Target.Value.MilliValue(), e.Metric.Name, in.tol, e.Metric.Selector, tr)
 			if err != nil {
-				return fail("FailedGetExternalMetric", err, wrap(fmt.Errorf("failed to get external metric %s: %w", e.Metric.Name, err)))
+				return fail(explain.ReasonFailedGetExternal, err, wrap(fmt.Errorf("failed to get external metric %s: %w", e.Metric.Name, err)))
 			}
 			st.External.Current.Value = resource.NewMilliQuantity(usage, resource.DecimalSI)
 			return n, st, ts, nil
 		}
 		err := errors.New("invalid external metric source: neither a value target nor an average value target was set")
-		return fail("FailedGetExternalMetric", err, wrap(err))
+		return fail(explain.ReasonFailedGetExternal, err, wrap(err))
 	}
 	err := fmt.Errorf("unknown metric source type %q", string(spec.Type))
-	return fail("InvalidMetricSourceType", err, err)
+	return fail(explain.ReasonInvalidMetricSource, err, err)
 }
 
 // resourceGeneric mirrors the shared Resource/ContainerResource helper: an

@@ -99,19 +99,19 @@ func legacyClamp(cur, desired, minR, maxR int32, set Settings, tr *explain.Limit
 	var upper int32
 	var upReason, upMsg string
 	if maxR > upLimit {
-		upper, upReason, upMsg = upLimit, "ScaleUpLimit", msgScaleUpLimit
+		upper, upReason, upMsg = upLimit, explain.ReasonScaleUpLimit, msgScaleUpLimit
 	} else {
-		upper, upReason, upMsg = maxR, "TooManyReplicas", msgTooMany
+		upper, upReason, upMsg = maxR, explain.ReasonTooManyReplicas, msgTooMany
 	}
 	switch {
 	case desired < minR:
 		tr.Bound = &minR
-		return limitResult{minR, "TooFewReplicas", msgTooFew}
+		return limitResult{minR, explain.ReasonTooFewReplicas, msgTooFew}
 	case desired > upper:
 		tr.Bound = &upper
 		return limitResult{upper, upReason, upMsg}
 	}
-	return limitResult{desired, "DesiredWithinRange", msgWithinRange}
+	return limitResult{desired, explain.ReasonDesiredWithinRange, msgWithinRange}
 }
 
 // stabilizeBehavior mirrors stabilizeRecommendationWithBehaviors: clamp cur
@@ -153,9 +153,9 @@ func stabilizeBehavior(recs []Recommendation, cur, desired, upWindow, downWindow
 	tr.UpRecommendation = &u
 	tr.DownRecommendation = downRec
 	tr.Result = stab
-	reason, msg := "ScaleDownStabilized", msgScaleDownStabilized
+	reason, msg := explain.ReasonScaleDownStabilized, msgScaleDownStabilized
 	if desired >= cur {
-		reason, msg = "ScaleUpStabilized", msgScaleUpStabilized
+		reason, msg = explain.ReasonScaleUpStabilized, msgScaleUpStabilized
 	}
 	if stab != desired {
 		if stab > desired {
@@ -286,9 +286,9 @@ func behaviorRate(cur, desired, minR, maxR int32, up, down *autoscalingv2.HPASca
 		}
 		l := limit
 		tr.RateLimit = &l
-		upper, reason, msg := maxR, "TooManyReplicas", msgTooMany
+		upper, reason, msg := maxR, explain.ReasonTooManyReplicas, msgTooMany
 		if maxR > limit {
-			upper, reason, msg = limit, "ScaleUpLimit", msgScaleUpLimit
+			upper, reason, msg = limit, explain.ReasonScaleUpLimit, msgScaleUpLimit
 		}
 		tr.Bound = &upper
 		if desired > upper {
@@ -302,9 +302,9 @@ func behaviorRate(cur, desired, minR, maxR int32, up, down *autoscalingv2.HPASca
 		}
 		l := limit
 		tr.RateLimit = &l
-		lower, reason, msg := minR, "TooFewReplicas", msgTooFew
+		lower, reason, msg := minR, explain.ReasonTooFewReplicas, msgTooFew
 		if minR < limit {
-			lower, reason, msg = limit, "ScaleDownLimit", msgScaleDownLimit
+			lower, reason, msg = limit, explain.ReasonScaleDownLimit, msgScaleDownLimit
 		}
 		tr.Bound = &lower
 		if desired < lower {
@@ -313,7 +313,7 @@ func behaviorRate(cur, desired, minR, maxR int32, up, down *autoscalingv2.HPASca
 	default:
 		tr.Direction = "none"
 	}
-	return limitResult{desired, "DesiredWithinRange", msgWithinRange}
+	return limitResult{desired, explain.ReasonDesiredWithinRange, msgWithinRange}
 }
 
 // longestPeriod is the longest periodSeconds among the rules' policies.

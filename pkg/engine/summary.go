@@ -62,3 +62,101 @@ func limitWords(reason string) string {
 	}
 	return reason
 }
+
+// decidedBy names the step that decided the desired replicas, with its
+// operands, from the replay's steps.
+func decidedBy(d *explain.Decision) explain.DecidedBy {
+	out := explain.DecidedBy{Replicas: d.DesiredReplicas}
+	if r := d.Recommendation; r != nil && r.Replicas >= 0 {
+		p := r.Replicas
+		out.Proposal = &p
+	}
+	winner := func() {
+		r := d.Recommendation
+		if r == nil || r.WinningIndex < 0 || r.WinningIndex >= len(d.Metrics) {
+			return
+		}
+		i := r.WinningIndex
+		m := &d.Metrics[i]
+		out.MetricIndex, out.Metric = &i, m.Name
+		switch {
+		case m.FillIn != nil && m.FillIn.NewReplicas != nil:
+			ratio, base := m.FillIn.NewRatio, int32(m.FillIn.Samples)
+			out.Ratio, out.Base = &ratio, &base
+		case m.Usage != nil:
+			ratio, base := m.Usage.Ratio, m.Usage.ReplicaBase
+			out.Ratio, out.Base = &ratio, &base
+		}
+	}
+	switch d.Outcome {
+	case explain.OutcomeScalingDisabled:
+		out.Kind, out.Reason = explain.DecidedByDisabled, explain.ReasonScalingDisabled
+		return out
+	case explain.OutcomeAboveMax:
+		out.Kind, out.Reason, out.Bound = explain.DecidedByMaxReplicas, d.RescaleReason, &d.Target.MaxReplicas
+		return out
+	case explain.OutcomeBelowMin:
+		out.Kind, out.Reason, out.Bound = explain.DecidedByMinReplicas, d.RescaleReason, &d.Target.MinReplicas
+		return out
+	case explain.OutcomeFailedGetScale, explain.OutcomeInvalidSelector, explain.OutcomeFailedUpdateScale:
+		out.Kind, out.Reason = explain.DecidedByFailure, string(d.Outcome)
+		return out
+	case explain.OutcomeMetricsFailed:
+		out.Kind, out.Reason = explain.DecidedByFailure, string(d.Outcome)
+		for i := range d.Metrics {
+			if d.Metrics[i].Error != nil {
+				idx := i
+				out.MetricIndex, out.Metric, out.Reason = &idx, d.Metrics[i].Name, d.Metrics[i].ErrorReason
+				break
+			}
+		}
+		return out
+	case explain.OutcomeRescale, explain.OutcomeNoChange:
+	}
+	if n := d.Normalization; n != nil {
+		switch l := &n.Limits; {
+		case l.Limited && (l.Reason == explain.ReasonScaleUpLimit || l.Reason == explain.ReasonScaleDownLimit):
+			out.Kind = explain.DecidedByScaleUpRateLimit
+			if l.Reason == explain.ReasonScaleDownLimit {
+				out.Kind = explain.DecidedByScaleDownRateLimit
+			}
+			out.Reason, out.Bound = l.Reason, l.Bound
+			for i := range l.Policies {
+				if l.Policies[i].Selected {
+					p := l.Policies[i]
+					out.Policy = &p
+				}
+			}
+			return out
+		case l.Limited:
+			out.Kind = explain.DecidedByMaxReplicas
+			if l.Reason == explain.ReasonTooFewReplicas {
+				out.Kind = explain.DecidedByMinReplicas
+			}
+			out.Reason, out.Bound = l.Reason, l.Bound
+			return out
+		}
+		if st := n.Stabilization; st.Result != n.Input {
+			out.Kind, out.Reason, out.HeldUntil = explain.DecidedByScaleDownStabilization, st.Reason, st.HeldUntil
+			w := st.DownWindowSeconds
+			if st.Reason == explain.ReasonScaleUpStabilized {
+				out.Kind, w = explain.DecidedByScaleUpStabilization, st.UpWindowSeconds
+			}
+			out.WindowSeconds = &w
+			return out
+		}
+		if n.ScaleFromZeroFloor {
+			out.Kind, out.Bound = explain.DecidedByScaleFromZero, &d.Target.MinReplicas
+			return out
+		}
+	}
+	winner()
+	out.Kind = explain.DecidedByMetric
+	if i := out.MetricIndex; i != nil && !d.Rescale {
+		if tc := d.Metrics[*i].Tolerance; tc != nil && tc.Within {
+			out.Kind = explain.DecidedByTolerance
+			out.Ratio, out.Base = nil, nil
+		}
+	}
+	return out
+}

@@ -95,6 +95,9 @@ type Decision struct {
 
 	// Outcome names the path the sync took (see Outcome constants).
 	Outcome Outcome `json:"outcome"`
+	// DecidedBy is the step that decided the desired replicas, with its
+	// operands; views put it into words.
+	DecidedBy DecidedBy `json:"decidedBy"`
 	// Summary is one sentence saying what decided the outcome.
 	Summary string `json:"summary"`
 
@@ -147,6 +150,69 @@ const (
 	OutcomeNoChange          Outcome = "NoChange"
 	OutcomeFailedUpdateScale Outcome = "FailedUpdateScale"
 )
+
+// DecisionKind names the step that decided a sync's desired replicas.
+type DecisionKind string
+
+// The steps that can decide.
+const (
+	// DecidedByMetric: the winning metric's proposal.
+	DecidedByMetric DecisionKind = "metric"
+	// DecidedByTolerance: the winning metric is within the tolerance, so
+	// the replicas stay.
+	DecidedByTolerance DecisionKind = "tolerance"
+	// DecidedByScaleUpStabilization and DecidedByScaleDownStabilization: a
+	// stabilization window held the value.
+	DecidedByScaleUpStabilization   DecisionKind = "scaleUpStabilization"
+	DecidedByScaleDownStabilization DecisionKind = "scaleDownStabilization"
+	// DecidedByScaleUpRateLimit and DecidedByScaleDownRateLimit: a scaling
+	// policy (or the legacy scale-up limit) capped the change.
+	DecidedByScaleUpRateLimit   DecisionKind = "scaleUpRateLimit"
+	DecidedByScaleDownRateLimit DecisionKind = "scaleDownRateLimit"
+	// DecidedByMinReplicas and DecidedByMaxReplicas: a bound.
+	DecidedByMinReplicas DecisionKind = "minReplicas"
+	DecidedByMaxReplicas DecisionKind = "maxReplicas"
+	// DecidedByScaleFromZero: the scale-from-zero floor raised the value
+	// to minReplicas.
+	DecidedByScaleFromZero DecisionKind = "scaleFromZero"
+	// DecidedByFailure: the sync failed (scale, selector, metrics, update).
+	DecidedByFailure DecisionKind = "failure"
+	// DecidedByDisabled: the target is at zero replicas and autoscaling is
+	// disabled.
+	DecidedByDisabled DecisionKind = "disabled"
+)
+
+// DecidedBy is the step that decided a sync's desired replicas, with the
+// operands of its formula. The engine fills it; every view words it.
+type DecidedBy struct {
+	Kind DecisionKind `json:"kind"`
+	// Reason is the controller's reason for the step: a condition reason
+	// (ScaleUpLimit, TooManyReplicas, ScaleDownStabilized, ...) or, for a
+	// failure, the outcome or the failing metric's reason.
+	Reason string `json:"reason,omitempty"`
+	// Replicas is the value the step produced (the desired replicas).
+	Replicas int32 `json:"replicas"`
+	// Proposal is the metrics' combined proposal before normalization,
+	// when it was computed.
+	Proposal *int32 `json:"proposal,omitempty"`
+	// MetricIndex and Metric name the winning metric (metric, tolerance)
+	// or the first failing one (failure).
+	MetricIndex *int   `json:"metricIndex,omitempty"`
+	Metric      string `json:"metric,omitempty"`
+	// Ratio and Base are the operands of the winning metric's proposal,
+	// ceil(Ratio × Base), when it scaled.
+	Ratio *float64 `json:"ratio,omitempty"`
+	Base  *int32   `json:"base,omitempty"`
+	// Bound is the limit that capped the value (rate limit, min, max).
+	Bound *int32 `json:"bound,omitempty"`
+	// Policy is the selected scaling policy of a rate limit (nil for the
+	// legacy scale-up limit).
+	Policy *PolicyLimit `json:"policy,omitempty"`
+	// WindowSeconds and HeldUntil describe a stabilization hold: its window
+	// and when the recommendation holding it leaves the window.
+	WindowSeconds *int32     `json:"windowSeconds,omitempty"`
+	HeldUntil     *time.Time `json:"heldUntil,omitempty"`
+}
 
 // ObjectRef names a namespaced object.
 type ObjectRef struct {
@@ -234,6 +300,9 @@ type MetricResult struct {
 	TargetValue       *resource.Quantity `json:"targetValue,omitempty"`
 	// Calculation names the upstream calculator that ran.
 	Calculation string `json:"calculation,omitempty"`
+	// Unit says how the metric's values read: MetricUnitBytes (memory:
+	// binary units), MetricUnitCores (cpu: millicores), or MetricUnitNone.
+	Unit MetricUnit `json:"unit,omitempty"`
 
 	// ProposedReplicas is this metric's replica proposal; null when invalid.
 	ProposedReplicas *int32 `json:"proposedReplicas"`
@@ -266,6 +335,16 @@ type MetricResult struct {
 	// Timestamp is the metric timestamp the calculator returned.
 	Timestamp *time.Time `json:"timestamp,omitempty"`
 }
+
+// MetricUnit says how a metric's values read.
+type MetricUnit string
+
+// Metric units.
+const (
+	MetricUnitNone  MetricUnit = ""
+	MetricUnitCores MetricUnit = "cores"
+	MetricUnitBytes MetricUnit = "bytes"
+)
 
 // MetricSource identifies a metric: the resource (and container) for
 // resource metrics, the metric name and selector otherwise, and the described
