@@ -140,6 +140,8 @@ func (s *syncRun) init() {
 			tr.Unit = explain.MetricUnitBytes
 		case corev1.ResourceCPU:
 			tr.Unit = explain.MetricUnitCores
+		default:
+			// Other resources and custom metrics are plain quantities.
 		}
 		describeTarget(m, &tr)
 		s.dec.Metrics = append(s.dec.Metrics, tr)
