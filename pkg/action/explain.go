@@ -7,10 +7,7 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"sort"
 	"time"
-
-	autoscalingv2 "k8s.io/api/autoscaling/v2"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
@@ -119,53 +116,44 @@ func ExplainMany(ctx context.Context, cfg ManyConfig, emit func(*explain.Decisio
 			return nil, err
 		}
 	}
-	results, err := gather.Many(ctx, clients, gather.ManyOptions{
+	scope, err := gather.List(ctx, clients, gather.ManyOptions{
 		Options: gather.Options{Now: src.Now}, Namespace: ns, LabelSelector: cfg.Selector, Progress: cfg.Progress,
 	})
 	if err != nil {
 		return nil, clusterError(err, " (is the cluster reachable?)")
 	}
-	hpas := make([]*autoscalingv2.HorizontalPodAutoscaler, 0, len(results))
-	for _, r := range results {
-		hpas = append(hpas, r.Snapshot.HPA)
-	}
-	ctl := Detect(ctx, clients, hpas)
+	ctl := Detect(ctx, clients, scope.HPAs)
 	set, err := ResolveSettings(ctl, cfg.Settings)
 	if err != nil {
 		return nil, err
 	}
 	out := &ManyResult{Namespace: ns, Settings: set}
 	seen := map[string]bool{}
-	for _, w := range ctl.Warnings {
-		seen[w] = true
-		out.Warnings = append(out.Warnings, w)
-	}
-	eval := cfg.Evaluate
-	if eval == nil {
-		eval = engine.Evaluate
-	}
-	sort.SliceStable(results, func(i, j int) bool {
-		a, b := results[i].Snapshot.HPA, results[j].Snapshot.HPA
-		if a.Namespace != b.Namespace {
-			return a.Namespace < b.Namespace
-		}
-		return a.Name < b.Name
-	})
-	for _, r := range results {
-		for _, w := range r.Warnings {
+	warn := func(ws []string) {
+		for _, w := range ws {
 			if !seen[w] {
 				seen[w] = true
 				out.Warnings = append(out.Warnings, w)
 			}
 		}
+	}
+	warn(ctl.Warnings)
+	warn(scope.Warnings())
+	eval := cfg.Evaluate
+	if eval == nil {
+		eval = engine.Evaluate
+	}
+	err = scope.Each(ctx, func(r *gather.Result) error {
+		warn(r.Warnings)
 		d, err := eval(r.Snapshot, set)
 		if err != nil {
-			return nil, fmt.Errorf("replay HPA %q: %w", r.Snapshot.HPA.Namespace+"/"+r.Snapshot.HPA.Name, err)
+			return fmt.Errorf("replay HPA %q: %w", r.Snapshot.HPA.Namespace+"/"+r.Snapshot.HPA.Name, err)
 		}
 		out.Count++
-		if err := emit(d); err != nil {
-			return nil, err
-		}
+		return emit(d)
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

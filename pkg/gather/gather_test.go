@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
@@ -156,7 +157,7 @@ func newCluster(objs []runtime.Object, selectors map[string]string, podMetrics [
 		sel := a.(core.ListAction).GetListRestrictions().Labels
 		out := &metricsv1beta1.PodMetricsList{}
 		for _, pm := range podMetrics {
-			if pm.Namespace == a.GetNamespace() && sel.Matches(labels.Set(pm.Labels)) {
+			if (a.GetNamespace() == "" || pm.Namespace == a.GetNamespace()) && sel.Matches(labels.Set(pm.Labels)) {
 				out.Items = append(out.Items, pm)
 			}
 		}
@@ -283,48 +284,84 @@ func TestSnapshotAPIErrorsAreInputs(t *testing.T) {
 	}
 }
 
-func TestManyListsOncePerNamespace(t *testing.T) {
+func deploymentObj(ns, name string, replicas int32) *appsv1.Deployment {
+	return &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
+		Spec:       appsv1.DeploymentSpec{Replicas: &replicas, Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": name}}},
+		Status:     appsv1.DeploymentStatus{Replicas: replicas},
+	}
+}
+
+// A many-HPA read lists each shared resource once for the whole scope and
+// derives the scale of built-in workloads from the list: the number of
+// requests does not grow with the HPAs.
+func TestManyListsOnce(t *testing.T) {
 	var objs []runtime.Object
-	sels := map[string]string{}
 	var pms []metricsv1beta1.PodMetrics
 	for _, ns := range []string{"a", "b"} {
 		for i := range 4 {
 			name := fmt.Sprintf("app%d", i)
-			objs = append(objs, hpaObj(ns, name, name, cpu50), podObj(ns, name+"-pod", name))
-			sels[ns+"/"+name] = "app=" + name
+			objs = append(objs, hpaObj(ns, name, name, cpu50), podObj(ns, name+"-pod", name), deploymentObj(ns, name, 2))
 			pms = append(pms, podMetric(ns, name+"-pod", name, "250m"))
 		}
 	}
-	cl := newCluster(objs, sels, pms)
-	results, err := Many(context.Background(), cl.clients(), ManyOptions{Options: Options{Now: now}})
+	// An HPA whose Deployment is gone gets the scale GET's NotFound.
+	objs = append(objs, hpaObj("b", "orphan", "gone", cpu50))
+	cl := newCluster(objs, map[string]string{}, pms)
+	scope, err := List(context.Background(), cl.clients(), ManyOptions{Options: Options{Now: now, PageSize: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(results) != 8 {
+	var results []*Result
+	if err := scope.Each(context.Background(), func(r *Result) error { results = append(results, r); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(results) != 9 {
 		t.Fatalf("%d results", len(results))
 	}
-	lists := map[string]int{}
+	calls := map[string]int{}
 	for _, a := range append(cl.kube.Actions(), cl.metrics.Actions()...) {
-		if a.GetVerb() == "list" {
-			lists[a.GetResource().Resource+"@"+a.GetNamespace()]++
-		}
+		calls[a.GetVerb()+" "+a.GetResource().Resource+"@"+a.GetNamespace()]++
 	}
-	want := map[string]int{"horizontalpodautoscalers@": 1, "pods@a": 2, "pods@b": 2, "events@a": 1, "events@b": 1}
-	// pods@x counts the pod list and the PodMetrics list (both resource "pods").
+	// The fake clientset ignores the page size, so each list is one call.
+	want := map[string]int{
+		"list horizontalpodautoscalers@": 1, "list pods@": 2, "list events@": 1,
+		"list replicasets@": 1, "list deployments@": 1,
+	}
 	for k, v := range want {
-		if lists[k] != v {
-			t.Errorf("%s: %d list calls, want %d (all: %v)", k, lists[k], v, lists)
+		if calls[k] != v {
+			t.Errorf("%s: %d calls, want %d (all: %v)", k, calls[k], v, calls)
 		}
 	}
+	if n := len(cl.scales.Actions()); n != 0 {
+		t.Errorf("%d scale GETs, want none", n)
+	}
+	var order []string
 	for _, r := range results {
 		s := r.Snapshot
+		order = append(order, s.HPA.Namespace+"/"+s.HPA.Name)
+		if s.HPA.Name == "orphan" {
+			if s.Target.GetError != `deployments.apps "gone" not found` {
+				t.Errorf("orphan: target %+v", s.Target)
+			}
+			continue
+		}
+		if s.Target.SpecReplicas != 2 || s.Target.Selector != "app="+s.HPA.Name || s.Target.Kind != "Deployment" {
+			t.Errorf("%s: target %+v", s.HPA.Name, s.Target)
+		}
 		if len(s.Pods) != 1 || len(s.PodMetrics) != 1 || len(s.OtherHPAs) != 3 {
 			t.Fatalf("%s/%s: %d pods %d metrics %d others", s.HPA.Namespace, s.HPA.Name, len(s.Pods), len(s.PodMetrics), len(s.OtherHPAs))
+		}
+		if len(s.Pods[0].ManagedFields) != 0 || s.Pods[0].Spec.Containers[0].Resources.Requests.Cpu().MilliValue() != 500 {
+			t.Errorf("pod not reduced to what the replay reads: %+v", s.Pods[0])
 		}
 		dec, err := engine.Evaluate(s, engine.DefaultSettings())
 		// 250m of 500m against a 50% target: within tolerance, keep 2.
 		if err != nil || dec.Metrics[0].ProposedReplicas == nil || *dec.Metrics[0].ProposedReplicas != 2 {
 			t.Fatalf("%s: %v %+v", s.HPA.Name, err, dec.Metrics[0])
 		}
+	}
+	if got := strings.Join(order, " "); got != "a/app0 a/app1 a/app2 a/app3 b/app0 b/app1 b/app2 b/app3 b/orphan" {
+		t.Errorf("order %s", got)
 	}
 }

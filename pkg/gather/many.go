@@ -12,8 +12,12 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/tools/pager"
 	metricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
@@ -26,183 +30,420 @@ type ManyOptions struct {
 	Namespace string
 	// LabelSelector filters the HPAs (-l).
 	LabelSelector string
-	// Parallel bounds the concurrent per-HPA reads (default 8).
+	// Parallel bounds the concurrent per-HPA queries (default 8).
 	Parallel int
 	// Progress, if set, is called after each HPA is gathered.
 	Progress func(done, total int)
 }
 
-// namespaceData is what is listed once per namespace and shared by its HPAs.
-type namespaceData struct {
-	pods          []corev1.Pod
-	podsErr       error
-	podMetrics    []metricsv1beta1.PodMetrics
-	podMetricsErr error
-	events        []corev1.Event
-	eventsErr     error
-	replicaSets   []appsv1.ReplicaSet
-	targets       map[string]engine.Target // by HPA name
+// Scope is everything a many-HPA gather reads once and shares between the
+// HPAs: the HPAs themselves, and for the whole scope (one namespace or the
+// cluster) the pods, PodMetrics, HPA events, ReplicaSets and the workloads
+// the HPAs scale, each listed page by page and reduced, as pages arrive, to
+// the fields a replay uses. The number of requests grows with the pages of
+// these lists, not with the number of HPAs.
+type Scope struct {
+	c    *Clients
+	opts ManyOptions
+
+	// HPAs are sorted by namespace and name.
+	HPAs []*autoscalingv2.HorizontalPodAutoscaler
+
+	pods        map[string][]corev1.Pod // by namespace, in list order
+	podsErr     error
+	podMetrics  map[string][]metricsv1beta1.PodMetrics
+	metricsErr  error
+	events      map[string][]corev1.Event // by namespace/name of the HPA
+	eventsErr   error
+	replicaSets map[string][]appsv1.ReplicaSet
+	targets     map[string]engine.Target // by namespace/name of the HPA
+	warnings    []string
 }
 
-// Many reads every selected HPA and what their syncs read, with a constant
-// number of list requests per namespace (HPAs once; pods, PodMetrics and
-// Events once per namespace). Per HPA it still GETs the scale subresource and
-// queries its custom and external metrics, as the controller does.
-func Many(ctx context.Context, c *Clients, opts ManyOptions) ([]*Result, error) {
-	list, err := c.Kube.AutoscalingV2().HorizontalPodAutoscalers(opts.Namespace).List(ctx, metav1.ListOptions{LabelSelector: opts.LabelSelector})
-	if err != nil {
-		where := fmt.Sprintf("namespace %q", opts.Namespace)
-		if opts.Namespace == "" {
-			where = "all namespaces"
+// List reads the HPAs of the scope and everything they share.
+func List(ctx context.Context, c *Clients, opts ManyOptions) (*Scope, error) {
+	s := &Scope{c: c, opts: opts}
+	if err := s.listHPAs(ctx); err != nil {
+		return nil, err
+	}
+	if len(s.HPAs) == 0 {
+		return s, nil
+	}
+	kinds := map[string]bool{}
+	resource := false
+	for _, h := range s.HPAs {
+		ref := h.Spec.ScaleTargetRef
+		gv, _ := schema.ParseGroupVersion(ref.APIVersion)
+		kinds[gv.Group+"/"+ref.Kind] = true
+		for _, m := range h.Spec.Metrics {
+			if m.Type == autoscalingv2.ResourceMetricSourceType || m.Type == autoscalingv2.ContainerResourceMetricSourceType {
+				resource = true
+			}
 		}
-		return nil, fmt.Errorf("list horizontalpodautoscalers in %s: %w", where, err)
 	}
-	hpas := list.Items
-	sort.Slice(hpas, func(i, j int) bool {
-		if hpas[i].Namespace != hpas[j].Namespace {
-			return hpas[i].Namespace < hpas[j].Namespace
-		}
-		return hpas[i].Name < hpas[j].Name
-	})
-	byNS := map[string][]*autoscalingv2.HorizontalPodAutoscaler{}
-	for i := range hpas {
-		byNS[hpas[i].Namespace] = append(byNS[hpas[i].Namespace], &hpas[i])
-	}
-	parallel := opts.Parallel
-	if parallel <= 0 {
-		parallel = 8
-	}
-	sem := make(chan struct{}, parallel)
-
-	// Per namespace: the shared lists, and every HPA's scale.
-	data := map[string]*namespaceData{}
-	var mu sync.Mutex
 	var wg sync.WaitGroup
-	for ns, items := range byNS {
-		d := &namespaceData{targets: map[string]engine.Target{}}
-		data[ns] = d
-		wg.Add(4)
+	run := func(f func()) {
+		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			d.pods, d.podsErr = listPods(ctx, c, ns, labels.Everything(), opts.PageSize)
+			f()
 		}()
-		go func() {
-			defer wg.Done()
-			d.replicaSets, _ = listReplicaSets(ctx, c, ns) // only for pointing out foreign pods
-		}()
-		go func() {
-			defer wg.Done()
-			if !anyResourceMetric(items) {
-				return
-			}
-			l, err := c.Metrics.MetricsV1beta1().PodMetricses(ns).List(ctx, metav1.ListOptions{})
-			if err != nil {
-				d.podMetricsErr = err
-				return
-			}
-			d.podMetrics = l.Items
-		}()
-		go func() {
-			defer wg.Done()
-			l, err := c.Kube.CoreV1().Events(ns).List(ctx, metav1.ListOptions{FieldSelector: "involvedObject.kind=HorizontalPodAutoscaler"})
-			if err != nil {
-				d.eventsErr = err
-				return
-			}
-			d.events = l.Items
-		}()
-		for _, h := range items {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				sem <- struct{}{}
-				defer func() { <-sem }()
-				t := readScale(ctx, c, h)
-				mu.Lock()
-				d.targets[h.Name] = t
-				mu.Unlock()
-			}()
-		}
+	}
+	var workloads workloadLists
+	run(func() { s.podsErr = s.listPods(ctx) })
+	run(func() { s.eventsErr = s.listEvents(ctx) })
+	if resource {
+		run(func() { s.metricsErr = s.listPodMetrics(ctx) })
+	}
+	// ReplicaSets are listed for the owner chains of Deployments (foreign
+	// pods) and as targets.
+	run(func() { workloads.rsErr = s.listReplicaSets(ctx, &workloads) })
+	if kinds["apps/Deployment"] {
+		run(func() { workloads.deployErr = s.listDeployments(ctx, &workloads) })
+	}
+	if kinds["apps/StatefulSet"] {
+		run(func() { workloads.stsErr = s.listStatefulSets(ctx, &workloads) })
+	}
+	if kinds["/ReplicationController"] {
+		run(func() { workloads.rcErr = s.listReplicationControllers(ctx, &workloads) })
 	}
 	wg.Wait()
+	s.resolveTargets(ctx, &workloads)
+	return s, nil
+}
 
-	results := make([]*Result, len(hpas))
-	done := 0
-	for i := range hpas {
+// Warnings are what the scope could not read; the replays go on without it.
+func (s *Scope) Warnings() []string { return s.warnings }
+
+func (s *Scope) listOptions() metav1.ListOptions {
+	return metav1.ListOptions{Limit: s.pageSize()}
+}
+
+func (s *Scope) pageSize() int64 {
+	if s.opts.PageSize > 0 {
+		return s.opts.PageSize
+	}
+	return 500
+}
+
+// each lists page by page (client-go's pager: a list whose continue token
+// expires is read again whole) and hands each item to fn.
+func (s *Scope) each(ctx context.Context, list func(context.Context, metav1.ListOptions) (runtime.Object, error), opts metav1.ListOptions, fn func(runtime.Object) error) error {
+	p := pager.New(list)
+	p.PageSize = s.pageSize()
+	return p.EachListItem(ctx, opts, fn)
+}
+
+func (s *Scope) listHPAs(ctx context.Context) error {
+	api := s.c.Kube.AutoscalingV2().HorizontalPodAutoscalers(s.opts.Namespace)
+	opts := s.listOptions()
+	opts.LabelSelector = s.opts.LabelSelector
+	err := s.each(ctx, func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return api.List(ctx, o) }, opts,
+		func(obj runtime.Object) error {
+			h := obj.(*autoscalingv2.HorizontalPodAutoscaler)
+			h.ManagedFields = nil
+			s.HPAs = append(s.HPAs, h)
+			return nil
+		})
+	if err != nil {
+		where := fmt.Sprintf("namespace %q", s.opts.Namespace)
+		if s.opts.Namespace == "" {
+			where = "all namespaces"
+		}
+		return fmt.Errorf("list horizontalpodautoscalers in %s: %w", where, err)
+	}
+	sort.Slice(s.HPAs, func(i, j int) bool {
+		if s.HPAs[i].Namespace != s.HPAs[j].Namespace {
+			return s.HPAs[i].Namespace < s.HPAs[j].Namespace
+		}
+		return s.HPAs[i].Name < s.HPAs[j].Name
+	})
+	return nil
+}
+
+// namespaces are the namespaces of the HPAs: pods and the like of other
+// namespaces are dropped as they arrive.
+func (s *Scope) namespaces() map[string]bool {
+	out := map[string]bool{}
+	for _, h := range s.HPAs {
+		out[h.Namespace] = true
+	}
+	return out
+}
+
+func (s *Scope) listPods(ctx context.Context) error {
+	api := s.c.Kube.CoreV1().Pods(s.opts.Namespace)
+	keep := s.namespaces()
+	s.pods = map[string][]corev1.Pod{}
+	return s.each(ctx, func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return api.List(ctx, o) }, s.listOptions(),
+		func(obj runtime.Object) error {
+			p := obj.(*corev1.Pod)
+			if keep[p.Namespace] {
+				s.pods[p.Namespace] = append(s.pods[p.Namespace], ReducePod(p))
+			}
+			return nil
+		})
+}
+
+func (s *Scope) listPodMetrics(ctx context.Context) error {
+	// metrics.k8s.io answers a list whole; it has no pages.
+	l, err := s.c.Metrics.MetricsV1beta1().PodMetricses(s.opts.Namespace).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return err
+	}
+	keep := s.namespaces()
+	s.podMetrics = map[string][]metricsv1beta1.PodMetrics{}
+	for i := range l.Items {
+		pm := &l.Items[i]
+		if keep[pm.Namespace] {
+			pm.ManagedFields, pm.Annotations = nil, nil
+			s.podMetrics[pm.Namespace] = append(s.podMetrics[pm.Namespace], *pm)
+		}
+	}
+	return nil
+}
+
+func (s *Scope) listEvents(ctx context.Context) error {
+	api := s.c.Kube.CoreV1().Events(s.opts.Namespace)
+	opts := s.listOptions()
+	opts.FieldSelector = "involvedObject.kind=HorizontalPodAutoscaler"
+	hpas := map[string]bool{}
+	for _, h := range s.HPAs {
+		hpas[h.Namespace+"/"+h.Name] = true
+	}
+	s.events = map[string][]corev1.Event{}
+	return s.each(ctx, func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return api.List(ctx, o) }, opts,
+		func(obj runtime.Object) error {
+			e := obj.(*corev1.Event)
+			key := e.InvolvedObject.Namespace + "/" + e.InvolvedObject.Name
+			if e.InvolvedObject.Namespace == "" {
+				key = e.Namespace + "/" + e.InvolvedObject.Name
+			}
+			if hpas[key] {
+				s.events[key] = append(s.events[key], ReduceEvent(e))
+			}
+			return nil
+		})
+}
+
+// workloadLists are the listed workloads, by namespace/name, and the errors
+// of their lists.
+type workloadLists struct {
+	mu                              sync.Mutex
+	targets                         map[string]engine.Target // by group/kind/namespace/name
+	rsErr, deployErr, stsErr, rcErr error
+}
+
+func (w *workloadLists) add(group, kind, ns string, t engine.Target) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.targets == nil {
+		w.targets = map[string]engine.Target{}
+	}
+	w.targets[group+"/"+kind+"/"+ns+"/"+t.Name] = t
+}
+
+func (s *Scope) listReplicaSets(ctx context.Context, w *workloadLists) error {
+	api := s.c.Kube.AppsV1().ReplicaSets(s.opts.Namespace)
+	keep := s.namespaces()
+	s.replicaSets = map[string][]appsv1.ReplicaSet{}
+	return s.each(ctx, func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return api.List(ctx, o) }, s.listOptions(),
+		func(obj runtime.Object) error {
+			r := obj.(*appsv1.ReplicaSet)
+			if !keep[r.Namespace] {
+				return nil
+			}
+			w.add("apps", "ReplicaSet", r.Namespace, engine.TargetOfReplicaSet(r))
+			s.replicaSets[r.Namespace] = append(s.replicaSets[r.Namespace], appsv1.ReplicaSet{
+				ObjectMeta: metav1.ObjectMeta{Name: r.Name, Namespace: r.Namespace, OwnerReferences: r.OwnerReferences},
+			})
+			return nil
+		})
+}
+
+func (s *Scope) listDeployments(ctx context.Context, w *workloadLists) error {
+	api := s.c.Kube.AppsV1().Deployments(s.opts.Namespace)
+	return s.each(ctx, func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return api.List(ctx, o) }, s.listOptions(),
+		func(obj runtime.Object) error {
+			d := obj.(*appsv1.Deployment)
+			w.add("apps", "Deployment", d.Namespace, engine.TargetOfDeployment(d))
+			return nil
+		})
+}
+
+func (s *Scope) listStatefulSets(ctx context.Context, w *workloadLists) error {
+	api := s.c.Kube.AppsV1().StatefulSets(s.opts.Namespace)
+	return s.each(ctx, func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return api.List(ctx, o) }, s.listOptions(),
+		func(obj runtime.Object) error {
+			st := obj.(*appsv1.StatefulSet)
+			w.add("apps", "StatefulSet", st.Namespace, engine.TargetOfStatefulSet(st))
+			return nil
+		})
+}
+
+func (s *Scope) listReplicationControllers(ctx context.Context, w *workloadLists) error {
+	api := s.c.Kube.CoreV1().ReplicationControllers(s.opts.Namespace)
+	return s.each(ctx, func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return api.List(ctx, o) }, s.listOptions(),
+		func(obj runtime.Object) error {
+			rc := obj.(*corev1.ReplicationController)
+			w.add("", "ReplicationController", rc.Namespace, engine.TargetOfReplicationController(rc))
+			return nil
+		})
+}
+
+// resolveTargets gives every HPA the scale of its target: from the listed
+// workload for the built-in kinds (a missing one gets the NotFound error the
+// scale GET would give), else from a scale GET, as the controller makes it
+// (custom resources, or a workload list that failed).
+func (s *Scope) resolveTargets(ctx context.Context, w *workloadLists) {
+	listErr := map[string]error{
+		"apps/ReplicaSet": w.rsErr, "apps/Deployment": w.deployErr,
+		"apps/StatefulSet": w.stsErr, "/ReplicationController": w.rcErr,
+	}
+	resources := map[string]schema.GroupResource{
+		"apps/ReplicaSet": {Group: "apps", Resource: "replicasets"}, "apps/Deployment": {Group: "apps", Resource: "deployments"},
+		"apps/StatefulSet": {Group: "apps", Resource: "statefulsets"}, "/ReplicationController": {Resource: "replicationcontrollers"},
+	}
+	s.targets = make(map[string]engine.Target, len(s.HPAs))
+	var get []*autoscalingv2.HorizontalPodAutoscaler
+	warned := map[string]bool{}
+	for _, h := range s.HPAs {
+		ref := h.Spec.ScaleTargetRef
+		gv, err := schema.ParseGroupVersion(ref.APIVersion)
+		gk := gv.Group + "/" + ref.Kind
+		gr, builtin := resources[gk]
+		switch {
+		case err != nil || !builtin:
+			get = append(get, h)
+			continue
+		case listErr[gk] != nil:
+			if !warned[gk] {
+				warned[gk] = true
+				s.warnings = append(s.warnings, fmt.Sprintf("could not list %s (%s): reading the scale of each HPA's target instead", gr.String(), shortErr(listErr[gk])))
+			}
+			get = append(get, h)
+			continue
+		}
+		t, ok := w.targets[gk+"/"+h.Namespace+"/"+ref.Name]
+		if !ok {
+			t.GetError = apierrors.NewNotFound(gr, ref.Name).Error()
+		}
+		t.APIVersion, t.Kind, t.Name = ref.APIVersion, ref.Kind, ref.Name
+		s.targets[h.Namespace+"/"+h.Name] = t
+	}
+	if len(get) == 0 {
+		return
+	}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, s.parallel())
+	for _, h := range get {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			h := &hpas[i]
-			results[i] = fromNamespaceData(c, h, data[h.Namespace], opts.Options)
+			t := readScale(ctx, s.c, h)
 			mu.Lock()
-			done++
-			if opts.Progress != nil {
-				opts.Progress(done, len(hpas))
-			}
+			s.targets[h.Namespace+"/"+h.Name] = t
 			mu.Unlock()
 		}()
 	}
 	wg.Wait()
-	return results, nil
 }
 
-func anyResourceMetric(items []*autoscalingv2.HorizontalPodAutoscaler) bool {
-	for _, h := range items {
-		for _, m := range h.Spec.Metrics {
-			if m.Type == autoscalingv2.ResourceMetricSourceType || m.Type == autoscalingv2.ContainerResourceMetricSourceType {
-				return true
+func (s *Scope) parallel() int {
+	if s.opts.Parallel > 0 {
+		return s.opts.Parallel
+	}
+	return 8
+}
+
+// Each builds the snapshot of every HPA, in namespace and name order, and
+// calls emit with it. Each HPA's own custom and external metric queries run
+// ahead, a few at a time; snapshots are handed over in order and not kept.
+func (s *Scope) Each(ctx context.Context, emit func(*Result) error) error {
+	n := len(s.HPAs)
+	results := make([]chan *Result, n)
+	for i := range results {
+		results[i] = make(chan *Result, 1)
+	}
+	sem := make(chan struct{}, s.parallel())
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		for i, h := range s.HPAs {
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				return
 			}
+			go func() {
+				results[i] <- s.snapshot(h)
+			}()
+		}
+	}()
+	for i := range results {
+		var r *Result
+		select {
+		case r = <-results[i]:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		<-sem
+		if s.opts.Progress != nil {
+			s.opts.Progress(i+1, n)
+		}
+		if err := emit(r); err != nil {
+			return err
 		}
 	}
-	return false
+	return nil
 }
 
-// fromNamespaceData builds one HPA's snapshot from the namespace's shared
-// lists, querying only its own custom and external metrics.
-func fromNamespaceData(c *Clients, hpa *autoscalingv2.HorizontalPodAutoscaler, d *namespaceData, opts Options) *Result {
-	res := &Result{Snapshot: &engine.Snapshot{HPA: hpa, Now: opts.Now, APIErrors: map[string]string{}}}
+// snapshot builds one HPA's snapshot from the shared lists, querying only
+// its own custom and external metrics.
+func (s *Scope) snapshot(hpa *autoscalingv2.HorizontalPodAutoscaler) *Result {
+	key := hpa.Namespace + "/" + hpa.Name
+	res := &Result{Snapshot: &engine.Snapshot{HPA: hpa, Now: s.opts.Now, APIErrors: map[string]string{}}}
 	snap := res.Snapshot
-	snap.Target = d.targets[hpa.Name]
-	for name, t := range d.targets {
-		if name != hpa.Name && t.GetError == "" && t.Selector != "" {
-			snap.OtherHPAs = append(snap.OtherHPAs, engine.HPASelector{Namespace: hpa.Namespace, Name: name, Selector: t.Selector})
+	snap.Target = s.targets[key]
+	for _, o := range s.HPAs {
+		if o.Namespace != hpa.Namespace || o.Name == hpa.Name {
+			continue
+		}
+		if t := s.targets[o.Namespace+"/"+o.Name]; t.GetError == "" && t.Selector != "" {
+			snap.OtherHPAs = append(snap.OtherHPAs, engine.HPASelector{Namespace: o.Namespace, Name: o.Name, Selector: t.Selector})
 		}
 	}
-	sort.Slice(snap.OtherHPAs, func(i, j int) bool { return snap.OtherHPAs[i].Name < snap.OtherHPAs[j].Name })
-	if d.eventsErr != nil {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("could not read the events of namespace %q (%v): rescale history is not inferred from them", hpa.Namespace, shortErr(d.eventsErr)))
+	if s.eventsErr != nil {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("could not read the HPA events (%v): rescale history is not inferred from them", shortErr(s.eventsErr)))
 	}
-	for _, e := range d.events {
-		if e.InvolvedObject.Name == hpa.Name {
-			res.Events = append(res.Events, e)
-		}
-	}
+	res.Events = append(res.Events, s.events[key]...)
 	sort.SliceStable(res.Events, func(i, j int) bool { return eventTime(res.Events[i]).Before(eventTime(res.Events[j])) })
 
 	sel, selErr := labels.Parse(snap.Target.Selector)
 	usable := snap.Target.GetError == "" && snap.Target.Selector != "" && selErr == nil
 	if usable {
-		if d.podsErr != nil {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("could not list the pods of namespace %q: %v", hpa.Namespace, shortErr(d.podsErr)))
+		if s.podsErr != nil {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("could not list the pods: %v", shortErr(s.podsErr)))
 		}
-		for i := range d.pods {
-			if sel.Matches(labels.Set(d.pods[i].Labels)) {
-				snap.Pods = append(snap.Pods, d.pods[i])
+		for _, p := range s.pods[hpa.Namespace] {
+			if sel.Matches(labels.Set(p.Labels)) {
+				snap.Pods = append(snap.Pods, p)
 			}
 		}
 	}
-	snap.ForeignPods = foreignPods(snap.Target, snap.Pods, d.replicaSets)
-	metrics := metricReads(c, hpa, sel, usable)
-	if usable && anyResourceMetric([]*autoscalingv2.HorizontalPodAutoscaler{hpa}) {
-		if d.podMetricsErr != nil {
-			snap.APIErrors["resource"] = d.podMetricsErr.Error()
+	snap.ForeignPods = foreignPods(snap.Target, snap.Pods, s.replicaSets[hpa.Namespace])
+	metrics := metricReads(s.c, hpa, sel, usable)
+	if usable && anyResourceMetric(hpa) {
+		if s.metricsErr != nil {
+			snap.APIErrors["resource"] = s.metricsErr.Error()
 		} else {
 			snap.PodMetrics = []metricsv1beta1.PodMetrics{}
-			for i := range d.podMetrics {
-				if sel.Matches(labels.Set(d.podMetrics[i].Labels)) {
-					snap.PodMetrics = append(snap.PodMetrics, d.podMetrics[i])
+			for _, pm := range s.podMetrics[hpa.Namespace] {
+				if sel.Matches(labels.Set(pm.Labels)) {
+					snap.PodMetrics = append(snap.PodMetrics, pm)
 				}
 			}
 		}
@@ -216,4 +457,13 @@ func fromNamespaceData(c *Clients, hpa *autoscalingv2.HorizontalPodAutoscaler, d
 	}
 	snap.State = inferState(hpa, res.Events)
 	return res
+}
+
+func anyResourceMetric(h *autoscalingv2.HorizontalPodAutoscaler) bool {
+	for _, m := range h.Spec.Metrics {
+		if m.Type == autoscalingv2.ResourceMetricSourceType || m.Type == autoscalingv2.ContainerResourceMetricSourceType {
+			return true
+		}
+	}
+	return false
 }
