@@ -142,6 +142,19 @@ func (f *Factory) Kube() (kubernetes.Interface, error) {
 	return kubernetes.NewForConfig(cfg)
 }
 
+// ClusterID names the cluster for the history kept on disk: the API
+// server's address.
+func (f *Factory) ClusterID() string {
+	if f.Getter == nil {
+		return "unknown"
+	}
+	cfg, err := f.RESTConfig()
+	if err != nil || cfg.Host == "" {
+		return "unknown"
+	}
+	return cfg.Host
+}
+
 // Calls lists the requests made so far, as "VERB /path", sorted.
 func (f *Factory) Calls() []string { return f.calls.Calls() }
 

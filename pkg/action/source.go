@@ -16,6 +16,7 @@ import (
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/gather"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/history"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/load"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
 )
@@ -37,6 +38,9 @@ type Source struct {
 	Namespace string
 	// Now is the instant of the replayed sync.
 	Now time.Time
+	// History, when set, is where watches keep the controller history
+	// they observed; a live read uses what is still inside the HPA's window.
+	History *history.Store
 }
 
 // Live reports whether the objects come from the cluster.
@@ -75,7 +79,20 @@ func (s Source) read(ctx context.Context, name string, o SettingsOverrides) (*sn
 	if err != nil {
 		return nil, err
 	}
-	return &snapshot{snap: res.Snapshot, settings: set, warnings: append(res.Warnings, ctl.Warnings...)}, nil
+	out := &snapshot{snap: res.Snapshot, settings: set, warnings: append(res.Warnings, ctl.Warnings...)}
+	if s.History != nil {
+		h := res.Snapshot.HPA
+		key := history.Key{Cluster: s.Clients.ClusterID(), Namespace: h.Namespace, Name: h.Name, UID: string(h.UID)}
+		rec, err := s.History.Load(key)
+		if err != nil {
+			out.warnings = append(out.warnings, err.Error())
+		} else if rec != nil {
+			if st, ok := rec.State(s.Now, engine.HistoryWindow(h, set)); ok {
+				out.snap.State = st
+			}
+		}
+	}
+	return out, nil
 }
 
 func (s Source) readFiles(name string, o SettingsOverrides) (*snapshot, error) {

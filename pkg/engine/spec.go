@@ -4,6 +4,8 @@
 package engine
 
 import (
+	"time"
+
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 )
@@ -52,4 +54,28 @@ func HasPodsMetric(hpa *autoscalingv2.HorizontalPodAutoscaler, name string) bool
 		}
 	}
 	return false
+}
+
+// HistoryWindow is how far back the controller's history can decide a sync
+// of this HPA: the longest stabilization window or policy period (with
+// behavior), or the downscale-stabilization flag (without).
+func HistoryWindow(hpa *autoscalingv2.HorizontalPodAutoscaler, set Settings) time.Duration {
+	b := hpa.Spec.Behavior
+	if b == nil {
+		return set.DownscaleStabilization
+	}
+	longest := time.Duration(0)
+	for _, r := range []*autoscalingv2.HPAScalingRules{b.ScaleUp, b.ScaleDown} {
+		if r == nil {
+			continue
+		}
+		if w := r.StabilizationWindowSeconds; w != nil {
+			longest = max(longest, time.Duration(*w)*time.Second)
+		}
+		longest = max(longest, time.Duration(longestPeriod(r))*time.Second)
+	}
+	if b.ScaleDown == nil || b.ScaleDown.StabilizationWindowSeconds == nil {
+		longest = max(longest, set.DownscaleStabilization)
+	}
+	return longest
 }

@@ -210,6 +210,12 @@ func (r *Record) State(now time.Time, keep time.Duration) (explain.ControllerSta
 		Notes: []string{fmt.Sprintf("history recorded by kubectl hpa explain --watch from %s to %s (every %s); syncs since then were not seen",
 			r.Since.UTC().Format(time.RFC3339), r.Until.UTC().Format(time.RFC3339), r.SyncPeriod)},
 	}
+	if r.Until.Sub(r.Since) < keep {
+		// The watch has not covered the whole window: what came before it
+		// is the assumed start of a fresh controller.
+		st.Provenance = explain.Inferred
+		st.Notes[0] += fmt.Sprintf("; it covers %s of the %s window, the rest is assumed", r.Until.Sub(r.Since).Round(time.Second), keep)
+	}
 	return st, true
 }
 
