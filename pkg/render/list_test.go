@@ -13,6 +13,7 @@ import (
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 )
 
+// ShortReason words the step DecidedBy names.
 func TestShortReason(t *testing.T) {
 	held := time.Date(2026, 1, 1, 14, 5, 30, 0, time.UTC)
 	ready := func(missing int) *explain.PodAccounting { return &explain.PodAccounting{Listed: 5, Missing: missing} }
@@ -22,13 +23,18 @@ func TestShortReason(t *testing.T) {
 		d    explain.Decision
 		want string
 	}{
-		{"disabled", explain.Decision{Outcome: explain.OutcomeScalingDisabled}, "target at 0 replicas: autoscaling disabled"},
-		{"max", explain.Decision{Outcome: explain.OutcomeRescale, Rescale: true, Normalization: &explain.Normalization{Input: 30, Limits: explain.Limits{Limited: true, Reason: "TooManyReplicas"}}}, "limited by maxReplicas"},
-		{"held", explain.Decision{Outcome: explain.OutcomeNoChange, Normalization: &explain.Normalization{Input: 2, Stabilization: explain.Stabilization{Result: 5, Reason: "ScaleDownStabilized", HeldUntil: &held}}}, "held by scale-down stabilization until 14:05:30"},
-		{"missing", explain.Decision{Outcome: explain.OutcomeMetricsFailed, Metrics: []explain.MetricResult{{Error: &errMsg, Pods: ready(2)}}}, "metric missing on 2/5 pods"},
-		{"failed", explain.Decision{Outcome: explain.OutcomeMetricsFailed, Metrics: []explain.MetricResult{{Error: &errMsg, ErrorReason: "FailedGetExternalMetric"}}}, "metric failed: FailedGetExternalMetric"},
-		{"scaling", explain.Decision{Outcome: explain.OutcomeRescale, Rescale: true, Normalization: &explain.Normalization{Input: 4, Stabilization: explain.Stabilization{Result: 4}}, Metrics: []explain.MetricResult{{Winner: true, Name: "pods metric qps"}}}, "scaling on pods metric qps"},
-		{"within", explain.Decision{Outcome: explain.OutcomeNoChange, Normalization: &explain.Normalization{Input: 3, Stabilization: explain.Stabilization{Result: 3}}, Metrics: []explain.MetricResult{{Winner: true, Tolerance: &explain.ToleranceCheck{Within: true}}}}, "within tolerance"},
+		{"disabled", explain.Decision{Outcome: explain.OutcomeScalingDisabled, DecidedBy: explain.DecidedBy{Kind: explain.DecidedByDisabled}}, "target at 0 replicas: autoscaling disabled"},
+		{"above max", explain.Decision{Outcome: explain.OutcomeAboveMax, DecidedBy: explain.DecidedBy{Kind: explain.DecidedByMaxReplicas, Replicas: 10}}, "replicas above maxReplicas"},
+		{"max", explain.Decision{Outcome: explain.OutcomeRescale, Rescale: true, DecidedBy: explain.DecidedBy{Kind: explain.DecidedByMaxReplicas, Reason: explain.ReasonTooManyReplicas, Replicas: 30}}, "limited to 30 by maxReplicas"},
+		{"policy", explain.Decision{Outcome: explain.OutcomeRescale, Rescale: true, DecidedBy: explain.DecidedBy{Kind: explain.DecidedByScaleUpRateLimit, Replicas: 10, Policy: &explain.PolicyLimit{Type: "Pods", Value: 4, PeriodSeconds: 60}}}, "limited to 10 by scale-up policy Pods 4/60s"},
+		{"legacy limit", explain.Decision{Outcome: explain.OutcomeRescale, Rescale: true, DecidedBy: explain.DecidedBy{Kind: explain.DecidedByScaleUpRateLimit, Replicas: 8}}, "limited to 8 by scale-up rate limit"},
+		{"held", explain.Decision{Outcome: explain.OutcomeNoChange, DecidedBy: explain.DecidedBy{Kind: explain.DecidedByScaleDownStabilization, Replicas: 5, HeldUntil: &held}}, "held by scale-down stabilization until 14:05:30"},
+		{"from zero", explain.Decision{Outcome: explain.OutcomeRescale, Rescale: true, DesiredReplicas: 1, DecidedBy: explain.DecidedBy{Kind: explain.DecidedByScaleFromZero, Replicas: 1}}, "raised to minReplicas 1 from zero"},
+		{"missing", explain.Decision{Outcome: explain.OutcomeMetricsFailed, DecidedBy: explain.DecidedBy{Kind: explain.DecidedByFailure, MetricIndex: intp(0)}, Metrics: []explain.MetricResult{{Error: &errMsg, Pods: ready(2)}}}, "metric missing on 2/5 pods"},
+		{"failed", explain.Decision{Outcome: explain.OutcomeMetricsFailed, DecidedBy: explain.DecidedBy{Kind: explain.DecidedByFailure, Reason: explain.ReasonFailedGetExternal, MetricIndex: intp(0)}, Metrics: []explain.MetricResult{{Error: &errMsg, ErrorReason: explain.ReasonFailedGetExternal}}}, "metric failed: FailedGetExternalMetric"},
+		{"scaling", explain.Decision{Outcome: explain.OutcomeRescale, Rescale: true, DecidedBy: explain.DecidedBy{Kind: explain.DecidedByMetric, MetricIndex: intp(0)}, Metrics: []explain.MetricResult{{Winner: true, Name: "pods metric qps"}}}, "scaling on qps"},
+		{"within", explain.Decision{Outcome: explain.OutcomeNoChange, DecidedBy: explain.DecidedBy{Kind: explain.DecidedByTolerance, MetricIndex: intp(0)}, Metrics: []explain.MetricResult{{Winner: true, Tolerance: &explain.ToleranceCheck{Within: true}}}}, "within tolerance"},
+		{"at target", explain.Decision{Outcome: explain.OutcomeNoChange, DecidedBy: explain.DecidedBy{Kind: explain.DecidedByMetric}}, "at target"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := ShortReason(&c.d); got != c.want {
@@ -38,11 +44,15 @@ func TestShortReason(t *testing.T) {
 	}
 }
 
-func TestWriteList(t *testing.T) {
-	ds := []*explain.Decision{
-		{HPA: explain.ObjectRef{Namespace: "a", Name: "web"}, Target: explain.TargetInfo{Kind: "Deployment", Name: "web"}, CurrentReplicas: 3, DesiredReplicas: 5, Rescale: true, Outcome: explain.OutcomeRescale, Agreement: explain.Agreement{Checked: true, Agrees: true}},
-		{HPA: explain.ObjectRef{Namespace: "b", Name: "api"}, Target: explain.TargetInfo{Kind: "StatefulSet", Name: "api"}, CurrentReplicas: 2, DesiredReplicas: 2, Outcome: explain.OutcomeScalingDisabled, Agreement: explain.Agreement{Checked: true, Differences: []explain.Difference{{Field: "desiredReplicas"}}}},
+func listDecisions() []*explain.Decision {
+	return []*explain.Decision{
+		{HPA: explain.ObjectRef{Namespace: "a", Name: "web"}, Target: explain.TargetInfo{Kind: "Deployment", Name: "web"}, CurrentReplicas: 3, DesiredReplicas: 5, Rescale: true, Outcome: explain.OutcomeRescale, DecidedBy: explain.DecidedBy{Kind: explain.DecidedByMetric}, Agreement: explain.Agreement{Checked: true, Agrees: true}},
+		{HPA: explain.ObjectRef{Namespace: "b", Name: "api"}, Target: explain.TargetInfo{Kind: "StatefulSet", Name: "api"}, CurrentReplicas: 2, DesiredReplicas: 2, Outcome: explain.OutcomeScalingDisabled, DecidedBy: explain.DecidedBy{Kind: explain.DecidedByDisabled}, Agreement: explain.Agreement{Checked: true, Differences: []explain.Difference{{Field: "desiredReplicas"}}}},
 	}
+}
+
+func TestWriteList(t *testing.T) {
+	ds := listDecisions()
 	var b bytes.Buffer
 	if err := WriteList(&b, FormatText, ds, true); err != nil {
 		t.Fatal(err)
