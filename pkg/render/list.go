@@ -15,28 +15,124 @@ import (
 const KindExplanationList = "ExplanationList"
 
 // WriteList writes one summary line per decision (text), or every decision
-// in one list document (json, yaml).
+// in one list document (json, yaml). Knowing every row, the text columns
+// are as wide as their widest cell; ListWriter writes rows as they come.
 func WriteList(w io.Writer, f Format, ds []*explain.Decision, allNamespaces bool) error {
-	switch f {
-	case FormatJSON, FormatYAML:
-		if ds == nil {
-			ds = []*explain.Decision{}
+	if f == FormatText || f == "" {
+		tb := &table{}
+		tb.row(listHeader(allNamespaces)...)
+		for _, d := range ds {
+			tb.row(listRow(d, allNamespaces)...)
 		}
-		return Encode(w, f, map[string]any{"apiVersion": explain.APIVersion, "kind": KindExplanationList, "items": ds})
-	case FormatText:
-		// The summary table below.
+		for _, l := range tb.lines() {
+			if _, err := fmt.Fprintln(w, l); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
-	tb := &table{}
-	tb.row(listHeader(allNamespaces)...)
+	lw := NewListWriter(w, f, allNamespaces, Options{})
 	for _, d := range ds {
-		tb.row(listRow(d, allNamespaces)...)
-	}
-	for _, l := range tb.lines() {
-		if _, err := fmt.Fprintln(w, l); err != nil {
+		if err := lw.Add(d); err != nil {
 			return err
 		}
 	}
-	return nil
+	return lw.Close()
+}
+
+// ListWriter writes the result of a many-HPA explain as the decisions
+// come: text prints the header, then one row per Add; json and yaml print
+// an ExplanationList document whose items are written one by one, and
+// complete it at Close.
+//
+// Text rows cannot wait for the widest cell, so each column has a fixed
+// width (listWidths, or its header's when wider): rows whose cells fit are
+// aligned with the header and with each other; a longer cell pushes the
+// rest of its own row only.
+type ListWriter struct {
+	w             io.Writer
+	format        Format
+	allNamespaces bool
+	widths        []int
+	items         *listEncoder
+	started       bool
+	err           error
+}
+
+// listWidths are the text column widths of a ListWriter: NAMESPACE,
+// NAME, REFERENCE, REPLICAS, DECIDED BY (AGREEMENT is last, unpadded).
+// They fit the usual names (a DNS label is up to 63 characters, but most
+// are far shorter) and the longest short reasons.
+var listWidths = []int{16, 24, 32, 8, 44}
+
+// NewListWriter returns a ListWriter writing to w in format f. Options are
+// for the text view; it prints no colors.
+func NewListWriter(w io.Writer, f Format, allNamespaces bool, _ Options) *ListWriter {
+	lw := &ListWriter{w: w, format: f, allNamespaces: allNamespaces}
+	switch f {
+	case FormatJSON, FormatYAML:
+		lw.items = newListEncoder(w, f, KindExplanationList)
+	case FormatText, "":
+		widths := listWidths
+		if !allNamespaces {
+			widths = widths[1:]
+		}
+		for i, h := range listHeader(allNamespaces)[:len(widths)] {
+			lw.widths = append(lw.widths, max(widths[i], len(h)))
+		}
+	default:
+		lw.err = fmt.Errorf("unknown output format %q", f)
+	}
+	return lw
+}
+
+// Add writes one decision.
+func (lw *ListWriter) Add(d *explain.Decision) error {
+	if lw.err != nil {
+		return lw.err
+	}
+	if d == nil {
+		return fmt.Errorf("no decision to list")
+	}
+	if lw.items != nil {
+		lw.err = lw.items.add(d)
+		return lw.err
+	}
+	if err := lw.header(); err != nil {
+		return err
+	}
+	_, lw.err = fmt.Fprintln(lw.w, alignRow(listRow(d, lw.allNamespaces), lw.widths, nil))
+	return lw.err
+}
+
+// Close completes the document: the header of an empty text list, the end
+// of the items of a json or yaml one. It does not close the writer.
+func (lw *ListWriter) Close() error {
+	if lw.err != nil {
+		return lw.err
+	}
+	if lw.items != nil {
+		lw.err = lw.items.close()
+	} else {
+		lw.err = lw.header()
+	}
+	if lw.err == nil {
+		lw.err = errClosed
+		return nil
+	}
+	return lw.err
+}
+
+// errClosed is what a ListWriter returns once closed.
+var errClosed = fmt.Errorf("list writer is closed")
+
+func (lw *ListWriter) header() error {
+	if lw.started {
+		return nil
+	}
+	lw.started = true
+	_, err := fmt.Fprintln(lw.w, alignRow(listHeader(lw.allNamespaces), lw.widths, nil))
+	return err
 }
 
 func listHeader(allNamespaces bool) []string {

@@ -6,9 +6,13 @@ package render
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 )
@@ -73,5 +77,93 @@ func TestWriteList(t *testing.T) {
 	}
 	if err := json.Unmarshal(b.Bytes(), &doc); err != nil || doc.Kind != KindExplanationList || len(doc.Items) != 2 || !strings.Contains(b.String(), `"apiVersion": "kubectl-hpa.io/v1alpha1"`) {
 		t.Fatalf("json list: %v %+v", err, doc)
+	}
+}
+
+// The streamed list is the document Encode writes for the whole list, with
+// its fields in the order apiVersion, kind, items.
+func TestListWriter_encodings(t *testing.T) {
+	type list struct {
+		APIVersion string              `json:"apiVersion"`
+		Kind       string              `json:"kind"`
+		Items      []*explain.Decision `json:"items"`
+	}
+	for _, n := range []int{0, 1, 3} {
+		ds := []*explain.Decision{scaleUpUnready(), multiMetricMissing(), scaleDownStabilized()}[:n]
+		whole := list{APIVersion: explain.APIVersion, Kind: KindExplanationList, Items: append([]*explain.Decision{}, ds...)}
+		for _, f := range []Format{FormatJSON, FormatYAML} {
+			var b bytes.Buffer
+			lw := NewListWriter(&b, f, true, Options{})
+			for _, d := range ds {
+				if err := lw.Add(d); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := lw.Close(); err != nil {
+				t.Fatal(err)
+			}
+			want, err := Marshal(f, whole)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f == FormatJSON {
+				if diff := cmp.Diff(string(want), b.String()); diff != "" {
+					t.Errorf("%d items, json: streamed differs from Encode (-encode +streamed):\n%s", n, diff)
+				}
+				continue
+			}
+			var got, exp any
+			if err := yaml.Unmarshal(b.Bytes(), &got); err != nil {
+				t.Fatalf("%d items: streamed YAML does not parse: %v\n%s", n, err, b.String())
+			}
+			if err := yaml.Unmarshal(want, &exp); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(exp, got); diff != "" {
+				t.Errorf("%d items, yaml: streamed differs from Encode (-encode +streamed):\n%s", n, diff)
+			}
+			if !strings.HasPrefix(b.String(), "apiVersion: "+explain.APIVersion+"\nkind: "+KindExplanationList+"\nitems:") {
+				t.Errorf("yaml list starts %.80q", b.String())
+			}
+		}
+	}
+}
+
+// Text rows are written as they are added, in fixed columns; a cell wider
+// than its column pushes the rest of its own row only.
+func TestListWriter_text(t *testing.T) {
+	var b bytes.Buffer
+	lw := NewListWriter(&b, FormatText, false, Options{})
+	header := "NAME                      REFERENCE                         REPLICAS  DECIDED BY                                    AGREEMENT\n"
+	ds := listDecisions()
+	if err := lw.Add(ds[0]); err != nil {
+		t.Fatal(err)
+	}
+	first := header + "web                       Deployment/web                    3 → 5     scaling                                       agrees\n"
+	if b.String() != first {
+		t.Fatalf("after one Add:\n%s\nwant\n%s", b.String(), first)
+	}
+	long := *ds[1]
+	long.HPA.Name = "a-name-longer-than-its-column"
+	if err := lw.Add(&long); err != nil {
+		t.Fatal(err)
+	}
+	if err := lw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	want := first + "a-name-longer-than-its-column  StatefulSet/api                   2         target at 0 replicas: autoscaling disabled    differs (desiredReplicas)\n"
+	if b.String() != want {
+		t.Fatalf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	if err := lw.Add(ds[0]); !errors.Is(err, errClosed) {
+		t.Errorf("Add after Close: %v", err)
+	}
+
+	b.Reset()
+	if err := NewListWriter(&b, FormatText, true, Options{}).Close(); err != nil {
+		t.Fatal(err)
+	}
+	if want := "NAMESPACE         " + header; b.String() != want {
+		t.Errorf("empty list:\n%q\nwant\n%q", b.String(), want)
 	}
 }
