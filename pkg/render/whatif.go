@@ -231,7 +231,13 @@ func limitsCell(d *explain.Decision) string {
 	if !l.Limited {
 		return fmt.Sprintf("%d (within %d–%d)", l.Result, l.Min, l.Max)
 	}
-	return fmt.Sprintf("%d (%s)", l.Result, orUnknown(limiterWords(&d.DecidedBy)))
+	// A limit decides unless the sync failed after it; then the
+	// controller's reason names it.
+	by := limiterWords(&d.DecidedBy)
+	if by == "" {
+		by = orUnknown(l.Reason)
+	}
+	return fmt.Sprintf("%d (%s)", l.Result, by)
 }
 
 func desiredCell(d *explain.Decision) string {
