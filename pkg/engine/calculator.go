@@ -190,6 +190,7 @@ func (c *calculator) getResourceReplicas(cur, target int32, resource corev1.Reso
 			return cur, util, rawAvg, ts, nil
 		}
 		n := ceilInt32(ratio * float64(g.readyCount))
+		tr.Usage.Replicas = &n
 		tr.Steps = append(tr.Steps, fmt.Sprintf("ceil(%.4g × %d ready pods) = %d", ratio, g.readyCount, n))
 		return n, util, rawAvg, ts, nil
 	}
@@ -332,6 +333,7 @@ func (c *calculator) plainReplicas(samples podSamples, cur int32, target int64, 
 			return cur, avg, nil
 		}
 		n := ceilInt32(ratio * float64(g.readyCount))
+		tr.Usage.Replicas = &n
 		tr.Steps = append(tr.Steps, fmt.Sprintf("ceil(%.4g × %d ready pods) = %d", ratio, g.readyCount, n))
 		return n, avg, nil
 	}
@@ -408,6 +410,9 @@ func (c *calculator) usageRatioReplicaCount(cur int32, ratio float64, tol tolera
 		n = math.MaxInt32
 	} else {
 		n = ceilInt32(f)
+		if tr.Usage != nil {
+			tr.Usage.Replicas = &n
+		}
 	}
 	tr.Steps = append(tr.Steps, fmt.Sprintf("ceil(%.4g × %d Running and Ready pods) = %d", ratio, ready, n))
 	return n, nil

@@ -410,6 +410,10 @@ type Usage struct {
 	ReplicaBase int32 `json:"replicaBase"`
 	// ReplicaBaseKind says what ReplicaBase is (readyPods, specReplicas, ...).
 	ReplicaBaseKind string `json:"replicaBaseKind"`
+	// Replicas is ceil(Ratio × ReplicaBase) when the calculator computed
+	// the proposal that way (outside the tolerance, without a fill-in, not
+	// capped); nil when the proposal came another way.
+	Replicas *int32 `json:"replicas,omitempty"`
 }
 
 // ToleranceCheck is one tolerance test.

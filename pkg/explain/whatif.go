@@ -79,9 +79,11 @@ type ProjectionStep struct {
 	// Stabilized the value after the stabilization window.
 	Recommendation *int32 `json:"recommendation"`
 	Stabilized     *int32 `json:"stabilized"`
-	// LimitedBy names what capped the stabilized value ("" when nothing).
-	LimitedBy string `json:"limitedBy,omitempty"`
-	// Outcome and Reason are the decision's outcome and the deciding step.
+	// DecidedBy is the step that decided this sync's desired replicas, as
+	// the sync's Decision records it: a stabilization hold, a rate limit or
+	// a bound when one capped the metrics' proposal.
+	DecidedBy DecidedBy `json:"decidedBy"`
+	// Outcome and Reason are the decision's outcome and its summary.
 	Outcome Outcome `json:"outcome"`
 	Reason  string  `json:"reason"`
 }

@@ -7,8 +7,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 )
 
 // Encode writes doc as JSON (indented by two spaces, with a final newline)
@@ -42,4 +45,81 @@ func Marshal(f Format, doc any) ([]byte, error) {
 	case FormatText:
 	}
 	return nil, fmt.Errorf("%q is not an encoding format (json or yaml)", f)
+}
+
+// listEncoder writes a list document ({apiVersion, kind, items}) item by
+// item, so that a long list streams out: JSON as Encode indents it, YAML
+// as a block sequence. The document is complete at close.
+type listEncoder struct {
+	w      io.Writer
+	format Format
+	kind   string
+	n      int
+}
+
+func newListEncoder(w io.Writer, f Format, kind string) *listEncoder {
+	return &listEncoder{w: w, format: f, kind: kind}
+}
+
+// head writes the fields before the items.
+func (e *listEncoder) head() string {
+	if e.format == FormatJSON {
+		return fmt.Sprintf("{\n  \"apiVersion\": %q,\n  \"kind\": %q,\n  \"items\": [", explain.APIVersion, e.kind)
+	}
+	return fmt.Sprintf("apiVersion: %s\nkind: %s\nitems:", explain.APIVersion, e.kind)
+}
+
+// add writes one item.
+func (e *listEncoder) add(item any) error {
+	var out []byte
+	if e.n == 0 {
+		out = append(out, e.head()...)
+	}
+	switch e.format {
+	case FormatJSON:
+		b, err := json.MarshalIndent(item, "    ", "  ")
+		if err != nil {
+			return fmt.Errorf("encode as JSON: %w", err)
+		}
+		if e.n > 0 {
+			out = append(out, ',')
+		}
+		out = append(append(out, "\n    "...), b...)
+	default:
+		b, err := Marshal(e.format, item)
+		if err != nil {
+			return err
+		}
+		out = append(out, '\n')
+		for i, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+			switch {
+			case i == 0:
+				out = append(out, "- "...)
+			case l != "":
+				out = append(out, "  "...)
+			}
+			out = append(append(out, l...), '\n')
+		}
+		out = out[:len(out)-1]
+	}
+	e.n++
+	_, err := e.w.Write(out)
+	return err
+}
+
+// close writes the end of the document.
+func (e *listEncoder) close() error {
+	var end string
+	switch {
+	case e.n == 0 && e.format == FormatJSON:
+		end = e.head() + "]\n}\n"
+	case e.n == 0:
+		end = e.head() + " []\n"
+	case e.format == FormatJSON:
+		end = "\n  ]\n}\n"
+	default:
+		end = "\n"
+	}
+	_, err := io.WriteString(e.w, end)
+	return err
 }

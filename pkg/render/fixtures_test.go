@@ -14,13 +14,19 @@ import (
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 )
 
-// Hand-made decisions: render tests never call the engine.
+// Hand-made decisions: render tests never call the engine (render may not
+// import it). Each fixture carries what the engine records: DecidedBy,
+// each metric's Unit and the operands of its arithmetic.
 
 var fixedNow = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 func i32(v int32) *int32 { return &v }
 
 func i64(v int64) *int64 { return &v }
+
+func f64(v float64) *float64 { return &v }
+
+func intp(v int) *int { return &v }
 
 func str(s string) *string { return &s }
 
@@ -79,10 +85,14 @@ func scaleUpUnready() *explain.Decision {
 		Rescale:         true,
 		RescaleReason:   cpuName + " above target",
 		Outcome:         explain.OutcomeRescale,
-		Summary:         "metrics propose 7 (from " + cpuName + "); the controller scales 6 → 7",
-		Selector:        &explain.SelectorCheck{Selector: "app=web", Valid: true, PodsSelected: 6},
+		DecidedBy: explain.DecidedBy{
+			Kind: explain.DecidedByMetric, Replicas: 7, Proposal: i32(7), MetricIndex: intp(0), Metric: cpuName,
+			Ratio: f64(69.0 / 60.0), Base: i32(6),
+		},
+		Summary:  "metrics propose 7 (from " + cpuName + "); the controller scales 6 → 7",
+		Selector: &explain.SelectorCheck{Selector: "app=web", Valid: true, PodsSelected: 6},
 		Metrics: []explain.MetricResult{{
-			Index: 0, Type: "Resource", Name: cpuName,
+			Index: 0, Type: "Resource", Name: cpuName, Unit: explain.MetricUnitCores,
 			TargetType: "Utilization", TargetUtilization: i32(60),
 			Calculation:      "GetResourceReplicas",
 			ProposedReplicas: i32(7),
@@ -188,17 +198,21 @@ func scaleDownStabilized() *explain.Decision {
 		CurrentReplicas: 8,
 		DesiredReplicas: 8,
 		Outcome:         explain.OutcomeNoChange,
-		Summary:         "metrics propose 3 (from " + cpuName + "); the stabilization window holds it at 8 (ScaleDownStabilized) until 2026-01-01T00:03:00Z; replicas stay at 8",
-		Selector:        &explain.SelectorCheck{Selector: "app=web", Valid: true, PodsSelected: 8},
+		DecidedBy: explain.DecidedBy{
+			Kind: explain.DecidedByScaleDownStabilization, Reason: explain.ReasonScaleDownStabilized, Replicas: 8, Proposal: i32(3),
+			WindowSeconds: i32(300), HeldUntil: ptrTime(ago(2 * time.Minute).Add(5 * time.Minute)),
+		},
+		Summary:  "metrics propose 3 (from " + cpuName + "); the stabilization window holds it at 8 (ScaleDownStabilized) until 2026-01-01T00:03:00Z; replicas stay at 8",
+		Selector: &explain.SelectorCheck{Selector: "app=web", Valid: true, PodsSelected: 8},
 		Metrics: []explain.MetricResult{{
-			Index: 0, Type: "Resource", Name: cpuName,
+			Index: 0, Type: "Resource", Name: cpuName, Unit: explain.MetricUnitCores,
 			TargetType: "Utilization", TargetUtilization: i32(70),
 			Calculation: "GetResourceReplicas", ProposedReplicas: i32(3), Utilization: i32(24), Value: q("121m"),
 			Used: true, Winner: true,
 			Pods: &explain.PodAccounting{Listed: 8, Ready: 8, Entries: podRows(8, 121, 500)},
 			Usage: &explain.Usage{
 				SumMilli: 968, Count: 8, RequestSumMilli: i64(4000), AverageMilli: 121, TargetMilli: 70,
-				Ratio: 24.0 / 70.0, ReplicaBase: 8, ReplicaBaseKind: "readyPods",
+				Ratio: 24.0 / 70.0, ReplicaBase: 8, ReplicaBaseKind: "readyPods", Replicas: i32(3),
 			},
 			Tolerance: &explain.ToleranceCheck{ScaleDown: 0.1, ScaleUp: 0.1, Lower: 0.9, Upper: 1.1, Ratio: 24.0 / 70.0, Source: "--horizontal-pod-autoscaler-tolerance"},
 		}},
@@ -272,18 +286,24 @@ func multiMetricMissing() *explain.Decision {
 		CurrentReplicas: 14, DesiredReplicas: 18, Rescale: true,
 		RescaleReason: "pods metric http_requests_per_second above target",
 		Outcome:       explain.OutcomeRescale,
-		Summary:       "metrics propose 18 (from pods metric http_requests_per_second); 1 of 3 metrics are invalid but do not block this direction; the controller scales 14 → 18",
-		Selector:      &explain.SelectorCheck{Selector: "app=web", Valid: true, PodsSelected: 14},
+		DecidedBy: explain.DecidedBy{
+			Kind: explain.DecidedByMetric, Replicas: 18, Proposal: i32(18), MetricIndex: intp(1), Metric: "pods metric http_requests_per_second",
+			Ratio: f64(10250.0 / 8000.0), Base: i32(11),
+		},
+		Summary:  "metrics propose 18 (from pods metric http_requests_per_second); 1 of 3 metrics are invalid but do not block this direction; the controller scales 14 → 18",
+		Selector: &explain.SelectorCheck{Selector: "app=web", Valid: true, PodsSelected: 14},
 		Metrics: []explain.MetricResult{
 			{
-				Index: 0, Type: "Resource", Name: cpuName, TargetType: "Utilization", TargetUtilization: i32(75),
+				Index: 0, Type: "Resource", Name: cpuName, Unit: explain.MetricUnitCores,
+				TargetType: "Utilization", TargetUtilization: i32(75),
 				Calculation: "GetResourceReplicas", ProposedReplicas: i32(14), Utilization: i32(71), Value: q("355m"), Used: true,
 				Pods:      &explain.PodAccounting{Listed: 14, Ready: 14, Entries: podRows(14, 355, 500)},
 				Usage:     &explain.Usage{SumMilli: 4970, Count: 14, RequestSumMilli: i64(7000), AverageMilli: 355, TargetMilli: 75, Ratio: 71.0 / 75.0, ReplicaBase: 14, ReplicaBaseKind: "readyPods"},
 				Tolerance: &explain.ToleranceCheck{ScaleDown: 0.1, ScaleUp: 0.1, Lower: 0.9, Upper: 1.1, Ratio: 71.0 / 75.0, Within: true, Source: "--horizontal-pod-autoscaler-tolerance"},
 			},
 			{
-				Index: 1, Type: "Pods", Name: "pods metric http_requests_per_second", TargetType: "AverageValue", TargetValue: q("8"),
+				Index: 1, Type: "Pods", Name: "pods metric http_requests_per_second",
+				TargetType: "AverageValue", TargetValue: q("8"),
 				Calculation: "GetMetricReplicas", ProposedReplicas: i32(18), Value: q("10250m"), Used: true, Winner: true,
 				Pods:      &explain.PodAccounting{Listed: 14, Ready: 11, Missing: 3, Entries: rpsEntries},
 				Usage:     &explain.Usage{SumMilli: 112750, Count: 11, AverageMilli: 10250, TargetMilli: 8000, Ratio: 10250.0 / 8000.0, ReplicaBase: 11, ReplicaBaseKind: "readyPods"},
@@ -294,7 +314,8 @@ func multiMetricMissing() *explain.Decision {
 				},
 			},
 			{
-				Index: 2, Type: "External", Name: extName, TargetType: "AverageValue", TargetValue: q("30"),
+				Index: 2, Type: "External", Name: extName,
+				TargetType: "AverageValue", TargetValue: q("30"),
 				Calculation: "GetExternalPerPodMetricReplicas",
 				Error:       str(extErr), ErrorReason: "FailedGetExternalMetric",
 			},
@@ -354,12 +375,14 @@ func multiMetricMissing() *explain.Decision {
 // the metric is computed for the explanation but not used.
 func scaledToZero() *explain.Decision {
 	return header(&explain.Decision{
-		Target:   explain.TargetInfo{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", Selector: "app=web", MinReplicas: 1, MaxReplicas: 5},
-		Outcome:  explain.OutcomeScalingDisabled,
-		Summary:  "the target has 0 replicas: scaling is disabled",
-		Selector: &explain.SelectorCheck{Selector: "app=web", Valid: true},
+		Target:    explain.TargetInfo{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", Selector: "app=web", MinReplicas: 1, MaxReplicas: 5},
+		Outcome:   explain.OutcomeScalingDisabled,
+		DecidedBy: explain.DecidedBy{Kind: explain.DecidedByDisabled, Reason: explain.ReasonScalingDisabled},
+		Summary:   "the target has 0 replicas: scaling is disabled",
+		Selector:  &explain.SelectorCheck{Selector: "app=web", Valid: true},
 		Metrics: []explain.MetricResult{{
-			Index: 0, Type: "Resource", Name: cpuName, TargetType: "Utilization", TargetUtilization: i32(80),
+			Index: 0, Type: "Resource", Name: cpuName, Unit: explain.MetricUnitCores,
+			TargetType: "Utilization", TargetUtilization: i32(80),
 			Calculation: "GetResourceReplicas",
 			Error:       str("unable to get metrics for resource cpu: no metrics returned from resource metrics API"),
 			ErrorReason: "FailedGetResourceMetric",
@@ -383,9 +406,10 @@ func scaledToZero() *explain.Decision {
 // failedGetScale: the scale GET failed; nothing else ran.
 func failedGetScale() *explain.Decision {
 	return header(&explain.Decision{
-		Target:  explain.TargetInfo{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", GetError: `deployments.apps "web" not found`, MinReplicas: 1, MaxReplicas: 10},
-		Outcome: explain.OutcomeFailedGetScale,
-		Summary: "the scale of the target could not be read",
+		Target:    explain.TargetInfo{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", GetError: `deployments.apps "web" not found`, MinReplicas: 1, MaxReplicas: 10},
+		Outcome:   explain.OutcomeFailedGetScale,
+		DecidedBy: explain.DecidedBy{Kind: explain.DecidedByFailure, Reason: string(explain.OutcomeFailedGetScale)},
+		Summary:   "the scale of the target could not be read",
 		Conditions: []explain.Condition{
 			{Type: "AbleToScale", Status: "False", Reason: "FailedGetScale", Message: `the HPA controller was unable to get the target's current scale: deployments.apps "web" not found`},
 		},

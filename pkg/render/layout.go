@@ -7,12 +7,12 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // pad fills s with spaces up to width display cells.
 func pad(s string, width int) string {
-	return s + strings.Repeat(" ", max(width-lipgloss.Width(s), 0))
+	return s + strings.Repeat(" ", max(width-ansi.StringWidth(s), 0))
 }
 
 // clean replaces control characters, so that text from the cluster cannot
@@ -54,7 +54,7 @@ func wrapFirst(s string, first, rest int) []string {
 		limit = rest
 	}
 	for _, word := range strings.Fields(s) {
-		ww := lipgloss.Width(word)
+		ww := ansi.StringWidth(word)
 		if curW > 0 && curW+1+ww <= limit {
 			cur.WriteByte(' ')
 			cur.WriteString(word)
@@ -68,7 +68,7 @@ func wrapFirst(s string, first, rest int) []string {
 			head, tail := cut(word, limit)
 			cur.WriteString(head)
 			flush()
-			word, ww = tail, lipgloss.Width(tail)
+			word, ww = tail, ansi.StringWidth(tail)
 		}
 		cur.WriteString(word)
 		curW = ww
@@ -83,7 +83,7 @@ func wrapFirst(s string, first, rest int) []string {
 func cut(s string, width int) (string, string) {
 	w := 0
 	for i, r := range s {
-		rw := lipgloss.Width(string(r))
+		rw := ansi.StringWidth(string(r))
 		if w+rw > width {
 			return s[:i], s[i:]
 		}
@@ -94,7 +94,7 @@ func cut(s string, width int) (string, string) {
 
 // truncate shortens s to width cells, ending it with "…" when cut.
 func truncate(s string, width int) string {
-	if lipgloss.Width(s) <= width {
+	if ansi.StringWidth(s) <= width {
 		return s
 	}
 	if width < 1 {
@@ -109,7 +109,7 @@ func truncate(s string, width int) string {
 // at a punctuation mark, becomes "…". Each value is then truncated to
 // width.
 func elideCommon(a, b string, width int) (string, string) {
-	if lipgloss.Width(a) <= width && lipgloss.Width(b) <= width {
+	if ansi.StringWidth(a) <= width && ansi.StringWidth(b) <= width {
 		return a, b
 	}
 	n := 0

@@ -6,9 +6,6 @@ package render
 import (
 	"fmt"
 	"io"
-	"strings"
-	"text/tabwriter"
-	"time"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 )
@@ -18,128 +15,140 @@ import (
 const KindExplanationList = "ExplanationList"
 
 // WriteList writes one summary line per decision (text), or every decision
-// in one list document (json, yaml).
+// in one list document (json, yaml). Knowing every row, the text columns
+// are as wide as their widest cell; ListWriter writes rows as they come.
 func WriteList(w io.Writer, f Format, ds []*explain.Decision, allNamespaces bool) error {
+	if f == FormatText || f == "" {
+		tb := &table{}
+		tb.row(listHeader(allNamespaces)...)
+		for _, d := range ds {
+			tb.row(listRow(d, allNamespaces)...)
+		}
+		for _, l := range tb.lines() {
+			if _, err := fmt.Fprintln(w, l); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	lw := NewListWriter(w, f, allNamespaces, Options{})
+	for _, d := range ds {
+		if err := lw.Add(d); err != nil {
+			return err
+		}
+	}
+	return lw.Close()
+}
+
+// ListWriter writes the result of a many-HPA explain as the decisions
+// come: text prints the header, then one row per Add; json and yaml print
+// an ExplanationList document whose items are written one by one, and
+// complete it at Close.
+//
+// Text rows cannot wait for the widest cell, so each column has a fixed
+// width (listWidths, or its header's when wider): rows whose cells fit are
+// aligned with the header and with each other; a longer cell pushes the
+// rest of its own row only.
+type ListWriter struct {
+	w             io.Writer
+	format        Format
+	allNamespaces bool
+	widths        []int
+	items         *listEncoder
+	started       bool
+	err           error
+}
+
+// listWidths are the text column widths of a ListWriter: NAMESPACE,
+// NAME, REFERENCE, REPLICAS, DECIDED BY (AGREEMENT is last, unpadded).
+// They fit the usual names (a DNS label is up to 63 characters, but most
+// are far shorter) and the longest short reasons.
+var listWidths = []int{16, 24, 32, 8, 44}
+
+// NewListWriter returns a ListWriter writing to w in format f. Options are
+// for the text view; it prints no colors.
+func NewListWriter(w io.Writer, f Format, allNamespaces bool, _ Options) *ListWriter {
+	lw := &ListWriter{w: w, format: f, allNamespaces: allNamespaces}
 	switch f {
 	case FormatJSON, FormatYAML:
-		if ds == nil {
-			ds = []*explain.Decision{}
+		lw.items = newListEncoder(w, f, KindExplanationList)
+	case FormatText, "":
+		widths := listWidths
+		if !allNamespaces {
+			widths = widths[1:]
 		}
-		return Encode(w, f, map[string]any{"apiVersion": explain.APIVersion, "kind": KindExplanationList, "items": ds})
-	case FormatText:
-		// The summary table below.
+		for i, h := range listHeader(allNamespaces)[:len(widths)] {
+			lw.widths = append(lw.widths, max(widths[i], len(h)))
+		}
+	default:
+		lw.err = fmt.Errorf("unknown output format %q", f)
 	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	header := []string{"NAME", "REFERENCE", "REPLICAS", "DECIDED BY", "AGREEMENT"}
+	return lw
+}
+
+// Add writes one decision.
+func (lw *ListWriter) Add(d *explain.Decision) error {
+	if lw.err != nil {
+		return lw.err
+	}
+	if d == nil {
+		return fmt.Errorf("no decision to list")
+	}
+	if lw.items != nil {
+		lw.err = lw.items.add(d)
+		return lw.err
+	}
+	if err := lw.header(); err != nil {
+		return err
+	}
+	_, lw.err = fmt.Fprintln(lw.w, alignRow(listRow(d, lw.allNamespaces), lw.widths, nil))
+	return lw.err
+}
+
+// Close completes the document: the header of an empty text list, the end
+// of the items of a json or yaml one. It does not close the writer.
+func (lw *ListWriter) Close() error {
+	if lw.err != nil {
+		return lw.err
+	}
+	if lw.items != nil {
+		lw.err = lw.items.close()
+	} else {
+		lw.err = lw.header()
+	}
+	if lw.err == nil {
+		lw.err = errClosed
+		return nil
+	}
+	return lw.err
+}
+
+// errClosed is what a ListWriter returns once closed.
+var errClosed = fmt.Errorf("list writer is closed")
+
+func (lw *ListWriter) header() error {
+	if lw.started {
+		return nil
+	}
+	lw.started = true
+	_, err := fmt.Fprintln(lw.w, alignRow(listHeader(lw.allNamespaces), lw.widths, nil))
+	return err
+}
+
+func listHeader(allNamespaces bool) []string {
+	h := []string{"NAME", "REFERENCE", "REPLICAS", "DECIDED BY", "AGREEMENT"}
 	if allNamespaces {
-		header = append([]string{"NAMESPACE"}, header...)
+		h = append([]string{"NAMESPACE"}, h...)
 	}
-	fmt.Fprintln(tw, strings.Join(header, "\t"))
-	for _, d := range ds {
-		row := []string{d.HPA.Name, d.Target.Kind + "/" + d.Target.Name, replicasWords(d), ShortReason(d), agreementWord(d.Agreement)}
-		if allNamespaces {
-			row = append([]string{d.HPA.Namespace}, row...)
-		}
-		fmt.Fprintln(tw, strings.Join(row, "\t"))
-	}
-	return tw.Flush()
+	return h
 }
 
-func replicasWords(d *explain.Decision) string {
-	if d.Rescale {
-		return fmt.Sprintf("%d → %d", d.CurrentReplicas, d.DesiredReplicas)
+// listRow is one HPA's row: its name, target, replicas, what decided and
+// the agreement with the controller.
+func listRow(d *explain.Decision, allNamespaces bool) []string {
+	row := []string{clean(d.HPA.Name), clean(d.Target.Kind + "/" + d.Target.Name), changeWords(d), ShortReason(d), agreementWord(d.Agreement)}
+	if allNamespaces {
+		row = append([]string{clean(d.HPA.Namespace)}, row...)
 	}
-	return fmt.Sprint(d.CurrentReplicas)
-}
-
-func agreementWord(a explain.Agreement) string {
-	switch {
-	case !a.Checked:
-		return "-"
-	case a.Agrees:
-		return "agrees"
-	}
-	fields := make([]string, 0, len(a.Differences))
-	for _, d := range a.Differences {
-		fields = append(fields, d.Field)
-	}
-	return "differs (" + strings.Join(fields, ", ") + ")"
-}
-
-// ShortReason names, in a few words, the step that decided the outcome.
-func ShortReason(d *explain.Decision) string {
-	switch d.Outcome {
-	case explain.OutcomeFailedGetScale:
-		return "cannot read the target's scale"
-	case explain.OutcomeScalingDisabled:
-		return "target at 0 replicas: autoscaling disabled"
-	case explain.OutcomeAboveMax:
-		return "replicas above maxReplicas"
-	case explain.OutcomeBelowMin:
-		return "replicas below minReplicas"
-	case explain.OutcomeInvalidSelector:
-		return "unusable selector"
-	case explain.OutcomeFailedUpdateScale:
-		return "scale update fails"
-	case explain.OutcomeMetricsFailed:
-		for _, m := range d.Metrics {
-			if m.Error != nil {
-				if p := m.Pods; p != nil && p.Missing > 0 {
-					return fmt.Sprintf("metric missing on %d/%d pods", p.Missing, p.Listed)
-				}
-				return "metric failed: " + m.ErrorReason
-			}
-		}
-		return "metrics failed"
-	case explain.OutcomeRescale, explain.OutcomeNoChange:
-	}
-	if n := d.Normalization; n != nil {
-		if n.Limits.Limited {
-			return "limited by " + limitName(n.Limits.Reason)
-		}
-		if st := n.Stabilization; st.Result != n.Input {
-			dir := "scale-down"
-			if st.Reason == "ScaleUpStabilized" {
-				dir = "scale-up"
-			}
-			s := "held by " + dir + " stabilization"
-			if st.HeldUntil != nil {
-				s += " until " + st.HeldUntil.UTC().Format(time.TimeOnly)
-			}
-			return s
-		}
-	}
-	for _, m := range d.Metrics {
-		if p := m.Pods; m.Winner && p != nil && p.Missing > 0 {
-			return fmt.Sprintf("metric missing on %d/%d pods", p.Missing, p.Listed)
-		}
-	}
-	if d.Rescale {
-		for _, m := range d.Metrics {
-			if m.Winner {
-				return "scaling on " + m.Name
-			}
-		}
-		return "scaling"
-	}
-	for _, m := range d.Metrics {
-		if m.Winner && m.Tolerance != nil && m.Tolerance.Within {
-			return "within tolerance"
-		}
-	}
-	return "at target"
-}
-
-func limitName(reason string) string {
-	switch reason {
-	case "TooManyReplicas":
-		return "maxReplicas"
-	case "TooFewReplicas":
-		return "minReplicas"
-	case "ScaleUpLimit":
-		return "scale-up rate"
-	case "ScaleDownLimit":
-		return "scale-down rate"
-	}
-	return reason
+	return row
 }

@@ -6,13 +6,14 @@ package render
 import (
 	"fmt"
 	"io"
-	"math"
+	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	corev1 "k8s.io/api/core/v1"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 )
@@ -91,7 +92,7 @@ func (v *styledView) flow(prefix string, indent int, sep string, parts ...string
 		if !empty {
 			next = line + sep + p
 		}
-		if lipgloss.Width(next) <= v.width {
+		if ansi.StringWidth(next) <= v.width {
 			line, empty = next, false
 			continue
 		}
@@ -99,7 +100,7 @@ func (v *styledView) flow(prefix string, indent int, sep string, parts ...string
 			v.add(line)
 			line = strings.Repeat(" ", indent)
 		}
-		line += ansi.Truncate(p, v.width-lipgloss.Width(line), "…")
+		line += ansi.Truncate(p, v.width-ansi.StringWidth(line), "…")
 		empty = false
 	}
 	v.add(line)
@@ -123,7 +124,7 @@ func (v *styledView) kvWrapped(key string, st lipgloss.Style, text string) {
 
 // tail adds prefix followed by text, wrapping the text under indent.
 func (v *styledView) tail(prefix, sep string, st lipgloss.Style, text string, indent int) {
-	first := v.width - lipgloss.Width(prefix) - lipgloss.Width(sep)
+	first := v.width - ansi.StringWidth(prefix) - ansi.StringWidth(sep)
 	ls := wrapFirst(clean(text), first, v.width-indent)
 	if len(ls) == 0 {
 		v.add(prefix)
@@ -169,28 +170,18 @@ func (v *styledView) verdict() {
 	}
 }
 
-func historyWords(st explain.ControllerState) string {
-	prov := string(st.Provenance)
-	if prov == "" {
-		prov = "provenance unknown"
-	}
-	if !st.RecommendationsInitialized {
-		return "history: none (" + prov + ")"
-	}
-	return "history: " + prov
-}
-
-// verdictWords returns the badge, its tone and the reason of the verdict.
+// verdictWords returns the badge, its tone and the reason of the verdict,
+// from the step that decided.
 func (v *styledView) verdictWords() (string, tone, string) {
 	d := v.d
-	switch d.Outcome {
-	case explain.OutcomeFailedGetScale, explain.OutcomeInvalidSelector, explain.OutcomeFailedUpdateScale:
-		return "FAILED", toneBad, orNone(d.Summary)
-	case explain.OutcomeMetricsFailed:
+	switch k := d.DecidedBy.Kind; {
+	case k == explain.DecidedByFailure && d.Outcome == explain.OutcomeMetricsFailed:
 		return "FAILED", toneBad, v.metricsFailedWhy()
-	case explain.OutcomeScalingDisabled:
+	case k == explain.DecidedByFailure:
+		return "FAILED", toneBad, orNone(d.Summary)
+	case k == explain.DecidedByDisabled:
 		return "DISABLED", toneWarn, orNone(d.Summary)
-	case explain.OutcomeAboveMax, explain.OutcomeBelowMin:
+	case limiting(k) && shortCircuited(d):
 		return "LIMITED", toneWarn, orNone(d.Summary)
 	default:
 		return v.normalWhy()
@@ -223,6 +214,8 @@ func (v *styledView) metricsFailedWhy() string {
 	return s
 }
 
+// normalWhy is the verdict of a sync that ran: what the metrics want, and
+// the step that bounded it, if one did.
 func (v *styledView) normalWhy() (string, tone, string) {
 	d := v.d
 	label, t := "NO CHANGE", toneOK
@@ -235,17 +228,15 @@ func (v *styledView) normalWhy() (string, tone, string) {
 	var parts []string
 	if r := d.Recommendation; r != nil && r.Replicas >= 0 {
 		name := r.WinningMetric
-		var win *explain.MetricResult
 		if r.WinningIndex >= 0 && r.WinningIndex < len(d.Metrics) {
-			win = &d.Metrics[r.WinningIndex]
-			name = metricName(win)
+			name = metricName(&d.Metrics[r.WinningIndex])
 		}
 		p := fmt.Sprintf("%s wants %d", orUnknown(name), r.Replicas)
 		if r.Total > 1 {
 			p += fmt.Sprintf(" (largest of %d)", r.Total)
 		}
-		if win != nil && win.Tolerance != nil && win.Tolerance.Within && r.Replicas == d.CurrentReplicas {
-			p = fmt.Sprintf("%s within tolerance (ratio %s)", name, formatFloat(win.Tolerance.Ratio))
+		if m := winner(d); m != nil && d.DecidedBy.Kind == explain.DecidedByTolerance && m.Tolerance != nil {
+			p = fmt.Sprintf("%s within tolerance (ratio %s)", name, formatFloat(m.Tolerance.Ratio))
 		}
 		parts = append(parts, p)
 		if r.Invalid > 0 {
@@ -253,116 +244,24 @@ func (v *styledView) normalWhy() (string, tone, string) {
 			t = toneBad
 		}
 	}
-	if n := d.Normalization; n != nil {
-		if st := n.Stabilization; st.Result != n.Input {
-			s := "held by stabilization"
-			if d.Rescale {
-				s = fmt.Sprintf("held at %d by stabilization", st.Result)
-			}
-			if st.HeldUntil != nil {
-				s += " until " + v.clock(*st.HeldUntil)
-			}
-			parts = append(parts, s)
-			t = max(t, toneWarn)
-			if !d.Rescale {
-				label = "HELD"
-			}
-		}
-		if l := n.Limits; l.Limited {
-			parts = append(parts, fmt.Sprintf("limited to %d by %s", l.Result, limitedBy(&l)))
-			t = max(t, toneWarn)
-			if !d.Rescale {
-				label = "LIMITED"
-			}
-		}
-		if n.ScaleFromZeroFloor {
-			parts = append(parts, fmt.Sprintf("raised to minReplicas %d from zero", n.Result))
-		}
+	k := d.DecidedBy.Kind
+	if s := boundWords(d, timeClock); s != "" {
+		parts = append(parts, s)
+	}
+	if holding(k) || limiting(k) {
+		t = max(t, toneWarn)
+	}
+	switch {
+	case d.Rescale:
+	case holding(k):
+		label = "HELD"
+	case limiting(k):
+		label = "LIMITED"
 	}
 	if len(parts) == 0 {
 		return label, t, orNone(d.Summary)
 	}
 	return label, t, strings.Join(parts, "; ")
-}
-
-func limitedBy(l *explain.Limits) string {
-	switch l.Reason {
-	case "TooFewReplicas":
-		return "minReplicas"
-	case "TooManyReplicas":
-		return "maxReplicas"
-	case "ScaleUpLimit", "ScaleDownLimit":
-		s := "the scale-up rate limit"
-		if l.Reason == "ScaleDownLimit" {
-			s = "the scale-down rate limit"
-		}
-		for i := range l.Policies {
-			if l.Policies[i].Selected {
-				s += " (" + policyName(&l.Policies[i]) + ")"
-			}
-		}
-		return s
-	default:
-		return orUnknown(l.Reason)
-	}
-}
-
-// metricName is the shortest name of a metric: the resource or the metric
-// name.
-func metricName(m *explain.MetricResult) string {
-	if n := m.Source.Resource + m.Source.MetricName; n != "" {
-		return clean(n)
-	}
-	return shortName(m.Name)
-}
-
-// shortName shortens the controller's display name of a metric ("cpu
-// resource utilization (percentage of request)", "pods metric x",
-// "external metric x(selector)") when the structured source is not there.
-func shortName(name string) string {
-	name = clean(name)
-	for _, prefix := range []string{"pods metric ", "external metric ", "object metric "} {
-		if rest, ok := strings.CutPrefix(name, prefix); ok {
-			if i := strings.Index(rest, "("); i > 0 {
-				rest = rest[:i]
-			}
-			return rest
-		}
-	}
-	if i := strings.Index(name, " resource"); i > 0 && !strings.Contains(name[:i], " ") {
-		return name[:i]
-	}
-	return orUnknown(name)
-}
-
-// metricLabel names a metric: the resource or the metric name, with the
-// container, object or selector it belongs to.
-func metricLabel(m *explain.MetricResult) string {
-	s := m.Source
-	var out string
-	switch m.Type {
-	case "Resource":
-		out = s.Resource
-	case "ContainerResource":
-		if s.Resource != "" {
-			out = s.Resource + " of container " + orUnknown(s.Container)
-		}
-	case "Pods":
-		out = s.MetricName
-	case "Object":
-		if s.MetricName != "" {
-			out = s.MetricName + " of " + orUnknown(s.DescribedObject)
-		}
-	case "External":
-		out = s.MetricName
-		if out != "" && s.Selector != "" {
-			out += "{" + s.Selector + "}"
-		}
-	}
-	if out == "" {
-		return shortName(m.Name)
-	}
-	return clean(out)
 }
 
 func (v *styledView) metrics() {
@@ -373,7 +272,6 @@ func (v *styledView) metrics() {
 }
 
 func (v *styledView) metric(m *explain.MetricResult, short bool) {
-	binary := isMemory(m)
 	v.gap()
 	mark := paint(v.th.accent, "▸")
 	if m.Error != nil {
@@ -396,126 +294,101 @@ func (v *styledView) metric(m *explain.MetricResult, short bool) {
 		note = paint(v.th.dim, "(not used: "+string(v.d.Outcome)+" decided)")
 	}
 	v.flow(mark+" ", 2, "  ", paint(v.th.accent, metricLabel(m)),
-		paint(v.th.dim, clean(orUnknown(m.Type))+" · target "+styledTarget(m, binary)), "→ "+prop, note)
+		paint(v.th.dim, clean(orUnknown(m.Type))+" · target "+targetWords(m, targetPerPod)), "→ "+prop, note)
 	if m.Error != nil {
 		for _, l := range wrap(clean(*m.Error), v.width-4) {
 			v.add("    " + paint(v.th.dim, l))
 		}
 	}
 	if p := m.Pods; p != nil {
-		v.podTable(p, binary)
+		v.podTable(p, m.Unit)
 	}
 	if u := m.Usage; u != nil {
-		v.kv("usage", usageArithmetic(m, u, binary)...)
+		v.kv("usage", usageArithmetic(m, u)...)
 		var tol string
 		if tc := m.Tolerance; tc != nil {
 			tol = v.toleranceVerdict(tc.Lower, tc.Ratio, tc.Upper, tc.Within)
 		}
-		v.kv("ratio", ratioArithmetic(m, u, binary), tol)
+		v.kv("ratio", ratioWords(m, u), tol)
 	}
 	if f := m.FillIn; f != nil {
-		v.kv("fill-in", v.fillInArithmetic(m, f, binary)...)
+		v.kv("fill-in", v.fillInArithmetic(m, f)...)
 	}
 	if m.Error == nil && m.ProposedReplicas != nil {
 		v.kv("proposal", proposalArithmetic(m, v.d.CurrentReplicas))
 	}
 }
 
-func styledTarget(m *explain.MetricResult, binary bool) string {
-	switch {
-	case m.TargetUtilization != nil:
-		return fmt.Sprintf("%d%% of request", *m.TargetUtilization)
-	case m.TargetValue != nil && m.TargetType == "AverageValue":
-		return qty(m.TargetValue, binary) + " per pod"
-	case m.TargetValue != nil:
-		return qty(m.TargetValue, binary)
-	default:
-		return unknown
-	}
-}
-
 // podTable prints the pod counts and the per-pod table.
-func (v *styledView) podTable(p *explain.PodAccounting, binary bool) {
+func (v *styledView) podTable(p *explain.PodAccounting, unit explain.MetricUnit) {
 	var counts []string
-	for _, c := range []struct {
-		n     int
-		class string
-	}{{p.Ready, explain.PodReady}, {p.Unready, explain.PodUnready}, {p.Missing, explain.PodMissing}, {p.Ignored, explain.PodIgnored}, {p.Superfluous, explain.PodSuperfluous}} {
-		if c.n > 0 || c.class == explain.PodReady {
-			counts = append(counts, paint(v.classStyle(c.class), fmt.Sprintf("%d %s", c.n, c.class)))
+	for _, c := range podClasses {
+		if n := classCount(p, c); n > 0 || c == explain.PodReady {
+			counts = append(counts, paint(v.classStyle(c), fmt.Sprintf("%d %s", n, c)))
 		}
 	}
 	v.kv("pods", fmt.Sprintf("%d listed: ", p.Listed)+strings.Join(counts, ", "))
 	shown, hidden := visiblePods(p.Entries, v.pods)
 	if len(shown) > 0 {
-		v.podRows(shown, binary)
+		v.podRows(shown, unit)
 	}
 	if len(hidden) > 0 && v.pods != PodsNone {
 		v.add(strings.Repeat(" ", 4) + paint(v.th.dim, hiddenPodsLine(hidden)))
 	}
 }
 
-func (v *styledView) podRows(entries []explain.PodEntry, binary bool) {
-	type row struct{ name, usage, request, state, reason string }
-	rows := make([]row, 0, len(entries))
+// podRows prints one row per pod: its usage and request (right-aligned),
+// its class and, when any pod has one, the reason, cut to the width.
+func (v *styledView) podRows(entries []explain.PodEntry, unit explain.MetricUnit) {
 	hasRequest, hasReason := false, false
-	for _, e := range entries {
-		r := row{name: clean(e.Name), usage: milliOr(e.UsageMilli, binary, "-"), request: milliOr(e.RequestMilli, binary, "-"), state: clean(orUnknown(e.Class)), reason: clean(e.Reason)}
+	reasons := make([]string, len(entries))
+	for i, e := range entries {
+		reasons[i] = clean(e.Reason)
 		if e.FillInMilli != nil {
-			r.reason = strings.TrimPrefix(r.reason+"; counted as "+milli(*e.FillInMilli, binary), "; ")
+			reasons[i] = strings.TrimPrefix(reasons[i]+"; counted as "+milli(*e.FillInMilli, unit), "; ")
 		}
 		hasRequest = hasRequest || e.RequestMilli != nil
-		hasReason = hasReason || r.reason != ""
-		rows = append(rows, r)
+		hasReason = hasReason || reasons[i] != ""
 	}
-	w := row{name: "POD", usage: "USAGE", request: "REQUEST", state: "STATE"}
-	wn, wu, wr, ws := len(w.name), len(w.usage), len(w.request), len(w.state)
-	for _, r := range rows {
-		wn, wu, wr, ws = max(wn, lipgloss.Width(r.name)), max(wu, len(r.usage)), max(wr, len(r.request)), max(ws, len(r.state))
-	}
-	cell := func(st lipgloss.Style, s string, width int, right bool) string {
-		gap := strings.Repeat(" ", max(width-lipgloss.Width(s), 0))
-		if right {
-			return gap + paint(st, s)
+	value := func(p *int64) string {
+		if p == nil {
+			return paint(v.th.dim, "-")
 		}
-		return paint(st, s) + gap
+		return paint(v.th.plain, milli(*p, unit))
 	}
-	line := func(cells ...string) { v.add(strings.Repeat(" ", 4) + strings.Join(cells, "  ")) }
-	hdr := []string{cell(v.th.head, "POD", wn, false), cell(v.th.head, "USAGE", wu, true)}
+	tb := &table{}
+	tb.alignRight(1)
+	hdr := []string{"POD", "USAGE", "REQUEST", "STATE"}
 	if hasRequest {
-		hdr = append(hdr, cell(v.th.head, "REQUEST", wr, true))
+		tb.alignRight(2)
+	} else {
+		hdr = slices.Delete(hdr, 2, 3)
 	}
-	hdr = append(hdr, cell(v.th.head, "STATE", ws, false))
-	if hasReason {
-		hdr = append(hdr, paint(v.th.head, "REASON"))
+	for i := range hdr {
+		hdr[i] = paint(v.th.head, hdr[i])
 	}
-	line(hdr...)
-	for _, r := range rows {
-		usageStyle := v.th.plain
-		if r.usage == "-" {
-			usageStyle = v.th.dim
-		}
-		cells := []string{cell(v.th.plain, r.name, wn, false), cell(usageStyle, r.usage, wu, true)}
+	tb.row(hdr...)
+	for _, e := range entries {
+		cells := []string{paint(v.th.plain, clean(e.Name)), value(e.UsageMilli)}
 		if hasRequest {
-			reqStyle := v.th.plain
-			if r.request == "-" {
-				reqStyle = v.th.dim
-			}
-			cells = append(cells, cell(reqStyle, r.request, wr, true))
+			cells = append(cells, value(e.RequestMilli))
 		}
-		cells = append(cells, cell(v.classStyle(r.state), r.state, ws, false))
-		if hasReason {
-			cells = append(cells, paint(v.th.dim, truncate(r.reason, v.width-4-wn-wu-ws-8-boolInt(hasRequest)*(wr+2))))
+		state := clean(orUnknown(e.Class))
+		tb.row(append(cells, paint(v.classStyle(state), state))...)
+	}
+	if hasReason {
+		for i := range tb.rows {
+			tb.rows[i] = append(tb.rows[i], "")
 		}
-		line(cells...)
+		room := tb.room(v.width, 4, len(tb.rows[0]))
+		tb.rows[0][len(hdr)] = paint(v.th.head, "REASON")
+		for i := range entries {
+			tb.rows[i+1][len(hdr)] = paint(v.th.dim, truncate(reasons[i], room))
+		}
 	}
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
+	for _, l := range tb.lines() {
+		v.add(strings.Repeat(" ", 4) + l)
 	}
-	return 0
 }
 
 func (v *styledView) classStyle(class string) lipgloss.Style {
@@ -529,43 +402,10 @@ func (v *styledView) classStyle(class string) lipgloss.Style {
 	}
 }
 
-func usageArithmetic(m *explain.MetricResult, u *explain.Usage, binary bool) []string {
-	if u.RequestSumMilli != nil {
-		util := unknown
-		if m.Utilization != nil {
-			util = fmt.Sprintf("%d%%", *m.Utilization)
-		}
-		return []string{fmt.Sprintf("%s used / %s requested = %s", milli(u.SumMilli, binary), milli(*u.RequestSumMilli, binary), util), "(" + samples(u.Count) + ")"}
-	}
-	if u.Count == 1 && u.SumMilli == u.AverageMilli {
-		return []string{"value " + milli(u.AverageMilli, binary)}
-	}
-	return []string{fmt.Sprintf("%s / %s = %s", milli(u.SumMilli, binary), samples(u.Count), milli(u.AverageMilli, binary))}
-}
-
-func samples(n int) string {
-	if n == 1 {
-		return "1 sample"
-	}
-	return fmt.Sprintf("%d samples", n)
-}
-
-func ratioArithmetic(m *explain.MetricResult, u *explain.Usage, binary bool) string {
-	if u.RequestSumMilli != nil {
-		util := unknown
-		if m.Utilization != nil {
-			util = fmt.Sprintf("%d%%", *m.Utilization)
-		}
-		return fmt.Sprintf("%s / %d%% = %s", util, u.TargetMilli, formatFloat(u.Ratio))
-	}
-	return fmt.Sprintf("%s / %s = %s", milli(u.AverageMilli, binary), milli(u.TargetMilli, binary), formatFloat(u.Ratio))
-}
-
 // toleranceVerdict writes the tolerance test out: "0.90 ≤ 1.43 ≤ 1.10 →
 // outside, scale up".
 func (v *styledView) toleranceVerdict(lower, ratio, upper float64, within bool) string {
-	l, r, u := toleranceNumbers(lower, ratio, upper)
-	s := fmt.Sprintf("%s ≤ %s ≤ %s → ", l, r, u)
+	s := toleranceTest(lower, ratio, upper) + " → "
 	switch {
 	case within:
 		return s + paint(v.th.ok, "within, no change")
@@ -576,7 +416,7 @@ func (v *styledView) toleranceVerdict(lower, ratio, upper float64, within bool) 
 	}
 }
 
-func (v *styledView) fillInArithmetic(m *explain.MetricResult, f *explain.FillIn, binary bool) []string {
+func (v *styledView) fillInArithmetic(m *explain.MetricResult, f *explain.FillIn) []string {
 	var who []string
 	if p := m.Pods; p != nil {
 		if f.UnreadyFilledAsZero && p.Unready > 0 {
@@ -593,9 +433,9 @@ func (v *styledView) fillInArithmetic(m *explain.MetricResult, f *explain.FillIn
 	var value string
 	switch {
 	case f.NewUtilization != nil && m.Usage != nil:
-		value = fmt.Sprintf("%d%% / %d%% = %s", *f.NewUtilization, m.Usage.TargetMilli, formatFloat(f.NewRatio))
+		value = fmt.Sprintf("%s / %d%% = %s", percent(*f.NewUtilization), m.Usage.TargetMilli, formatFloat(f.NewRatio))
 	case f.NewAverageMilli != nil && m.Usage != nil:
-		value = fmt.Sprintf("%s / %s = %s", milli(*f.NewAverageMilli, binary), milli(m.Usage.TargetMilli, binary), formatFloat(f.NewRatio))
+		value = fmt.Sprintf("%s / %s = %s", milli(*f.NewAverageMilli, m.Unit), milli(m.Usage.TargetMilli, m.Unit), formatFloat(f.NewRatio))
 	default:
 		value = "ratio " + formatFloat(f.NewRatio)
 	}
@@ -608,47 +448,6 @@ func (v *styledView) fillInArithmetic(m *explain.MetricResult, f *explain.FillIn
 	}
 	return parts
 }
-
-func filledWords(with string) string {
-	switch with {
-	case "request":
-		return "100% of request"
-	case "target":
-		return "the target"
-	default:
-		return with
-	}
-}
-
-// proposalArithmetic writes out how the proposal follows from the ratio,
-// when the numbers say so, and otherwise just states it.
-func proposalArithmetic(m *explain.MetricResult, current int32) string {
-	p := *m.ProposedReplicas
-	if f := m.FillIn; f != nil {
-		switch {
-		case (f.Within || f.DirectionFlip) && p == current:
-			return fmt.Sprintf("keep %d", p)
-		case f.NewReplicas != nil && f.WrongWay && p == current:
-			return fmt.Sprintf("ceil(%s × %d) = %d moves against the ratio: keep %d", ratio4(f.NewRatio), f.Samples, *f.NewReplicas, p)
-		case f.NewReplicas != nil && *f.NewReplicas == p && ceilIs(f.NewRatio, int64(f.Samples), p):
-			return fmt.Sprintf("ceil(%s × %d pods) = %d", ratio4(f.NewRatio), f.Samples, p)
-		}
-		return proposalWords(m)
-	}
-	if tc := m.Tolerance; tc != nil && tc.Within && p == current {
-		return fmt.Sprintf("keep %d", p)
-	}
-	if u := m.Usage; u != nil && u.ReplicaBase > 0 && ceilIs(u.Ratio, int64(u.ReplicaBase), p) {
-		return fmt.Sprintf("ceil(%s × %d %s) = %d", ratio4(u.Ratio), u.ReplicaBase, baseWords(u.ReplicaBaseKind), p)
-	}
-	return proposalWords(m)
-}
-
-func ceilIs(ratio float64, base int64, want int32) bool {
-	return int64(math.Ceil(ratio*float64(base))) == int64(want)
-}
-
-func ratio4(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
 
 func (v *styledView) recommendation() {
 	r := v.d.Recommendation
@@ -700,7 +499,7 @@ func (v *styledView) normalization() {
 	}
 	res := paint(v.th.tone(t).Bold(true), held)
 	if st.HeldUntil != nil {
-		res += paint(v.th.tone(t), ", held until "+v.clock(*st.HeldUntil))
+		res += paint(v.th.tone(t), ", held until "+timeWords(*st.HeldUntil, v.d.Now, timeClock))
 	}
 	v.kv("stabilized", res)
 
@@ -768,7 +567,7 @@ func (v *styledView) rateLimit(l *explain.Limits) []string {
 		}
 		for i := range l.Policies {
 			p := &l.Policies[i]
-			part := policyName(p) + ": " + policyArithmetic(p, l.Direction)
+			part := policyWords(p) + ": " + policyArithmetic(p, l.Direction)
 			if p.Selected {
 				part = paint(v.th.bold, part) + " " + paint(v.th.ok, "✓")
 			}
@@ -780,7 +579,7 @@ func (v *styledView) rateLimit(l *explain.Limits) []string {
 		if l.RateLimit != nil {
 			parts = append(parts, "→ "+strconv.Itoa(int(*l.RateLimit)))
 		}
-	case l.SelectPolicy == "Disabled":
+	case l.SelectPolicy == string(autoscalingv2.DisabledPolicySelect):
 		parts = append(parts, "scaling in this direction is disabled (selectPolicy Disabled)")
 	case l.RateLimit != nil:
 		parts = append(parts, strconv.Itoa(int(*l.RateLimit)))
@@ -793,61 +592,44 @@ func (v *styledView) rateLimit(l *explain.Limits) []string {
 	return parts
 }
 
-func policyName(p *explain.PolicyLimit) string {
-	if p.Type == "Percent" {
-		return fmt.Sprintf("Percent %d%%/%ds", p.Value, p.PeriodSeconds)
-	}
-	return fmt.Sprintf("%s %d/%ds", p.Type, p.Value, p.PeriodSeconds)
-}
-
-// policyArithmetic writes out a policy's limit from the replicas at the
-// start of its period, when the numbers say so.
-func policyArithmetic(p *explain.PolicyLimit, direction string) string {
-	start, val, limit := int64(p.PeriodStart), int64(p.Value), int64(p.Limit)
-	switch {
-	case p.Type == "Pods" && direction == "up" && start+val == limit:
-		return fmt.Sprintf("%d + %d = %d", start, val, limit)
-	case p.Type == "Pods" && direction == "down" && start-val == limit:
-		return fmt.Sprintf("%d − %d = %d", start, val, limit)
-	case p.Type == "Percent" && direction == "up" && int64(math.Ceil(float64(start)*(1+float64(val)/100))) == limit:
-		return fmt.Sprintf("%d × %s = %d", start, formatFull(1+float64(val)/100), limit)
-	case p.Type == "Percent" && direction == "down" && int64(float64(start)*(1-float64(val)/100)) == limit:
-		return fmt.Sprintf("%d × %s = %d", start, formatFull(1-float64(val)/100), limit)
-	default:
-		return "limit " + strconv.Itoa(int(limit))
-	}
-}
-
 func (v *styledView) conditions() {
 	cs := v.d.Conditions
 	if len(cs) == 0 {
 		return
 	}
 	v.title("Conditions", "")
-	wt, ws, wr := 0, 0, 0
+	tb := &table{}
 	for _, c := range cs {
-		wt, ws, wr = max(wt, lipgloss.Width(clean(c.Type))), max(ws, lipgloss.Width(clean(c.Status))), max(wr, lipgloss.Width(clean(c.Reason)))
+		st := v.th.tone(conditionTone(c))
+		tb.row(clean(c.Type), paint(st, clean(c.Status)), paint(st, clean(c.Reason)), "")
 	}
-	for _, c := range cs {
-		t := conditionTone(c)
-		line := "  " + pad(clean(c.Type), wt) + "  " + pad(paint(v.th.tone(t), clean(c.Status)), ws) + "  " + pad(paint(v.th.tone(t), clean(c.Reason)), wr)
-		room := v.width - lipgloss.Width(line) - 2
-		v.add(line + "  " + paint(v.th.dim, truncate(clean(c.Message), room)))
+	v.cutLast(tb, func(i, room int) string { return paint(v.th.dim, truncate(clean(cs[i].Message), room)) })
+}
+
+// cutLast fills the last column of each row of tb, indented by two, with
+// what fill gives for the room left on the line, and adds the lines.
+func (v *styledView) cutLast(tb *table, fill func(i, room int) string) {
+	for i, r := range tb.rows {
+		tb.rows[i][len(r)-1] = fill(i, tb.room(v.width, 2, len(r)))
+	}
+	for _, l := range tb.lines() {
+		v.add("  " + l)
 	}
 }
 
 // conditionTone says whether a condition is good news.
 func conditionTone(c explain.Condition) tone {
+	limited := c.Type == string(autoscalingv2.ScalingLimited)
 	switch {
-	case c.Status == "Unknown":
+	case c.Status == string(corev1.ConditionUnknown):
 		return toneNone
-	case c.Type == "ScalingLimited" && c.Status == "True":
+	case limited && c.Status == string(corev1.ConditionTrue):
 		return toneWarn
-	case c.Type == "ScalingLimited":
+	case limited:
 		return toneOK
-	case c.Type == "ScalingActive" && c.Reason == "ScalingDisabled":
+	case c.Type == string(autoscalingv2.ScalingActive) && c.Reason == explain.ReasonScalingDisabled:
 		return toneWarn
-	case c.Status == "True":
+	case c.Status == string(corev1.ConditionTrue):
 		return toneOK
 	default:
 		return toneBad
@@ -861,19 +643,15 @@ func (v *styledView) events() {
 		return
 	}
 	v.title("Events", "")
-	wt, wr := 0, 0
-	for _, e := range es {
-		wt, wr = max(wt, lipgloss.Width(clean(e.Type))), max(wr, lipgloss.Width(clean(e.Reason)))
-	}
+	tb := &table{}
 	for _, e := range es {
 		st := v.th.dim
-		if e.Type == "Warning" {
+		if e.Type == corev1.EventTypeWarning {
 			st = v.th.warn
 		}
-		line := "  " + pad(paint(st, clean(e.Type)), wt) + "  " + pad(clean(e.Reason), wr)
-		room := v.width - lipgloss.Width(line) - 2
-		v.add(line + "  " + paint(v.th.dim, truncate(clean(e.Message), room)))
+		tb.row(paint(st, clean(e.Type)), clean(e.Reason), "")
 	}
+	v.cutLast(tb, func(i, room int) string { return paint(v.th.dim, truncate(clean(es[i].Message), room)) })
 }
 
 func (v *styledView) assumptions() {
@@ -896,58 +674,32 @@ func (v *styledView) agreement() {
 		v.tail(paint(v.th.ok, "✓"), " ", v.th.ok, "agrees with the status the controller last wrote (desired replicas, conditions, current metrics)", 2)
 	default:
 		v.tail(paint(v.th.warn, "≠"), " ", v.th.warn, "differs from the status the controller last wrote", 2)
-		wf := 0
+		tb := &table{}
 		for _, d := range a.Differences {
-			wf = max(wf, lipgloss.Width(clean(d.Field)))
+			tb.row(clean(d.Field), "")
 		}
-		indent := strings.Repeat(" ", 2+wf+2)
+		room := tb.room(v.width, 2, 2)
+		tb.rows = nil
 		var causes []string
 		for _, d := range a.Differences {
 			c, r := clean(d.Controller), clean(d.Replay)
-			field := "  " + pad(clean(d.Field), wf) + "  "
-			if lipgloss.Width(field)+lipgloss.Width(c+r)+len("controller  · replay ") <= v.width {
-				v.add(field + paint(v.th.dim, "controller ") + c + paint(v.th.dim, " · replay ") + paint(v.th.bold, r))
+			field := clean(d.Field)
+			if ansi.StringWidth(c+r)+len("controller  · replay ") <= room {
+				tb.row(field, paint(v.th.dim, "controller ")+c+paint(v.th.dim, " · replay ")+paint(v.th.bold, r))
 			} else {
-				c, r = elideCommon(c, r, v.width-len(indent)-len("controller "))
-				v.add(field + paint(v.th.dim, "controller ") + c)
-				v.add(indent + paint(v.th.dim, "replay     ") + paint(v.th.bold, r))
+				c, r = elideCommon(c, r, room-len("controller "))
+				tb.row(field, paint(v.th.dim, "controller ")+c)
+				tb.row("", paint(v.th.dim, "replay     ")+paint(v.th.bold, r))
 			}
-			if d.LikelyCause != "" && !contains(causes, d.LikelyCause) {
+			if d.LikelyCause != "" && !slices.Contains(causes, d.LikelyCause) {
 				causes = append(causes, d.LikelyCause)
 			}
+		}
+		for _, l := range tb.lines() {
+			v.add("  " + l)
 		}
 		for _, c := range causes {
 			v.tail("  "+paint(v.th.dim, "likely:"), " ", v.th.plain, c, 4)
 		}
-	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-// clock prints a time of the decision's day as 10:17:45Z, others in full,
-// with the offset from now.
-func (v *styledView) clock(ts time.Time) string {
-	now := v.d.Now
-	s := formatTime(ts)
-	if now.IsZero() || ts.IsZero() {
-		return s
-	}
-	if y, m, d := ts.UTC().Date(); y == now.UTC().Year() && m == now.UTC().Month() && d == now.UTC().Day() {
-		s = ts.UTC().Format("15:04:05.999999999Z")
-	}
-	switch diff := ts.Sub(now); {
-	case diff > 0:
-		return s + " (in " + diff.String() + ")"
-	case diff < 0:
-		return s + " (" + (-diff).String() + " ago)"
-	default:
-		return s + " (now)"
 	}
 }

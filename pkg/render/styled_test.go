@@ -147,7 +147,7 @@ func TestStyled_verdict(t *testing.T) {
 		why   string
 	}{
 		{"rescale", scaleUpUnready(), " SCALE UP ", "42", "cpu wants 7"},
-		{"held", scaleDownStabilized(), " HELD ", "214", "held by stabilization until 00:03:00Z (in 3m0s)"},
+		{"held", scaleDownStabilized(), " HELD ", "214", "held by scale-down stabilization until 00:03:00Z (in 3m0s)"},
 		{"metric failed", multiMetricMissing(), " SCALE UP ", "203", "http_requests_per_second wants 18 (largest of 3); 1 of 3 failed"},
 		{"failed", failedGetScale(), " FAILED ", "203", "the scale of the target could not be read"},
 	} {

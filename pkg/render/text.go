@@ -6,23 +6,12 @@ package render
 import (
 	"fmt"
 	"maps"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	autoscalingv2 "k8s.io/api/autoscaling/v2"
-	"k8s.io/apimachinery/pkg/api/resource"
-
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
-)
-
-// Placeholders, as kubectl describe prints them.
-const (
-	unknown = "<unknown>"
-	none    = "<none>"
-	unset   = "<unset>"
 )
 
 // Text renders the plain, width-independent text view of d: the steps of
@@ -121,32 +110,19 @@ func (t *textView) flush() {
 // table adds rows under an underlined header, columns separated by two
 // spaces, like the Events table of kubectl describe.
 func (t *textView) table(indent int, header []string, rows [][]string) {
-	widths := make([]int, len(header))
-	all := append([][]string{header, underline(header)}, rows...)
-	for _, r := range all {
-		for i, c := range r {
-			widths[i] = max(widths[i], len([]rune(c)))
-		}
+	tb := &table{}
+	tb.row(header...)
+	tb.row(underline(header)...)
+	for _, r := range rows {
+		tb.row(r...)
 	}
-	for _, r := range all {
-		var s strings.Builder
-		for i, c := range r {
-			s.WriteString(c)
-			if i < len(r)-1 {
-				s.WriteString(strings.Repeat(" ", widths[i]-len([]rune(c))+2))
-			}
-		}
-		t.line(indent, s.String())
+	for _, l := range tb.lines() {
+		t.line(indent, l)
 	}
 }
 
-func underline(header []string) []string {
-	out := make([]string, len(header))
-	for i, h := range header {
-		out[i] = strings.Repeat("-", len(h))
-	}
-	return out
-}
+// when words a timestamp with its offset from the decision's now.
+func (t *textView) when(ts time.Time) string { return timeWords(ts, t.d.Now, timeFull) }
 
 func (t *textView) section(title string) {
 	if strings.HasSuffix(title, ")") && strings.Contains(title, ": (") {
@@ -347,27 +323,26 @@ func (t *textView) metrics() {
 
 func (t *textView) metric(m *explain.MetricResult, total int, short bool) {
 	t.line(1, fmt.Sprintf("Metric %d/%d: %s %s", m.Index+1, total, orUnknown(m.Type), orUnknown(m.Name)))
-	binary := isMemory(m)
-	fs := []field{{"Target", targetWords(m)}}
+	fs := []field{{"Target", targetWords(m, targetLong)}}
 	if m.Calculation != "" {
 		fs = append(fs, field{"Calculation", m.Calculation})
 	}
 	t.fields(2, fs...)
 	if p := m.Pods; p != nil {
-		t.pods(p, binary)
+		t.pods(p, m.Unit)
 	}
 	var rest []field
 	if u := m.Usage; u != nil {
-		rest = append(rest, field{"Usage", usageWords(m, u, binary)}, field{"Ratio", ratioWords(m, u, binary)})
+		rest = append(rest, field{"Usage", usageWords(m, u)}, field{"Ratio", appliedWords(m, u)})
 	}
 	if tc := m.Tolerance; tc != nil {
 		rest = append(rest, field{"Tolerance", toleranceWords(tc.Lower, tc.Ratio, tc.Upper, tc.Within) + toleranceSource(tc)})
 	}
 	t.fields(2, rest...)
 	if f := m.FillIn; f != nil {
-		t.fillIn(m, f, binary)
+		t.fillIn(m, f)
 	}
-	end := []field{{"Proposal", proposalWords(m)}, {"Status value", statusValueWords(m, binary)}}
+	end := []field{{"Proposal", proposalWords(m)}, {"Status value", statusValueWords(m)}}
 	if m.Error != nil {
 		msg := *m.Error
 		if m.ErrorReason != "" {
@@ -388,7 +363,7 @@ func (t *textView) metric(m *explain.MetricResult, total int, short bool) {
 	}
 }
 
-func (t *textView) pods(p *explain.PodAccounting, binary bool) {
+func (t *textView) pods(p *explain.PodAccounting, unit explain.MetricUnit) {
 	counts := fmt.Sprintf("%d listed: %d ready, %d unready, %d missing, %d ignored", p.Listed, p.Ready, p.Unready, p.Missing, p.Ignored)
 	if p.Superfluous > 0 {
 		counts += fmt.Sprintf("; %d metric(s) for pods not listed", p.Superfluous)
@@ -400,7 +375,7 @@ func (t *textView) pods(p *explain.PodAccounting, binary bool) {
 	}
 	rows := make([][]string, 0, len(shown))
 	for _, e := range shown {
-		rows = append(rows, []string{e.Name, e.Class, milliOr(e.UsageMilli, binary, "-"), milliOr(e.RequestMilli, binary, "-"), milliOr(e.FillInMilli, binary, "-"), e.Reason})
+		rows = append(rows, []string{e.Name, e.Class, milliOr(e.UsageMilli, unit, "-"), milliOr(e.RequestMilli, unit, "-"), milliOr(e.FillInMilli, unit, "-"), e.Reason})
 	}
 	t.table(3, []string{"POD", "CLASS", "USAGE", "REQUEST", "FILL-IN", "REASON"}, rows)
 	if len(hidden) > 0 {
@@ -408,7 +383,7 @@ func (t *textView) pods(p *explain.PodAccounting, binary bool) {
 	}
 }
 
-func (t *textView) fillIn(m *explain.MetricResult, f *explain.FillIn, binary bool) {
+func (t *textView) fillIn(m *explain.MetricResult, f *explain.FillIn) {
 	t.line(2, "Fill-in:")
 	unready := "not counted"
 	if f.UnreadyFilledAsZero {
@@ -423,7 +398,7 @@ func (t *textView) fillIn(m *explain.MetricResult, f *explain.FillIn, binary boo
 	case f.NewUtilization != nil:
 		fs = append(fs, field{"New utilization", fmt.Sprintf("%d%%", *f.NewUtilization)})
 	case f.NewAverageMilli != nil:
-		fs = append(fs, field{"New average", milli(*f.NewAverageMilli, binary)})
+		fs = append(fs, field{"New average", milli(*f.NewAverageMilli, m.Unit)})
 	}
 	ratio := formatFloat(f.NewRatio)
 	if tc := m.Tolerance; tc != nil {
@@ -654,9 +629,9 @@ func (t *textView) metricsStatus() {
 		m := &t.d.Metrics[i]
 		current := unknown
 		if i < len(t.d.CurrentMetrics) {
-			current = currentValueWords(&t.d.CurrentMetrics[i], isMemory(m))
+			current = currentValueWords(&t.d.CurrentMetrics[i], m.Unit)
 		}
-		fs = append(fs, field{orUnknown(m.Name), current + " / " + shortTarget(m)})
+		fs = append(fs, field{orUnknown(m.Name), current + " / " + targetWords(m, targetShort)})
 		long = long || len(m.Name) > maxAlignedName
 	}
 	if !long {
@@ -708,300 +683,12 @@ func (t *textView) agreement() {
 	}
 }
 
-// when formats a timestamp with its offset from the decision's now.
-func (t *textView) when(ts time.Time) string {
-	s := formatTime(ts)
-	if ts.IsZero() || t.d.Now.IsZero() {
-		return s
-	}
-	switch diff := ts.Sub(t.d.Now); {
-	case diff == 0:
-		return s + " (now)"
-	case diff < 0:
-		return s + " (now-" + (-diff).String() + ")"
-	default:
-		return s + " (now+" + diff.String() + ")"
-	}
-}
-
-func formatTime(ts time.Time) string {
-	if ts.IsZero() {
-		return unknown
-	}
-	return ts.UTC().Format(time.RFC3339Nano)
-}
-
-func targetWords(m *explain.MetricResult) string {
-	switch {
-	case m.TargetUtilization != nil:
-		return fmt.Sprintf("%d%% average utilization (of request)", *m.TargetUtilization)
-	case m.TargetValue != nil && m.TargetType == string(autoscalingv2.AverageValueMetricType):
-		return m.TargetValue.String() + " average value"
-	case m.TargetValue != nil:
-		return m.TargetValue.String() + " value"
-	case m.TargetType != "":
-		return m.TargetType + " " + unset
-	default:
-		return unknown
-	}
-}
-
-func shortTarget(m *explain.MetricResult) string {
-	switch {
-	case m.TargetUtilization != nil:
-		return fmt.Sprintf("%d%%", *m.TargetUtilization)
-	case m.TargetValue != nil && m.TargetType == string(autoscalingv2.AverageValueMetricType):
-		return m.TargetValue.String() + " (avg)"
-	case m.TargetValue != nil:
-		return m.TargetValue.String()
-	default:
-		return unknown
-	}
-}
-
-func usageWords(m *explain.MetricResult, u *explain.Usage, binary bool) string {
-	noun := "samples"
-	if u.Count == 1 {
-		noun = "sample"
-	}
-	if u.RequestSumMilli != nil {
-		util := unknown
-		if m.Utilization != nil {
-			util = fmt.Sprintf("%d%%", *m.Utilization)
-		}
-		return fmt.Sprintf("sum %s over %d %s, requests %s → utilization %s (average %s)",
-			milli(u.SumMilli, binary), u.Count, noun, milli(*u.RequestSumMilli, binary), util, milli(u.AverageMilli, binary))
-	}
-	if u.Count == 1 && u.SumMilli == u.AverageMilli {
-		return "value " + milli(u.AverageMilli, binary)
-	}
-	return fmt.Sprintf("sum %s over %d %s → %s", milli(u.SumMilli, binary), u.Count, noun, milli(u.AverageMilli, binary))
-}
-
-func ratioWords(m *explain.MetricResult, u *explain.Usage, binary bool) string {
-	var s string
-	if u.RequestSumMilli != nil {
-		util := unknown
-		if m.Utilization != nil {
-			util = fmt.Sprintf("%d%%", *m.Utilization)
-		}
-		s = fmt.Sprintf("%s / %d%% = %s", util, u.TargetMilli, formatFloat(u.Ratio))
-	} else {
-		s = fmt.Sprintf("%s / %s = %s", milli(u.AverageMilli, binary), milli(u.TargetMilli, binary), formatFloat(u.Ratio))
-	}
+// appliedWords is the ratio and what it applies to: "104% / 60% = 1.73,
+// applied to 4 ready pods".
+func appliedWords(m *explain.MetricResult, u *explain.Usage) string {
+	s := ratioWords(m, u)
 	if u.ReplicaBaseKind != "" || u.ReplicaBase != 0 {
 		s += fmt.Sprintf(", applied to %d %s", u.ReplicaBase, baseWords(u.ReplicaBaseKind))
-	}
-	return s
-}
-
-func baseWords(kind string) string {
-	switch kind {
-	case "readyPods":
-		return "ready pods"
-	case "runningReadyPods":
-		return "running and ready pods"
-	case "specReplicas":
-		return "current replicas (scale spec.replicas)"
-	case "statusReplicas":
-		return "replicas (scale status.replicas)"
-	case "":
-		return "replicas"
-	default:
-		return kind
-	}
-}
-
-// toleranceWords prints "0.90 ≤ 1.43 ≤ 1.10? no". When two decimals would
-// make the ratio look equal to a bound it is not equal to, every number is
-// printed in full.
-func toleranceWords(lower, ratio, upper float64, within bool) string {
-	l, r, u := toleranceNumbers(lower, ratio, upper)
-	return fmt.Sprintf("%s ≤ %s ≤ %s? %s", l, r, u, yesNo(within))
-}
-
-// toleranceNumbers prints the three numbers of a tolerance test.
-func toleranceNumbers(lower, ratio, upper float64) (l, r, u string) {
-	l, r, u = fixed2(lower), fixed2(ratio), fixed2(upper)
-	if (l == r && lower != ratio) || (u == r && upper != ratio) {
-		l, r, u = formatFull(lower), formatFull(ratio), formatFull(upper)
-	}
-	return l, r, u
-}
-
-func toleranceSource(tc *explain.ToleranceCheck) string {
-	s := fmt.Sprintf(" (tolerance %s down, %s up", formatFull(tc.ScaleDown), formatFull(tc.ScaleUp))
-	if tc.Source != "" {
-		s += "; " + tc.Source
-	}
-	return s + ")"
-}
-
-func missingWords(with string) string {
-	switch with {
-	case "absent", "":
-		return "not counted (no missing pods)"
-	default:
-		return with
-	}
-}
-
-func proposalWords(m *explain.MetricResult) string {
-	if m.ProposedReplicas == nil {
-		return none + " (invalid metric)"
-	}
-	if *m.ProposedReplicas == 1 {
-		return "1 replica"
-	}
-	return fmt.Sprintf("%d replicas", *m.ProposedReplicas)
-}
-
-func statusValueWords(m *explain.MetricResult, binary bool) string {
-	switch {
-	case m.Utilization != nil && m.Value != nil:
-		return fmt.Sprintf("%d%% (%s)", *m.Utilization, qty(m.Value, binary))
-	case m.Utilization != nil:
-		return fmt.Sprintf("%d%%", *m.Utilization)
-	case m.Value != nil:
-		return qty(m.Value, binary)
-	default:
-		return unknown
-	}
-}
-
-func usedWords(m *explain.MetricResult, short bool) string {
-	switch {
-	case m.Winner:
-		return "yes (the largest proposal)"
-	case m.Error != nil:
-		return "no (invalid)"
-	case m.Used:
-		return "yes"
-	case short:
-		return "no (not used: a short-circuit decided the outcome)"
-	default:
-		return "no"
-	}
-}
-
-func currentValueWords(s *autoscalingv2.MetricStatus, binary bool) string {
-	var cur *autoscalingv2.MetricValueStatus
-	switch {
-	case s.Resource != nil:
-		cur = &s.Resource.Current
-	case s.ContainerResource != nil:
-		cur = &s.ContainerResource.Current
-	case s.Pods != nil:
-		cur = &s.Pods.Current
-	case s.Object != nil:
-		cur = &s.Object.Current
-	case s.External != nil:
-		cur = &s.External.Current
-	default:
-		return unknown
-	}
-	switch {
-	case cur.AverageUtilization != nil && cur.AverageValue != nil:
-		return fmt.Sprintf("%d%% (%s)", *cur.AverageUtilization, qty(cur.AverageValue, binary))
-	case cur.AverageUtilization != nil:
-		return fmt.Sprintf("%d%%", *cur.AverageUtilization)
-	case cur.AverageValue != nil:
-		return qty(cur.AverageValue, binary) + " (avg)"
-	case cur.Value != nil:
-		return qty(cur.Value, binary)
-	default:
-		return unknown
-	}
-}
-
-func isMemory(m *explain.MetricResult) bool {
-	return strings.HasPrefix(m.Name, "memory ")
-}
-
-// milli prints a milli-value: memory as a binary quantity, everything else
-// in milli-units (as kubectl top does for cpu), so the numbers of one line
-// share a unit.
-func milli(v int64, binary bool) string {
-	if binary {
-		return resource.NewMilliQuantity(v, resource.BinarySI).String()
-	}
-	if v == 0 {
-		return "0"
-	}
-	return strconv.FormatInt(v, 10) + "m"
-}
-
-func milliOr(v *int64, binary bool, alt string) string {
-	if v == nil {
-		return alt
-	}
-	return milli(*v, binary)
-}
-
-func qty(q *resource.Quantity, binary bool) string {
-	if q == nil {
-		return unknown
-	}
-	if binary {
-		return milli(q.MilliValue(), true)
-	}
-	return q.String()
-}
-
-func int32Or(p *int32, alt string) string {
-	if p == nil {
-		return alt
-	}
-	return strconv.Itoa(int(*p))
-}
-
-func fixed2(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }
-
-func formatFull(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
-
-// formatFloat prints a ratio with two decimals.
-func formatFloat(x float64) string {
-	if math.IsInf(x, 0) || math.IsNaN(x) {
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	}
-	return fixed2(x)
-}
-
-func yesNo(b bool) string {
-	if b {
-		return "yes"
-	}
-	return "no"
-}
-
-func objectName(prefix, name string) string {
-	if prefix == "" && name == "" {
-		return unknown
-	}
-	return orUnknown(prefix) + "/" + orUnknown(name)
-}
-
-// shortCircuited reports whether an early branch decided the outcome, so
-// the metric proposals were computed for the explanation only.
-func shortCircuited(d *explain.Decision) bool {
-	switch d.Outcome {
-	case explain.OutcomeScalingDisabled, explain.OutcomeAboveMax, explain.OutcomeBelowMin:
-		return true
-	default:
-		return false
-	}
-}
-
-func orNone(s string) string {
-	if s == "" {
-		return none
-	}
-	return s
-}
-
-func orUnknown(s string) string {
-	if s == "" {
-		return unknown
 	}
 	return s
 }

@@ -6,8 +6,8 @@ package render
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/lipgloss"
 
@@ -81,26 +81,22 @@ type cmpRow struct {
 
 func (v *whatifView) compare(b, a *explain.Decision) {
 	rows := compareRows(b, a)
-	wl, wb := len("STEP"), len("BEFORE")
+	tb := &table{}
+	tb.row("STEP", "BEFORE", "AFTER")
 	for _, r := range rows {
-		wl = max(wl, len([]rune(r.label)))
-		wb = max(wb, len([]rune(r.before)))
+		tb.row(r.label, r.before, r.after)
 	}
-	pad := func(s string, n int) string { return s + strings.Repeat(" ", max(0, n-len([]rune(s)))) }
-	head := "  " + pad("STEP", wl) + "  " + pad("BEFORE", wb) + "  AFTER"
-	v.line(v.paint(func(t *theme) lipgloss.Style { return t.head }, head))
-	for _, r := range rows {
-		changed := r.before != r.after
-		mark := "  "
-		if changed {
-			mark = "* "
+	lines := tb.lines()
+	v.line(v.paint(func(t *theme) lipgloss.Style { return t.head }, "  "+lines[0]))
+	for i, r := range rows {
+		if r.before == r.after {
+			v.line("  " + lines[i+1])
+			continue
 		}
-		after := r.after
-		if changed {
-			after = v.paint(func(t *theme) lipgloss.Style { return t.accent }, after)
-			mark = v.paint(func(t *theme) lipgloss.Style { return t.accent }, mark)
-		}
-		v.line(mark + pad(r.label, wl) + "  " + pad(r.before, wb) + "  " + after)
+		// The changed value is last: painting it leaves the alignment.
+		l := strings.TrimSuffix(lines[i+1], r.after)
+		accent := func(t *theme) lipgloss.Style { return t.accent }
+		v.line(v.paint(accent, "* ") + l + v.paint(accent, r.after))
 	}
 	v.line(v.paint(func(t *theme) lipgloss.Style { return t.dim }, "  (* marks the steps that changed; 'kubectl hpa explain' prints every step of one replay)"))
 }
@@ -154,7 +150,7 @@ func metricCell(m *explain.MetricResult) string {
 	if m.Error != nil {
 		return "failed: " + orNone(m.ErrorReason)
 	}
-	return statusValueWords(m, isMemory(m)) + " / target " + shortTarget(m)
+	return statusValueWords(m) + " / target " + targetWords(m, targetShort)
 }
 
 func podsCell(m *explain.MetricResult) string {
@@ -168,12 +164,7 @@ func ratioCell(m *explain.MetricResult) string {
 	if m == nil || m.Tolerance == nil {
 		return "-"
 	}
-	t := m.Tolerance
-	l, r, u := toleranceNumbers(t.Lower, t.Ratio, t.Upper)
-	if t.Within {
-		return fmt.Sprintf("%s within [%s, %s]", r, l, u)
-	}
-	return fmt.Sprintf("%s outside [%s, %s]", r, l, u)
+	return toleranceBand(m.Tolerance)
 }
 
 func hasFillIn(m *explain.MetricResult) bool { return m != nil && m.FillIn != nil }
@@ -226,7 +217,7 @@ func stabilizationCell(d *explain.Decision) string {
 	}
 	s := fmt.Sprintf("%d (held", st.Result)
 	if st.HeldUntil != nil {
-		s += " until " + st.HeldUntil.UTC().Format(time.TimeOnly)
+		s += " until " + timeWords(*st.HeldUntil, d.Now, timeOfDay)
 	}
 	return s + ")"
 }
@@ -240,12 +231,18 @@ func limitsCell(d *explain.Decision) string {
 	if !l.Limited {
 		return fmt.Sprintf("%d (within %d–%d)", l.Result, l.Min, l.Max)
 	}
-	return fmt.Sprintf("%d (%s)", l.Result, limitedBy(&l))
+	// A limit decides unless the sync failed after it; then the
+	// controller's reason names it.
+	by := limiterWords(&d.DecidedBy)
+	if by == "" {
+		by = orUnknown(l.Reason)
+	}
+	return fmt.Sprintf("%d (%s)", l.Result, by)
 }
 
 func desiredCell(d *explain.Decision) string {
 	if d.Rescale {
-		return fmt.Sprintf("%d → %d", d.CurrentReplicas, d.DesiredReplicas)
+		return changeWords(d)
 	}
 	return fmt.Sprintf("%d (no change)", d.DesiredReplicas)
 }
@@ -328,38 +325,25 @@ func (v *whatifView) timeline(p *explain.Projection) {
 		if s.Desired != s.Replicas {
 			repl = fmt.Sprintf("%d → %d", s.Replicas, s.Desired)
 		}
-		cells := []string{strings.Join(ms, ", "), int32Or(s.Recommendation, "-"), int32Or(s.Stabilized, "-"), orDash(s.LimitedBy), repl}
-		if k := len(rows) - 1; k >= 0 && !rows[k].rescale && s.Desired == s.Replicas && equalCells(rows[k].cells, cells) {
+		cells := []string{strings.Join(ms, ", "), int32Or(s.Recommendation, "-"), int32Or(s.Stabilized, "-"), orDash(limiterWords(&s.DecidedBy)), repl}
+		if k := len(rows) - 1; k >= 0 && !rows[k].rescale && s.Desired == s.Replicas && slices.Equal(rows[k].cells, cells) {
 			rows[k].to = s.Offset
 			rows[k].n++
 			continue
 		}
 		rows = append(rows, timelineRow{from: s.Offset, to: s.Offset, n: 1, cells: cells, rescale: s.Desired != s.Replicas})
 	}
-	table := [][]string{header}
+	tb := &table{}
+	tb.row(header...)
 	for _, r := range rows {
 		t := "+" + r.from
 		if r.n > 1 {
 			t = fmt.Sprintf("+%s … +%s (%d syncs)", r.from, r.to, r.n)
 		}
-		table = append(table, append([]string{t}, r.cells...))
+		tb.row(append([]string{t}, r.cells...)...)
 	}
-	widths := make([]int, len(header))
-	for _, r := range table {
-		for i, c := range r {
-			widths[i] = max(widths[i], len([]rune(c)))
-		}
-	}
-	for ri, r := range table {
-		var s strings.Builder
-		s.WriteString("  ")
-		for i, c := range r {
-			s.WriteString(c)
-			if i < len(r)-1 {
-				s.WriteString(strings.Repeat(" ", widths[i]-len([]rune(c))+2))
-			}
-		}
-		line := s.String()
+	for ri, line := range tb.lines() {
+		line = "  " + line
 		switch {
 		case ri == 0:
 			line = v.paint(func(t *theme) lipgloss.Style { return t.head }, line)
@@ -368,25 +352,6 @@ func (v *whatifView) timeline(p *explain.Projection) {
 		}
 		v.line(line)
 	}
-}
-
-func equalCells(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }
 
 // chart draws the replicas after each sync over time, as columns of

@@ -164,7 +164,7 @@ func Project(snap *engine.Snapshot, set engine.Settings, opts ProjectOptions) (*
 
 // sameStep reports whether two steps differ only in their time.
 func sameStep(a, b *explain.ProjectionStep) bool {
-	if a.Replicas != b.Replicas || a.Desired != b.Desired || a.ReadyPods != b.ReadyPods || a.LimitedBy != b.LimitedBy ||
+	if a.Replicas != b.Replicas || a.Desired != b.Desired || a.ReadyPods != b.ReadyPods || a.DecidedBy.Kind != b.DecidedBy.Kind ||
 		a.Outcome != b.Outcome || a.Reason != b.Reason || !eqInt32(a.Recommendation, b.Recommendation) ||
 		!eqInt32(a.Stabilized, b.Stabilized) || len(a.Metrics) != len(b.Metrics) {
 		return false
@@ -197,13 +197,13 @@ func calm(d *explain.Decision) bool {
 	if n.Stabilization.Result != n.Input {
 		return false
 	}
-	return n.Limits.Reason != "ScaleUpLimit" && n.Limits.Reason != "ScaleDownLimit"
+	return n.Limits.Reason != explain.ReasonScaleUpLimit && n.Limits.Reason != explain.ReasonScaleDownLimit
 }
 
 func stepOf(d *explain.Decision, t, start time.Time, ready int) explain.ProjectionStep {
 	s := explain.ProjectionStep{
 		Time: t, Offset: offset(t.Sub(start)), Replicas: d.CurrentReplicas, Desired: d.DesiredReplicas,
-		ReadyPods: ready, Outcome: d.Outcome, Reason: d.Summary,
+		ReadyPods: ready, DecidedBy: d.DecidedBy, Outcome: d.Outcome, Reason: d.Summary,
 		Metrics: make([]explain.ProjectedMetric, 0, len(d.Metrics)),
 	}
 	for i := range d.Metrics {
@@ -215,51 +215,14 @@ func stepOf(d *explain.Decision, t, start time.Time, ready int) explain.Projecti
 	}
 	if n := d.Normalization; n != nil {
 		s.Stabilized = ptr(n.Stabilization.Result)
-		switch {
-		case n.Limits.Limited:
-			s.LimitedBy = limitedWords(&n.Limits)
-		case n.Stabilization.Result != n.Input:
-			switch n.Stabilization.Reason {
-			case "ScaleUpStabilized":
-				s.LimitedBy = "scale-up stabilization"
-			case "ScaleDownStabilized":
-				s.LimitedBy = "scale-down stabilization"
-			default:
-				s.LimitedBy = "stabilization"
-			}
-		}
 	}
 	return s
-}
-
-func limitedWords(l *explain.Limits) string {
-	switch l.Reason {
-	case "TooManyReplicas":
-		return "maxReplicas"
-	case "TooFewReplicas":
-		return "minReplicas"
-	case "ScaleUpLimit", "ScaleDownLimit":
-		for i := range l.Policies {
-			if p := &l.Policies[i]; p.Selected {
-				unit := ""
-				if p.Type == string(autoscalingv2.PercentScalingPolicy) {
-					unit = "%"
-				}
-				return fmt.Sprintf("%s policy %d%s/%ds", p.Type, p.Value, unit, p.PeriodSeconds)
-			}
-		}
-		if l.Reason == "ScaleUpLimit" {
-			return "scale-up limit"
-		}
-		return "scale-down limit"
-	}
-	return l.Reason
 }
 
 // metricValueWords is a metric's current value: utilization, or the value.
 func metricValueWords(m *explain.MetricResult) string {
 	value := func() string {
-		if m.Source.Resource == string(corev1.ResourceMemory) {
+		if m.Unit == explain.MetricUnitBytes {
 			// Averages of bytes come in milli-bytes; Mi reads better.
 			mi := float64(m.Value.MilliValue()) / 1000 / (1 << 20)
 			return strings.TrimSuffix(strconv.FormatFloat(mi, 'f', 1, 64), ".0") + "Mi"

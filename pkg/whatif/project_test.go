@@ -77,8 +77,9 @@ func TestProjectPolicies(t *testing.T) {
 	if up.FinalReplicas != 10 || len(up.Steps) != 25 {
 		t.Errorf("final %d after %d syncs, want 10 after 25 (2 minutes at 5 s, both ends)", up.FinalReplicas, len(up.Steps))
 	}
-	if up.Steps[1].LimitedBy != "Pods policy 2/15s" {
-		t.Errorf("step +5s limited by %q, want the Pods policy", up.Steps[1].LimitedBy)
+	if db := up.Steps[1].DecidedBy; db.Kind != explain.DecidedByScaleUpRateLimit || db.Policy == nil ||
+		db.Policy.Type != "Pods" || db.Policy.Value != 2 || db.Policy.PeriodSeconds != 15 {
+		t.Errorf("step +5s decided by %+v, want the Pods 2/15s scale-up policy", db)
 	}
 
 	down, err := Project(queueSnapshot(10, "10"), settings5s(), ProjectOptions{})
@@ -91,8 +92,8 @@ func TestProjectPolicies(t *testing.T) {
 	if !down.Auto || !down.Settled {
 		t.Errorf("an automatic projection should stop once settled: auto %v settled %v after %s", down.Auto, down.Settled, down.Duration)
 	}
-	if down.Steps[0].LimitedBy != "scale-down stabilization" {
-		t.Errorf("first step limited by %q, want the scale-down window", down.Steps[0].LimitedBy)
+	if db := down.Steps[0].DecidedBy; db.Kind != explain.DecidedByScaleDownStabilization {
+		t.Errorf("first step decided by %+v, want the scale-down window", db)
 	}
 }
 
