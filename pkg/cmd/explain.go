@@ -15,7 +15,6 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
-	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
 )
 
@@ -32,6 +31,11 @@ type ExplainOptions struct {
 	// Dump is --dump: a file to write the gathered snapshot to, in the
 	// offline format, so that explain -f reproduces the explanation.
 	Dump string
+	// Watch is --watch: replay the HPA at every sync and as its inputs
+	// change, recording the controller's history.
+	Watch bool
+	// NoHistory is --no-history: ignore the history watches recorded.
+	NoHistory bool
 
 	Source   SourceFlags
 	Settings SettingsFlags
@@ -132,6 +136,8 @@ func NewCmdExplain(streams genericiooptions.IOStreams, cf *genericclioptions.Con
 	fs.BoolVarP(&o.AllNamespaces, "all-namespaces", "A", o.AllNamespaces, "Explain the HPAs of every namespace, one line each")
 	fs.StringVarP(&o.Selector, "selector", "l", o.Selector, "Explain the HPAs matching this label selector, one line each")
 	fs.StringVar(&o.Dump, "dump", o.Dump, "Also write the snapshot the replay used to this file, in the offline format (replay it anywhere with -f)")
+	fs.BoolVarP(&o.Watch, "watch", "w", o.Watch, "Keep replaying: at every controller sync and when an input changes, recording the controller's history (Ctrl-C stops)")
+	fs.BoolVar(&o.NoHistory, "no-history", o.NoHistory, "Ignore the controller history that earlier watches recorded (and record none)")
 	o.Source.AddFlags(fs)
 	o.Output.AddFlags(fs)
 	o.Settings.AddFlags(fs)
@@ -166,6 +172,9 @@ func (o *ExplainOptions) Complete(c *cobra.Command, args []string) error {
 	if o.source, err = o.Source.ToSource(c, o.In, o.Clients, o.namespace); err != nil {
 		return err
 	}
+	if o.source.Live() {
+		o.source.History = historyStore(o.NoHistory)
+	}
 	if o.overrides, err = o.Settings.ToOverrides(c); err != nil {
 		return flagErrorf(c, "%w", err)
 	}
@@ -184,6 +193,12 @@ func (o *ExplainOptions) Validate() error {
 		return errors.New("the name of the HorizontalPodAutoscaler is required with -f")
 	case o.Name == "" && o.Dump != "":
 		return errors.New("--dump writes the snapshot of one HPA: give its NAME")
+	case o.Watch && len(o.Source.Filenames) > 0:
+		return errors.New("--watch follows a live cluster; it cannot be combined with -f")
+	case o.Watch && o.Dump != "":
+		return errors.New("--watch and --dump cannot be combined")
+	case o.Watch && o.Source.Now != "":
+		return errors.New("--watch replays at the current time; it cannot be combined with --now")
 	}
 	return nil
 }
@@ -206,6 +221,9 @@ func (o *ExplainOptions) Format() render.Format { return o.format }
 func (o *ExplainOptions) Run(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
+	}
+	if o.Watch {
+		return o.runWatch(ctx)
 	}
 	if o.Name == "" {
 		return o.runMany(ctx)
@@ -237,14 +255,12 @@ func (o *ExplainOptions) runMany(ctx context.Context) error {
 			}
 		}
 	}
-	var decisions []*explain.Decision
+	// Rows (or JSON items) stream out as each HPA is replayed.
+	lw := render.NewListWriter(o.Out, o.format, o.AllNamespaces, o.Output.Display.RenderOptions(o.Out))
 	res, err := action.ExplainMany(ctx, action.ManyConfig{
 		Source: o.source, AllNamespaces: o.AllNamespaces, Selector: o.Selector, Settings: o.overrides,
 		Progress: progress, Evaluate: o.Evaluate,
-	}, func(d *explain.Decision) error {
-		decisions = append(decisions, d)
-		return nil
-	})
+	}, lw.Add)
 	if err != nil {
 		return err
 	}
@@ -258,7 +274,7 @@ func (o *ExplainOptions) runMany(ctx context.Context) error {
 		return nil
 	}
 	o.Source.reportCalls(o.ErrOut, o.Clients, fmt.Sprintf(" for %d HPAs", res.Count))
-	return render.WriteList(o.Out, o.format, decisions, o.AllNamespaces)
+	return lw.Close()
 }
 
 // printWarnings prints each warning once, as kubectl does.

@@ -52,6 +52,8 @@ type WhatifOptions struct {
 	PodStartup          time.Duration
 	TraceFile           string
 	MaxProjectionLength time.Duration
+	// NoHistory is --no-history: ignore the history watches recorded.
+	NoHistory bool
 
 	// ConfigFlags are kubectl's connection flags; Clients builds the
 	// clients from them (tests inject fakes).
@@ -179,6 +181,7 @@ func (o *WhatifOptions) addOverrideFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.LoadModel, "load-model", o.LoadModel, "What stays constant when the pods change: constant-total (the total load, shared by the pods) or constant-per-pod")
 	fs.Var(newDurationOrAuto(&o.For), "for", "Project the syncs over this long (like 30m), or 'auto': until the replicas settle (at most 1h)")
 	fs.DurationVar(&o.PodStartup, "pod-startup", o.PodStartup, "In a projection, how long a new pod takes to become ready and report samples")
+	fs.BoolVar(&o.NoHistory, "no-history", false, "Ignore the controller history that watches recorded (explain --watch)")
 	fs.StringVar(&o.TraceFile, "trace", "", "In a projection, a CSV load trace (time,cpu | time,cpu/pod | ..., see docs/whatif.md); implies --for")
 }
 
@@ -217,6 +220,9 @@ func (o *WhatifOptions) Complete(c *cobra.Command, args []string) error {
 	var err error
 	if o.source, err = o.Source.ToSource(c, o.In, o.Clients, namespace); err != nil {
 		return err
+	}
+	if o.source.Live() {
+		o.source.History = historyStore(o.NoHistory)
 	}
 	if o.settings, err = o.Settings.ToOverrides(c); err != nil {
 		return flagErrorf(c, "%w", err)

@@ -51,13 +51,13 @@ func summarize(d *explain.Decision) string {
 
 func limitWords(reason string) string {
 	switch reason {
-	case "TooFewReplicas":
+	case explain.ReasonTooFewReplicas:
 		return "minReplicas"
-	case "TooManyReplicas":
+	case explain.ReasonTooManyReplicas:
 		return "maxReplicas"
-	case "ScaleUpLimit":
+	case explain.ReasonScaleUpLimit:
 		return "the scale-up rate limit"
-	case "ScaleDownLimit":
+	case explain.ReasonScaleDownLimit:
 		return "the scale-down rate limit"
 	}
 	return reason
@@ -79,11 +79,13 @@ func decidedBy(d *explain.Decision) explain.DecidedBy {
 		i := r.WinningIndex
 		m := &d.Metrics[i]
 		out.MetricIndex, out.Metric = &i, m.Name
+		// The operands of ceil(ratio × base), where the proposal was
+		// computed that way (not for per-pod targets or kept replicas).
 		switch {
-		case m.FillIn != nil && m.FillIn.NewReplicas != nil:
+		case m.FillIn != nil && m.FillIn.NewReplicas != nil && !m.FillIn.WrongWay:
 			ratio, base := m.FillIn.NewRatio, int32(m.FillIn.Samples)
 			out.Ratio, out.Base = &ratio, &base
-		case m.Usage != nil:
+		case m.FillIn == nil && m.Usage != nil && m.Usage.Replicas != nil:
 			ratio, base := m.Usage.Ratio, m.Usage.ReplicaBase
 			out.Ratio, out.Base = &ratio, &base
 		}

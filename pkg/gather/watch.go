@@ -60,7 +60,9 @@ func NewWatch(c *Clients, opts ManyOptions, name string) *Watch {
 	}
 	hpaTweak := func(o *metav1.ListOptions) { o.LabelSelector = opts.LabelSelector }
 	if name != "" {
-		hpaTweak = func(o *metav1.ListOptions) { o.FieldSelector = fields.OneTermEqualSelector("metadata.name", name).String() }
+		hpaTweak = func(o *metav1.ListOptions) {
+			o.FieldSelector = fields.OneTermEqualSelector("metadata.name", name).String()
+		}
 	}
 	w.hpas = newFactory(informers.WithTweakListOptions(hpaTweak), informers.WithTransform(stripManaged)).Autoscaling().V2().HorizontalPodAutoscalers().Informer()
 	eventSel := fields.OneTermEqualSelector("involvedObject.kind", "HorizontalPodAutoscaler")

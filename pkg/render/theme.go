@@ -48,6 +48,13 @@ func newTheme(w io.Writer, p Palette) *theme {
 	if p == Palette16 {
 		profile = termenv.ANSI
 	}
+	return themeFor(w, profile)
+}
+
+// plainTheme styles nothing (the frames of a watch without color).
+func plainTheme() *theme { return themeFor(io.Discard, termenv.Ascii) }
+
+func themeFor(w io.Writer, profile termenv.Profile) *theme {
 	r := lipgloss.NewRenderer(w, termenv.WithProfile(profile))
 	r.SetColorProfile(profile)
 	// Fixed, so that nothing ever queries the terminal.
