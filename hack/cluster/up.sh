@@ -28,7 +28,7 @@
 #   KCM_EXTRA_ARGS         extra kube-controller-manager flags, e.g.
 #                          "--horizontal-pod-autoscaler-tolerance=0.2 --horizontal-pod-autoscaler-downscale-stabilization=1m"
 #   FEATURE_GATES          --feature-gates for kube-apiserver and kube-controller-manager,
-#                          e.g. HPAScaleToZero=true (alpha, off by default)
+#                          e.g. HPAScaleToZero=true (alpha and off before v1.37, beta and on in v1.37)
 #   APISERVER_EXTRA_ARGS, SCHEDULER_EXTRA_ARGS, METRICS_SERVER_EXTRA_ARGS, ADAPTER_EXTRA_ARGS
 #   METRIC_RESOLUTION      metrics-server --metric-resolution (default 10s, its minimum)
 #   UP_TIMEOUT             seconds to wait for each readiness step (default 60)
