@@ -42,6 +42,29 @@ check_pin fakeadapter sigs.k8s.io/custom-metrics-apiserver "$E2E_CUSTOM_METRICS_
 
 out=$(e2e_bin_dir)
 mkdir -p "$out"
+start=$(date +%s.%N)
+elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1fs", b - a }'; }
+
+# finish checks that everything is there and prints the bin dir.
+finish() {
+	local missing
+	missing=$(e2e_missing "$out")
+	if [ -n "$missing" ]; then
+		echo "build.sh: still missing after build: $missing" >&2
+		exit 1
+	fi
+	[ -f "$out/.tools-key" ] || e2e_tools_key >"$out/.tools-key"
+	echo "e2e tools for Kubernetes $E2E_K8S_VERSION ready in $(elapsed "$start")" >&2
+	mkdir -p "$E2E_REPO_ROOT/_output"
+	echo "$out" >"$E2E_REPO_ROOT/_output/e2e-bin-path"
+	echo "$out"
+	exit 0
+}
+
+# Nothing to build: do not wait for the lock of another version's build.
+if [ -z "${E2E_REBUILD:-}" ] && [ -z "$(e2e_missing "$out")" ]; then
+	finish
+fi
 
 # Serialise builds: two cold builds at once on 2 cores would take twice as long
 # and could run out of memory.
@@ -56,8 +79,6 @@ if [ -n "${E2E_REBUILD:-}" ]; then
 fi
 
 export CGO_ENABLED=0
-start=$(date +%s.%N)
-elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1fs", b - a }'; }
 
 # step NAME DIR LDFLAGS RENAME PKG... builds PKGs of module DIR into $out (one
 # go build). RENAME is empty or "from=to" when the binary's default name is wrong.
@@ -81,6 +102,24 @@ step() {
 	printf '    %-48s %s\n' "$name" "$(elapsed "$t")" >&2
 }
 
+# reuse NAME hard-links (or copies) the binary NAME from the bin dir of another
+# Kubernetes version built from the same tool modules (same .tools-key), so
+# etcd, kwok, metrics-server and the adapter are built once for all versions.
+tools_key=$(e2e_tools_key)
+reuse() {
+	local d
+	for d in "$E2E_CACHE"/e2e-bin/*/; do
+		d=${d%/}
+		if [ "$d" = "$out" ] || [ ! -x "$d/$1" ] || [ "$(cat "$d/.tools-key" 2>/dev/null)" != "$tools_key" ]; then
+			continue
+		fi
+		ln -f "$d/$1" "$out/$1" 2>/dev/null || cp -f "$d/$1" "$out/$1"
+		printf '    %-48s reused from %s\n' "$1" "${d##*/}" >&2
+		return 0
+	done
+	return 1
+}
+
 need() { # true if any of the named binaries is missing
 	local b
 	for b; do [ -x "$out/$b" ] || return 0; done
@@ -92,20 +131,20 @@ if need kube-apiserver kube-controller-manager kube-scheduler; then
 		"$(e2e_ldflags_version "$E2E_K8S_VERSION" 1 "$E2E_K8S_MINOR")" "" \
 		k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager k8s.io/kubernetes/cmd/kube-scheduler
 fi
-if need etcd; then
+if need etcd && ! reuse etcd; then
 	# go names the binary of go.etcd.io/etcd/server/v3 "server".
 	step etcd etcd "" server=etcd go.etcd.io/etcd/server/v3
 fi
-if need kwok; then
+if need kwok && ! reuse kwok; then
 	step kwok kwok "-X sigs.k8s.io/kwok/pkg/consts.Version=${E2E_KWOK_VERSION#v}" "" sigs.k8s.io/kwok/cmd/kwok
 fi
-if need metrics-server; then
+if need metrics-server && ! reuse metrics-server; then
 	ms_minor=${E2E_METRICS_SERVER_VERSION#v0.}
 	step metrics-server metrics-server \
 		"-X k8s.io/client-go/pkg/version.gitVersion=$E2E_METRICS_SERVER_VERSION -X k8s.io/client-go/pkg/version.gitMajor=0 -X k8s.io/client-go/pkg/version.gitMinor=${ms_minor%%.*} -X k8s.io/client-go/pkg/version.buildDate=$E2E_BUILD_DATE" "" \
 		sigs.k8s.io/metrics-server/cmd/metrics-server
 fi
-if need fake-metrics-adapter; then
+if need fake-metrics-adapter && ! reuse fake-metrics-adapter; then
 	step fake-metrics-adapter fakeadapter "" fakeadapter=fake-metrics-adapter .
 fi
 
@@ -126,12 +165,4 @@ if [ ! -f "$out/kwok-stages.yaml" ]; then
 	mv "$out/kwok-stages.yaml.tmp" "$out/kwok-stages.yaml"
 fi
 
-missing=$(e2e_missing "$out")
-if [ -n "$missing" ]; then
-	echo "build.sh: still missing after build: $missing" >&2
-	exit 1
-fi
-echo "e2e tools for Kubernetes $E2E_K8S_VERSION ready in $(elapsed "$start")" >&2
-mkdir -p "$E2E_REPO_ROOT/_output"
-echo "$out" >"$E2E_REPO_ROOT/_output/e2e-bin-path"
-echo "$out"
+finish

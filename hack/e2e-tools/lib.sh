@@ -90,28 +90,42 @@ e2e_ldflags_version() {
 	printf '%s' "$out"
 }
 
+# e2e_hash_input [k8s=VERSION] DIR... prints what the hashes below cover: the
+# pinned versions, the Go toolchain and the go.mod, go.sum and Go sources (tests
+# excluded) of the tool modules DIR.
+e2e_hash_input() {
+	local k8s=$1
+	shift
+	cd "$E2E_TOOLS_DIR" || return 1
+	echo "${k8s:+$k8s }etcd=$E2E_ETCD_VERSION kwok=$E2E_KWOK_VERSION"
+	echo "metrics-server=$E2E_METRICS_SERVER_VERSION cma=$E2E_CUSTOM_METRICS_APISERVER_VERSION date=$E2E_BUILD_DATE"
+	echo "flags=-trimpath -s -w CGO_ENABLED=0 stamp=v2"
+	go env GOVERSION GOOS GOARCH
+	find "$@" \( -name go.mod -o -name go.sum -o \( -name '*.go' ! -name '*_test.go' \) \) -type f |
+		LC_ALL=C sort | while IFS= read -r f; do
+		printf '== %s\n' "$f"
+		cat "$f"
+	done
+}
+
 # e2e_key prints the selected Kubernetes version and a short hash of everything
-# that decides the binaries: the pinned versions, the Go toolchain, and the
-# go.mod, go.sum and Go sources (tests excluded) of the selected version's
-# kubernetes/<version> module and of the other tool modules. The version is part
-# of the key, so the binaries of several versions live side by side.
+# that decides the binaries: the selected version's kubernetes/<version> module
+# and the other tool modules. The version is part of the key, so the binaries
+# of several versions live side by side.
 e2e_key() {
 	: "${E2E_K8S_VERSION:?call e2e_select_version first}"
-	local hash
-	hash=$(
-		cd "$E2E_TOOLS_DIR"
-		echo "k8s=$E2E_K8S_VERSION etcd=$E2E_ETCD_VERSION kwok=$E2E_KWOK_VERSION"
-		echo "metrics-server=$E2E_METRICS_SERVER_VERSION cma=$E2E_CUSTOM_METRICS_APISERVER_VERSION date=$E2E_BUILD_DATE"
-		echo "flags=-trimpath -s -w CGO_ENABLED=0 stamp=v2"
-		go env GOVERSION GOOS GOARCH
-		find "kubernetes/$E2E_K8S_VERSION" etcd kwok metrics-server fakeadapter \
-			\( -name go.mod -o -name go.sum -o \( -name '*.go' ! -name '*_test.go' \) \) -type f |
-			LC_ALL=C sort | while IFS= read -r f; do
-			printf '== %s\n' "$f"
-			cat "$f"
-		done
-	) || return 1
-	printf '%s-%s\n' "$E2E_K8S_VERSION" "$(sha256sum <<<"$hash" | cut -c1-12)"
+	local in
+	in=$(e2e_hash_input "k8s=$E2E_K8S_VERSION" "kubernetes/$E2E_K8S_VERSION" etcd kwok metrics-server fakeadapter) || return 1
+	printf '%s-%s\n' "$E2E_K8S_VERSION" "$(sha256sum <<<"$in" | cut -c1-12)"
+}
+
+# e2e_tools_key prints the hash of the tools that do not depend on the
+# Kubernetes version (etcd, kwok, metrics-server, the adapter): bin dirs of
+# different versions with the same tools key can share those binaries.
+e2e_tools_key() {
+	local in
+	in=$(e2e_hash_input "" etcd kwok metrics-server fakeadapter) || return 1
+	sha256sum <<<"$in" | cut -c1-12
 }
 
 # e2e_bin_dir prints the cache directory for the current key.
