@@ -17,6 +17,12 @@ BIN := bin/kubectl-hpa
 KUBECTL_HPA_CACHE ?= $(HOME)/.cache/kubectl-hpa
 export KUBECTL_HPA_CACHE
 
+# Kubernetes version of the local control plane (e2e-tools, cluster-up,
+# test-e2e, demo), e.g. `make cluster-up KUBE_VERSION=v1.30.14`. Empty means the
+# default; hack/e2e-tools/lib.sh defines it (v1.37.2) and the buildable versions.
+KUBE_VERSION ?=
+export KUBE_VERSION
+
 # Version stamping (pkg/version). DATE is the commit date, so a rebuild of the
 # same commit gives the same binary.
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
@@ -72,7 +78,7 @@ docs: ## Regenerate the command reference in docs/commands and the explain outpu
 	$(GO) run ./hack/gendocs -pages docs docs/commands
 
 .PHONY: demo
-demo: build ## Start the local control plane, run a sample app under changing load and explain its HPA (offline example if no cluster)
+demo: build ## Start the local control plane (KUBE_VERSION, default v1.37.2), run a sample app under changing load and explain its HPA (offline example if no cluster)
 	$(call section,hack/demo.sh)
 	BIN=$(BIN) hack/demo.sh
 
@@ -113,7 +119,7 @@ test-differential: ## Compare the engine with upstream's calculation on random s
 E2E_TEST_FLAGS ?=
 
 .PHONY: test-e2e
-test-e2e: e2e-tools ## Run the end-to-end agreement suite (test/e2e) on the local cluster; starts and stops it if it is not running
+test-e2e: cluster-preflight e2e-tools ## Run the end-to-end agreement suite (test/e2e) on the local cluster (KUBE_VERSION, default v1.37.2); starts and stops it if it is not running
 	$(call section,end-to-end agreement suite (test/e2e))
 	@started=; \
 	stop() { if [ -n "$$started" ]; then hack/cluster/down.sh || true; fi; }; \
@@ -225,12 +231,18 @@ krew-manifest: ## Rebuild a release's archives and write krew/hpa.yaml (KREW_REL
 ##@ Local cluster
 
 .PHONY: e2e-tools
-e2e-tools: ## Build (or reuse) the local cluster's binaries: k8s v1.36.3, etcd, kwok, metrics-server, our adapter
-	$(call section,hack/e2e-tools/build.sh)
+e2e-tools: ## Build (or reuse) the local cluster's binaries for KUBE_VERSION (default v1.37.2; also v1.36.3, v1.30.14): k8s, etcd, kwok, metrics-server, our adapter
+	$(call section,hack/e2e-tools/build.sh$(if $(KUBE_VERSION), (KUBE_VERSION=$(KUBE_VERSION))))
 	hack/e2e-tools/build.sh
 
+# Fails at once, before any build, when a local cluster of another Kubernetes
+# version than KUBE_VERSION selects is running (up.sh would refuse it later).
+.PHONY: cluster-preflight
+cluster-preflight:
+	@hack/cluster/up.sh --check
+
 .PHONY: cluster-up
-cluster-up: e2e-tools ## Start the local control plane on 127.0.0.1 and print its kubeconfig path
+cluster-up: cluster-preflight e2e-tools ## Start the local control plane (KUBE_VERSION, default v1.37.2) on 127.0.0.1; refuses while another version runs
 	$(call section,hack/cluster/up.sh)
 	hack/cluster/up.sh
 
@@ -240,7 +252,7 @@ cluster-down: ## Stop every process of the local control plane (logs stay in _ou
 	hack/cluster/down.sh
 
 .PHONY: cluster-status
-cluster-status: ## Show the local control plane's processes, node and metrics APIServices
+cluster-status: ## Show the local control plane's Kubernetes version, processes, node and metrics APIServices
 	hack/cluster/status.sh
 
 .PHONY: cluster-smoke

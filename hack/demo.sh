@@ -8,8 +8,9 @@
 # stage. When the control plane cannot be built or started, it explains the
 # bundled offline example instead.
 #
-# DEMO_OFFLINE=1 skips the cluster. The cluster is left running at the end
-# (make cluster-down stops it).
+# KUBE_VERSION picks the control plane's Kubernetes version (default and
+# buildable versions: hack/e2e-tools/lib.sh). DEMO_OFFLINE=1 skips the cluster.
+# The cluster is left running at the end (make cluster-down stops it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH=$PATH:/usr/local/go/bin
@@ -34,6 +35,13 @@ if [ "${DEMO_OFFLINE:-}" = 1 ]; then
 	exit 0
 fi
 
+# A cluster of another version is running, or KUBE_VERSION is not buildable:
+# up.sh --check has said which, before a long build.
+if ! hack/cluster/up.sh --check; then
+	echo "showing the offline example instead"
+	offline
+	exit 0
+fi
 say "Building the local control plane's binaries (cached; the first build takes 8-15 minutes)"
 if ! hack/e2e-tools/build.sh >"$OUT/demo-build.log" 2>&1; then
 	echo "could not build the control plane (see $OUT/demo-build.log); showing the offline example instead"

@@ -8,7 +8,8 @@
 # clients (the controllers, the scheduler, kwok and the metrics servers) together,
 # then kube-apiserver, then etcd. The apiserver's shutdown still writes to etcd.
 # Only PIDs that still run the recorded component are signalled. It removes the pid
-# files and keeps the logs, the audit log, the PKI and the kubeconfig.
+# files and the recorded version, and keeps the logs, the audit log, the PKI and
+# the kubeconfig.
 set -euo pipefail
 # shellcheck source=hack/cluster/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -77,7 +78,7 @@ for pid in "${all_pids[@]}"; do
 	while [ -e "/proc/$pid" ] && [ "$SECONDS" -lt "$reap_deadline" ]; do sleep 0.1; done
 done
 
-rm -f "$RUN"/*.pid
+rm -f "$RUN"/*.pid "$RUN/kube-version"
 if [ "${#stopped[@]}" -eq 0 ]; then
 	echo "local cluster was not running"
 else

@@ -48,6 +48,15 @@ apiserver_ready() {
 		"https://127.0.0.1:$PORT_APISERVER/readyz" 2>/dev/null)" = ok ]
 }
 
+# running_version prints the gitVersion of the apiserver that answers on the
+# cluster's port (with the admin credentials); fails if none is ready.
+running_version() {
+	apiserver_ready || return 1
+	curl -sS --max-time 3 --cacert "$RUN/pki/ca.crt" --cert "$RUN/pki/admin.crt" --key "$RUN/pki/admin.key" \
+		"https://127.0.0.1:$PORT_APISERVER/version" 2>/dev/null |
+		sed -n 's/^[[:space:]]*"gitVersion":[[:space:]]*"\([^"]*\)".*/\1/p'
+}
+
 kc() {
 	kubectl --kubeconfig "$KUBECONFIG_FILE" "$@"
 }

@@ -2,14 +2,33 @@
 # Copyright 2026 The kubectl-hpa Authors.
 # SPDX-License-Identifier: Apache-2.0
 #
-# Shows whether each component of the local cluster is running, and the state of
-# the apiserver, the node and the metrics APIServices. Exits 0 only if all
-# components run and the apiserver is ready.
+# Shows the Kubernetes version of the local cluster, whether each component is
+# running, and the state of the apiserver, the node and the metrics APIServices.
+# Notes when the running version is not the one KUBE_VERSION selects (up.sh then
+# refuses to start). Exits 0 only if all components run and the apiserver is ready.
 set -euo pipefail
 # shellcheck source=hack/cluster/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 ok=0
+# The version KUBE_VERSION selects (default: hack/e2e-tools/lib.sh); the running
+# one comes from the apiserver's /version, or, when it does not answer, from what
+# up.sh recorded.
+want=
+if e2e_select_version 2>/dev/null; then want=$E2E_K8S_VERSION; fi
+if have=$(running_version); then
+	src="kube-apiserver /version"
+else
+	have=$(cat "$RUN/kube-version" 2>/dev/null || true)
+	src="started by up.sh; apiserver not answering"
+fi
+if [ -n "$have" ]; then
+	note=
+	if [ -n "$want" ] && [ "$have" != "$want" ]; then
+		note="  (KUBE_VERSION selects $want: make cluster-down before cluster-up)"
+	fi
+	echo "  Kubernetes $have ($src)$note"
+fi
 for c in "${COMPONENTS[@]}"; do
 	if pid=$(pid_of "$c"); then
 		rss=$(awk '/VmRSS/ { printf "%d MB", $2 / 1024 }' "/proc/$pid/status" 2>/dev/null || true)

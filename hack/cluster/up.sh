@@ -2,8 +2,9 @@
 # Copyright 2026 The kubectl-hpa Authors.
 # SPDX-License-Identifier: Apache-2.0
 #
-# Starts a real, local Kubernetes v1.36.3 control plane on 127.0.0.1 for the e2e
-# tests and `make demo`: etcd, kube-apiserver (with an audit log), kube-controller-
+# Starts a real, local Kubernetes control plane on 127.0.0.1 for the e2e tests and
+# `make demo`, at the version KUBE_VERSION selects (default and buildable versions:
+# hack/e2e-tools/lib.sh): etcd, kube-apiserver (with an audit log), kube-controller-
 # manager (HPA sync period 5s), kube-scheduler, kwok with one simulated node,
 # metrics-server, and our fake custom/external metrics adapter, with the four
 # metrics APIServices registered. No Docker, no kubelet, no root.
@@ -12,13 +13,22 @@
 # PKI in pki/, the admin kubeconfig in kubeconfig, <component>.log and
 # <component>.pid, the apiserver's audit.log. Stop it with hack/cluster/down.sh.
 #
-# The binaries come from hack/e2e-tools/build.sh (E2E_BIN_DIR overrides).
+# The binaries come from hack/e2e-tools/build.sh for the same KUBE_VERSION
+# (E2E_BIN_DIR overrides). If a complete cluster of that version is already
+# running, up.sh says so and exits 0; if one of another version is running, it
+# refuses (exit 1) and leaves it alone: stop it with down.sh first.
+#
+#   hack/cluster/up.sh           start (or find running) the selected version
+#   hack/cluster/up.sh --check   only that check: exit 1 if a cluster of another
+#                                version is running, 0 otherwise; starts nothing
+#
 # Tunables (environment):
+#   KUBE_VERSION           Kubernetes version, e.g. v1.36.3 (default: lib.sh)
 #   HPA_SYNC_PERIOD        --horizontal-pod-autoscaler-sync-period (default 5s)
 #   KCM_EXTRA_ARGS         extra kube-controller-manager flags, e.g.
 #                          "--horizontal-pod-autoscaler-tolerance=0.2 --horizontal-pod-autoscaler-downscale-stabilization=1m"
 #   FEATURE_GATES          --feature-gates for kube-apiserver and kube-controller-manager,
-#                          e.g. HPAScaleToZero=true (alpha, off by default)
+#                          e.g. HPAScaleToZero=true (alpha and off before v1.37, beta and on in v1.37)
 #   APISERVER_EXTRA_ARGS, SCHEDULER_EXTRA_ARGS, METRICS_SERVER_EXTRA_ARGS, ADAPTER_EXTRA_ARGS
 #   METRIC_RESOLUTION      metrics-server --metric-resolution (default 10s, its minimum)
 #   UP_TIMEOUT             seconds to wait for each readiness step (default 60)
@@ -27,6 +37,39 @@
 set -euo pipefail
 # shellcheck source=hack/cluster/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+e2e_select_version || exit 1
+
+check_only=
+case "${1:-}" in
+"") ;;
+--check) check_only=1 ;;
+*)
+	echo "usage: up.sh [--check]" >&2
+	exit 2
+	;;
+esac
+
+# Flags that depend on the Kubernetes version, one per line:
+#   COMPONENT FROM-MINOR TO-MINOR FLAG    (minors inclusive, "-" = no bound)
+# Everything else is the same for every buildable version.
+VERSION_FLAGS=(
+	# v1.37 validates --advertise-address for the endpoint reconciler, and a
+	# loopback address "may not be in the loopback range"; nothing here needs the
+	# reconciled endpoints of the "kubernetes" Service (there is no kube-proxy).
+	"kube-apiserver 37 - --endpoint-reconciler-type=none"
+)
+# version_flags COMPONENT prints the flags VERSION_FLAGS gives COMPONENT at the
+# selected minor, one per line.
+version_flags() {
+	local row comp from to flag
+	for row in "${VERSION_FLAGS[@]}"; do
+		read -r comp from to flag <<<"$row"
+		[ "$comp" = "$1" ] || continue
+		[ "$from" = - ] || [ "$E2E_K8S_MINOR" -ge "$from" ] || continue
+		[ "$to" = - ] || [ "$E2E_K8S_MINOR" -le "$to" ] || continue
+		echo "$flag"
+	done
+}
 
 UP_TIMEOUT=${UP_TIMEOUT:-60}
 HPA_SYNC_PERIOD=${HPA_SYNC_PERIOD:-5s}
@@ -46,12 +89,20 @@ done
 
 # --- already running? -------------------------------------------------------
 
+# A cluster of another version is never reused and never stopped here: the
+# caller asked for a version, and the running cluster may be someone's demo.
+if have=$(running_version) && [ "$have" != "$E2E_K8S_VERSION" ]; then
+	die "a local Kubernetes ${have:-(unknown version)} cluster is running, but KUBE_VERSION selects $E2E_K8S_VERSION;" \
+		"stop it first (make cluster-down) or use KUBE_VERSION=${have:-...}"
+fi
+[ -z "$check_only" ] || exit 0
+
 running=()
 for c in "${COMPONENTS[@]}"; do
 	if pid_of "$c" >/dev/null; then running+=("$c"); fi
 done
 if [ "${#running[@]}" -eq "${#COMPONENTS[@]}" ] && apiserver_ready; then
-	echo "local cluster already running (${#running[@]} processes, apiserver ready)"
+	echo "local Kubernetes $E2E_K8S_VERSION cluster already running (${#running[@]} processes, apiserver ready)"
 	echo "kubeconfig: $KUBECONFIG_FILE"
 	exit 0
 fi
@@ -60,7 +111,7 @@ if [ "${#running[@]}" -gt 0 ]; then
 	"$CLUSTER_HACK_DIR/down.sh"
 fi
 
-BIN=${E2E_BIN_DIR:-$("$E2E_TOOLS_DIR/bin-dir.sh")}
+BIN=${E2E_BIN_DIR:-$(e2e_bin_dir)}
 missing=$(e2e_missing "$BIN")
 [ -z "$missing" ] || die "binaries missing in $BIN:" $missing "-- run hack/e2e-tools/build.sh (make e2e-tools) first"
 [ -f "$BIN/kwok-stages.yaml" ] || die "$BIN/kwok-stages.yaml missing -- run hack/e2e-tools/build.sh (make e2e-tools)"
@@ -85,7 +136,8 @@ fi
 mkdir -p "$RUN"
 rm -rf "$RUN/etcd-data"
 rm -f "$RUN"/*.log "$RUN"/audit*.log "$RUN"/*.pid
-echo "starting local cluster in $RUN"
+echo "$E2E_K8S_VERSION" >"$RUN/kube-version"
+echo "starting a local Kubernetes $E2E_K8S_VERSION cluster in $RUN (binaries: $BIN)"
 
 # --- PKI ----------------------------------------------------------------------
 
@@ -262,6 +314,12 @@ KCFGS=$RUN/kubeconfigs
 	ms_extra=(${METRICS_SERVER_EXTRA_ARGS:-})
 	adapter_extra=(${ADAPTER_EXTRA_ARGS:-})
 }
+mapfile -t apiserver_version_flags < <(version_flags kube-apiserver)
+mapfile -t kcm_version_flags < <(version_flags kube-controller-manager)
+mapfile -t scheduler_version_flags < <(version_flags kube-scheduler)
+if [ "${#apiserver_version_flags[@]}${#kcm_version_flags[@]}${#scheduler_version_flags[@]}" != 000 ]; then
+	echo "  flags for $E2E_K8S_VERSION: ${apiserver_version_flags[*]} ${kcm_version_flags[*]} ${scheduler_version_flags[*]}"
+fi
 if [ -n "${FEATURE_GATES:-}" ]; then
 	kcm_extra=("--feature-gates=$FEATURE_GATES" "${kcm_extra[@]}")
 	apiserver_extra=("--feature-gates=$FEATURE_GATES" "${apiserver_extra[@]}")
@@ -294,8 +352,11 @@ start kube-apiserver \
 	--audit-policy-file="$RUN/audit-policy.yaml" --audit-log-path="$RUN/audit.log" \
 	--audit-log-format=json --audit-log-mode=blocking --audit-log-maxsize=1024 --audit-log-maxbackup=1 \
 	--enable-priority-and-fairness=false --profiling=false \
-	"${apiserver_extra[@]}"
+	"${apiserver_version_flags[@]}" "${apiserver_extra[@]}"
 wait_for "kube-apiserver /readyz" kube-apiserver apiserver_ready
+have=$(running_version) || true
+[ "$have" = "$E2E_K8S_VERSION" ] ||
+	fail_startup "" "kube-apiserver in $BIN reports version '$have', not $E2E_K8S_VERSION (E2E_BIN_DIR of another version?)"
 
 # --- controllers, scheduler, kwok, metrics backends (start all, then wait) --------
 
@@ -308,13 +369,13 @@ start kube-controller-manager \
 	--cluster-signing-cert-file="$PKI/ca.crt" --cluster-signing-key-file="$PKI/ca.key" \
 	--controllers='*,-nodeipam,-ttl,-bootstrapsigner,-tokencleaner' \
 	--horizontal-pod-autoscaler-sync-period="$HPA_SYNC_PERIOD" --profiling=false \
-	"${kcm_extra[@]}"
+	"${kcm_version_flags[@]}" "${kcm_extra[@]}"
 
 kcfg=$KCFGS/kube-scheduler
 start kube-scheduler \
 	--kubeconfig="$kcfg" --authentication-kubeconfig="$kcfg" --authorization-kubeconfig="$kcfg" \
 	--bind-address=127.0.0.1 --secure-port="$PORT_SCHEDULER" --leader-elect=false --profiling=false \
-	"${scheduler_extra[@]}"
+	"${scheduler_version_flags[@]}" "${scheduler_extra[@]}"
 
 {
 	cat "$CLUSTER_HACK_DIR/config/kwok-configuration.yaml"
@@ -386,7 +447,7 @@ done
 step "4 APIServices Available"
 
 echo
-echo "local cluster up in $(since | tr -d ' ')"
+echo "local Kubernetes $E2E_K8S_VERSION cluster up in $(since | tr -d ' ')"
 echo "kubeconfig: $KUBECONFIG_FILE"
 echo "  export KUBECONFIG=$KUBECONFIG_FILE"
 echo "  custom/external metrics: curl http://127.0.0.1:$PORT_ADAPTER_CONTROL/... (see hack/cluster/README.md)"

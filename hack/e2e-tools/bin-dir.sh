@@ -3,11 +3,13 @@
 # SPDX-License-Identifier: Apache-2.0
 #
 # Prints the directory that holds (or will hold) the e2e tool binaries for the
-# current pins, without building anything. With --check, exits 1 and names the
-# missing binaries if the directory is incomplete.
+# current pins and KUBE_VERSION (default: lib.sh), without building anything.
+# With --check, exits 1 and names the missing binaries if the directory is
+# incomplete.
 set -euo pipefail
 # shellcheck source=hack/e2e-tools/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+e2e_select_version || exit 1
 
 dir=$(e2e_bin_dir)
 if [ "${1:-}" = --check ]; then

@@ -8,7 +8,19 @@
 # go.mod/go.sum decide what is compiled, these are used for version stamping and
 # the cache key.
 
-E2E_K8S_VERSION=v1.36.3
+# The Kubernetes versions that can be built (kube-apiserver, kube-controller-
+# manager, kube-scheduler): one tool module per version in kubernetes/<version>/.
+# KUBE_VERSION (environment or make variable) selects one; e2e_select_version
+# below checks it and sets E2E_K8S_VERSION. One patch per minor.
+E2E_K8S_DEFAULT_VERSION=v1.37.2
+E2E_K8S_VERSIONS=(v1.37.2 v1.36.3 v1.30.14)
+# Minors that cannot be built from the Go module proxy, and why (checked with
+# go mod tidy at v1.31.14 and v1.32.13, the newest patches the proxy serves).
+declare -A E2E_K8S_UNBUILDABLE=(
+	[31]="the Go module proxy refuses its staging modules (k8s.io/kube-scheduler, kube-controller-manager, csi-translation-lib, endpointslice, cri-client v0.31.x)"
+	[32]="the Go module proxy refuses its staging modules (k8s.io/kube-scheduler, kube-controller-manager, csi-translation-lib, endpointslice v0.32.x)"
+)
+
 E2E_ETCD_VERSION=v3.6.8
 E2E_KWOK_VERSION=v0.8.0
 E2E_METRICS_SERVER_VERSION=v0.9.0
@@ -38,6 +50,34 @@ if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then
 	PATH=$PATH:/usr/local/go/bin
 fi
 
+# e2e_select_version checks KUBE_VERSION (default E2E_K8S_DEFAULT_VERSION) and
+# sets E2E_K8S_VERSION and E2E_K8S_MINOR. It accepts "1.37.2" for "v1.37.2" and a
+# minor alone ("v1.37") for the table's patch of that minor. Anything else fails
+# with one line that names the buildable versions.
+e2e_select_version() {
+	local given=${KUBE_VERSION:-$E2E_K8S_DEFAULT_VERSION} want v minor list
+	want=v${given#v}
+	list="buildable: ${E2E_K8S_VERSIONS[*]} (default $E2E_K8S_DEFAULT_VERSION)"
+	if [[ ! $want =~ ^v1\.([0-9]+)(\.[0-9]+)?$ ]]; then
+		echo "KUBE_VERSION=$given is not a Kubernetes version like v1.37.2; $list" >&2
+		return 1
+	fi
+	minor=${BASH_REMATCH[1]}
+	for v in "${E2E_K8S_VERSIONS[@]}"; do
+		if [ "$v" = "$want" ] || [ "$v" != "${v#"$want".}" ]; then
+			E2E_K8S_VERSION=$v
+			E2E_K8S_MINOR=$minor
+			return 0
+		fi
+	done
+	if [ -n "${E2E_K8S_UNBUILDABLE[$minor]:-}" ]; then
+		echo "KUBE_VERSION=$want cannot be built: ${E2E_K8S_UNBUILDABLE[$minor]}; $list" >&2
+	else
+		echo "KUBE_VERSION=$want is not buildable (no hack/e2e-tools/kubernetes/$want module); $list" >&2
+	fi
+	return 1
+}
+
 # e2e_ldflags_version prints the -X flags that stamp a Kubernetes version into
 # client-go and component-base (unstamped binaries report v0.0.0-master, which
 # breaks kubectl's version parsing). Args: version major minor.
@@ -50,27 +90,49 @@ e2e_ldflags_version() {
 	printf '%s' "$out"
 }
 
-# e2e_key prints a short hash of everything that decides the binaries: the
-# pinned versions, the Go toolchain, and the tool modules' go.mod, go.sum and
-# Go sources (the adapter's code included; its tests excluded).
+# e2e_hash_input [k8s=VERSION] DIR... prints what the hashes below cover: the
+# pinned versions, the Go toolchain and the go.mod, go.sum and Go sources (tests
+# excluded) of the tool modules DIR.
+e2e_hash_input() {
+	local k8s=$1
+	shift
+	cd "$E2E_TOOLS_DIR" || return 1
+	echo "${k8s:+$k8s }etcd=$E2E_ETCD_VERSION kwok=$E2E_KWOK_VERSION"
+	echo "metrics-server=$E2E_METRICS_SERVER_VERSION cma=$E2E_CUSTOM_METRICS_APISERVER_VERSION date=$E2E_BUILD_DATE"
+	echo "flags=-trimpath -s -w CGO_ENABLED=0 stamp=v2"
+	go env GOVERSION GOOS GOARCH
+	find "$@" \( -name go.mod -o -name go.sum -o \( -name '*.go' ! -name '*_test.go' \) \) -type f |
+		LC_ALL=C sort | while IFS= read -r f; do
+		printf '== %s\n' "$f"
+		cat "$f"
+	done
+}
+
+# e2e_key prints the selected Kubernetes version and a short hash of everything
+# that decides the binaries: the selected version's kubernetes/<version> module
+# and the other tool modules. The version is part of the key, so the binaries
+# of several versions live side by side.
 e2e_key() {
-	(
-		cd "$E2E_TOOLS_DIR"
-		echo "k8s=$E2E_K8S_VERSION etcd=$E2E_ETCD_VERSION kwok=$E2E_KWOK_VERSION"
-		echo "metrics-server=$E2E_METRICS_SERVER_VERSION cma=$E2E_CUSTOM_METRICS_APISERVER_VERSION date=$E2E_BUILD_DATE"
-		echo "flags=-trimpath -s -w CGO_ENABLED=0 stamp=v2"
-		go env GOVERSION GOOS GOARCH
-		find . \( -name go.mod -o -name go.sum -o \( -name '*.go' ! -name '*_test.go' \) \) -type f |
-			LC_ALL=C sort | while IFS= read -r f; do
-			printf '== %s\n' "$f"
-			cat "$f"
-		done
-	) | sha256sum | cut -c1-12
+	: "${E2E_K8S_VERSION:?call e2e_select_version first}"
+	local in
+	in=$(e2e_hash_input "k8s=$E2E_K8S_VERSION" "kubernetes/$E2E_K8S_VERSION" etcd kwok metrics-server fakeadapter) || return 1
+	printf '%s-%s\n' "$E2E_K8S_VERSION" "$(sha256sum <<<"$in" | cut -c1-12)"
+}
+
+# e2e_tools_key prints the hash of the tools that do not depend on the
+# Kubernetes version (etcd, kwok, metrics-server, the adapter): bin dirs of
+# different versions with the same tools key can share those binaries.
+e2e_tools_key() {
+	local in
+	in=$(e2e_hash_input "" etcd kwok metrics-server fakeadapter) || return 1
+	sha256sum <<<"$in" | cut -c1-12
 }
 
 # e2e_bin_dir prints the cache directory for the current key.
 e2e_bin_dir() {
-	printf '%s/e2e-bin/%s\n' "$E2E_CACHE" "$(e2e_key)"
+	local key
+	key=$(e2e_key) || return 1
+	printf '%s/e2e-bin/%s\n' "$E2E_CACHE" "$key"
 }
 
 # e2e_missing DIR prints the binaries not yet in DIR (nothing when complete).

@@ -349,12 +349,13 @@ func TestStampsMatchMakefile(t *testing.T) {
 }
 
 // TestPluginDescription: the description names the Kubernetes version whose
-// controller the engine reproduces (the e2e control plane's), and the caveats
-// name the metrics APIs and the RBAC file.
+// controller the engine reproduces (the one test/differential compares it
+// with; the e2e control plane can run other versions), and the caveats name
+// the metrics APIs and the RBAC file.
 func TestPluginDescription(t *testing.T) {
-	k8s := regexp.MustCompile(`(?m)^E2E_K8S_VERSION=(\S+)$`).FindSubmatch(repoFile(t, "hack/e2e-tools/lib.sh"))
+	k8s := regexp.MustCompile(`(?m)^\s*k8s\.io/kubernetes (v\S+)`).FindSubmatch(repoFile(t, "test/differential/go.mod"))
 	if k8s == nil {
-		t.Fatal("no E2E_K8S_VERSION in hack/e2e-tools/lib.sh")
+		t.Fatal("no k8s.io/kubernetes requirement in test/differential/go.mod")
 	}
 	out, err := Render(repoFile(t, "plugin.yaml"), Options{TagName: "v1.2.3", Sums: releaseSums(t)})
 	if err != nil {

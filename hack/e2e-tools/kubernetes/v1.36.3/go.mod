@@ -1,4 +1,4 @@
-module github.com/kubectl-hpa/kubectl-hpa/hack/e2e-tools/kubernetes
+module github.com/kubectl-hpa/kubectl-hpa/hack/e2e-tools/kubernetes/v1.36.3
 
 go 1.26.0
 
