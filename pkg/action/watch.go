@@ -226,12 +226,8 @@ func newTracker(cluster string, h *autoscalingv2.HorizontalPodAutoscaler, inferr
 	}
 	if t.record == nil {
 		t.record = &history.Record{Since: now, Until: now}
-		for _, e := range inferred.ScaleUpEvents {
-			t.record.ScaleUpEvents = append(t.record.ScaleUpEvents, e)
-		}
-		for _, e := range inferred.ScaleDownEvents {
-			t.record.ScaleDownEvents = append(t.record.ScaleDownEvents, e)
-		}
+		t.record.ScaleUpEvents = append(t.record.ScaleUpEvents, inferred.ScaleUpEvents...)
+		t.record.ScaleDownEvents = append(t.record.ScaleDownEvents, inferred.ScaleDownEvents...)
 	}
 	if h.Status.LastScaleTime != nil {
 		t.lastScale = h.Status.LastScaleTime.Time
@@ -244,7 +240,7 @@ func newTracker(cluster string, h *autoscalingv2.HorizontalPodAutoscaler, inferr
 // (currentReplicas) and after (desiredReplicas) the rescale.
 func (t *tracker) observe(h *autoscalingv2.HorizontalPodAutoscaler) {
 	ls := h.Status.LastScaleTime
-	if ls == nil || !ls.Time.After(t.lastScale) {
+	if ls == nil || !ls.After(t.lastScale) {
 		return
 	}
 	t.lastScale = ls.Time

@@ -219,8 +219,10 @@ func TestWatchRecordsTheHistory(t *testing.T) {
 	// Meanwhile, an explain in another terminal uses the recorded history.
 	explainNow := func(store *history.Store) *explain.Decision {
 		t.Helper()
-		res, err := Explain(ctx, ExplainConfig{Source: Source{Clients: factory, Namespace: "shop", Now: clock(), History: store}, Name: "web",
-			Settings: SettingsOverrides{SyncPeriod: ptr(15 * time.Second)}})
+		res, err := Explain(ctx, ExplainConfig{
+			Source: Source{Clients: factory, Namespace: "shop", Now: clock(), History: store}, Name: "web",
+			Settings: SettingsOverrides{SyncPeriod: ptr(15 * time.Second)},
+		})
 		if err != nil {
 			t.Fatal(err)
 		}

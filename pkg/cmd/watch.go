@@ -141,4 +141,3 @@ func (f *liveFrame) height() int {
 	}
 	return h - 1
 }
-

@@ -155,9 +155,6 @@ func watchOne(th *theme, d *explain.Decision, now time.Time) []string {
 	for i := range d.Metrics {
 		m := &d.Metrics[i]
 		value := statusValueWords(m)
-		if m.Utilization != nil {
-			value = percent(*m.Utilization) + " (" + value + ")"
-		}
 		prop := int32Or(m.ProposedReplicas, "failed")
 		if m.Winner {
 			prop = paint(th.bold, prop+" ◀")
@@ -177,7 +174,7 @@ func watchOne(th *theme, d *explain.Decision, now time.Time) []string {
 		add(down)
 		if st.HeldUntil != nil {
 			left := st.HeldUntil.Sub(now)
-			when := timeWords(*st.HeldUntil, now, timeOfDay)+"Z"
+			when := timeWords(*st.HeldUntil, now, timeOfDay) + "Z"
 			if left > 0 {
 				add(paint(th.tone(toneWarn), fmt.Sprintf("  held at %d: earliest change at %s, in %s", st.Result, when, left.Round(time.Second))))
 			} else {
@@ -267,9 +264,6 @@ func historyCoverage(st explain.ControllerState) string {
 		if i := strings.Index(st.Notes[0], ":"); i > 0 {
 			return words + " (" + st.Notes[0][:i] + ")"
 		}
-	}
-	if st.Provenance == explain.Observed {
-		return words + " (exact to within one sync period)"
 	}
 	return words
 }
