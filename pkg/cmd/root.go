@@ -20,7 +20,7 @@ func NewCmdRoot(streams genericiooptions.IOStreams) *cobra.Command {
 		Use:   "kubectl-hpa",
 		Short: "Explain the decisions of the HorizontalPodAutoscaler controller",
 		Long: dedent(`
-			kubectl hpa replays the Kubernetes v1.36 HorizontalPodAutoscaler controller on the
+			kubectl hpa replays the Kubernetes HorizontalPodAutoscaler controller of your cluster's version on the
 			objects it reads and explains every step of its decision: which pods and metric
 			samples counted, the ratio and the tolerance test, the fill-in of missing and
 			unready pods, the stabilization window, the scaling policies and the bounds.`),

@@ -2,8 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 
 // Package engine replays the HorizontalPodAutoscaler controller of
-// kube-controller-manager v1.36.3 on a Snapshot of its inputs and returns an
-// explain.Decision holding every step and number of one sync.
+// kube-controller-manager on a Snapshot of its inputs and returns an
+// explain.Decision holding every step and number of one sync. Where the
+// supported controller versions differ, the engine reads the switches of
+// Settings.Profile (pkg/profile), never a version.
 //
 // The package is pure: no client-go, no I/O, no clock. The instant of the
 // sync is Snapshot.Now; the controller's in-memory history is

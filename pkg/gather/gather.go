@@ -435,7 +435,7 @@ func inferState(hpa *autoscalingv2.HorizontalPodAutoscaler, events []corev1.Even
 	}
 	var chain []rescale
 	for _, e := range events {
-		if e.Reason != "SuccessfulRescale" {
+		if e.Reason != explain.ReasonSuccessfulRescale {
 			continue
 		}
 		var size int32

@@ -611,6 +611,22 @@ func tolerancePerDirection(s *scenario) {
 	t := s.t
 	s.writeExternal("queue-depth", "queue=orders", "280")
 	s.deploy("web", 2, map[string]string{annCPU: cpuIdle})
+	// An AverageValue External metric divides by the scale's status
+	// replicas, and from v1.37 the controller syncs a new HPA at once:
+	// created while the Deployment still reports fewer than 2 replicas,
+	// the first sync would see 280 over 1 pod and scale to 3. Wait for
+	// the rollout, as an HPA added to a running workload sees it.
+	s.waitPods("web", 2)
+	s.poll("deployment web reports 2 replicas", 2*time.Minute, func() error {
+		d, err := env.kube.AppsV1().Deployments(s.ns).Get(s.ctx, "web", metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		if d.Status.Replicas != 2 {
+			return fmt.Errorf("status.replicas %d", d.Status.Replicas)
+		}
+		return nil
+	})
 	b := noWindows()
 	b.ScaleUp.Tolerance = ptr(resource.MustParse("0.5"))
 	b.ScaleDown.Tolerance = ptr(resource.MustParse("0.05"))
