@@ -1,0 +1,221 @@
+#!/usr/bin/env bash
+# Copyright 2026 The kubectl-hpa Authors.
+# SPDX-License-Identifier: Apache-2.0
+#
+# hack/bench/many.sh N_NAMESPACES HPAS PODS [RUNS]
+#
+# Fleet-scale benchmark of `kubectl hpa explain -A` on the local control plane
+# (hack/cluster). It populates the cluster with HPAS Deployments and HPAs (CPU
+# utilization, 50% of a 100m request, pods at 50m: steady, nothing rescales)
+# spread over N_NAMESPACES namespaces, PODS pods in all, on simulated kwok nodes,
+# waits until every pod runs and every HPA has a status, then times, in the same
+# run and RUNS times each (default 3):
+#
+#   kubectl-hpa explain -A -o json     kubectl-hpa explain -A (text)
+#   kubectl describe hpa -A            kubectl get hpa -A
+#
+# with /usr/bin/time (wall seconds, peak RSS) and the API requests each made
+# (kubectl-hpa -v 1 prints "API calls: N"; kubectl -v 6 logs one line per
+# request). It prints a Markdown table (also written to _output/bench/). The
+# bench objects carry the label kubectl-hpa-bench=many; a run with another shape
+# deletes the old ones first. `hack/bench/many.sh clean` deletes them.
+#
+# The pods name their node (no scheduling) and the Deployments' pods are created
+# by the ReplicaSet controller: start the cluster with a higher client rate for
+# kube-controller-manager, or 20,000 pods take a quarter of an hour to appear.
+# When no cluster is running, this script starts one so (KCM_EXTRA_ARGS).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+repo=$PWD
+
+usage() { echo "usage: hack/bench/many.sh N_NAMESPACES HPAS PODS [RUNS] | clean" >&2; exit 2; }
+LABEL=kubectl-hpa-bench
+export KUBECONFIG=${KUBECONFIG_BENCH:-$repo/_output/local-cluster/kubeconfig}
+kc() { kubectl --request-timeout=5m "$@"; }
+
+clean() {
+	echo "many.sh: deleting the bench namespaces and nodes" >&2
+	kc delete ns -l "$LABEL" --wait=false >/dev/null 2>&1 || true
+	kc delete node -l "$LABEL" >/dev/null 2>&1 || true
+	while [ -n "$(kc get ns -l "$LABEL" -o name 2>/dev/null)" ]; do sleep 2; done
+}
+
+[ "${1:-}" = clean ] && { clean; exit 0; }
+[ $# -ge 3 ] || usage
+NS=$1 HPAS=$2 PODS=$3 RUNS=${4:-3}
+for v in "$NS" "$HPAS" "$PODS" "$RUNS"; do [[ $v =~ ^[1-9][0-9]*$ ]] || usage; done
+[ "$HPAS" -ge "$NS" ] || { echo "many.sh: HPAS must be at least N_NAMESPACES" >&2; exit 2; }
+[ "$PODS" -ge "$HPAS" ] || { echo "many.sh: PODS must be at least HPAS" >&2; exit 2; }
+shape="$NS-$HPAS-$PODS"
+
+if ! hack/cluster/status.sh >/dev/null 2>&1; then
+	echo "many.sh: starting the local control plane (kube-controller-manager at 500 QPS)" >&2
+	KCM_EXTRA_ARGS="${KCM_EXTRA_ARGS:---kube-api-qps=500 --kube-api-burst=1000}" hack/cluster/up.sh >&2
+fi
+make -s build >&2
+BIN=$repo/bin/kubectl-hpa
+
+# --- populate ------------------------------------------------------------------
+have=$(kc get ns -l "$LABEL" -o jsonpath='{.items[0].metadata.labels.kubectl-hpa-bench-shape}' 2>/dev/null || true)
+if [ -n "$have" ] && [ "$have" != "$shape" ]; then clean; have=; fi
+PER_NODE=2000
+NODES=$(((PODS + PER_NODE - 1) / PER_NODE))
+if [ -z "$have" ]; then
+	echo "many.sh: creating $NODES nodes, $NS namespaces, $HPAS Deployments and HPAs, $PODS pods" >&2
+	{
+		for ((n = 0; n < NODES; n++)); do
+			cat <<EOF
+---
+apiVersion: v1
+kind: Node
+metadata:
+  name: kwok-bench-$n
+  labels: {$LABEL: many, type: kwok, kubernetes.io/hostname: kwok-bench-$n, kubernetes.io/os: linux}
+  annotations:
+    kwok.x-k8s.io/node: fake
+    node.alpha.kubernetes.io/ttl: "0"
+    metrics.k8s.io/resource-metrics-path: /metrics/nodes/kwok-bench-$n/metrics/resource
+status:
+  allocatable: {cpu: "1000", memory: 4Ti, pods: "$PER_NODE"}
+  capacity: {cpu: "1000", memory: 4Ti, pods: "$PER_NODE"}
+EOF
+		done
+		for ((i = 0; i < NS; i++)); do
+			cat <<EOF
+---
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: bench-$i
+  labels: {$LABEL: many, $LABEL-shape: "$shape"}
+EOF
+		done
+		pod=0
+		for ((h = 0; h < HPAS; h++)); do
+			ns=bench-$((h % NS))
+			# PODS over HPAS, the remainder to the first ones.
+			r=$((PODS / HPAS + (h < PODS % HPAS ? 1 : 0)))
+			node=kwok-bench-$((pod / PER_NODE))
+			pod=$((pod + r))
+			cat <<EOF
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: app-$h, namespace: $ns}
+spec:
+  replicas: $r
+  selector: {matchLabels: {app: app-$h}}
+  template:
+    metadata:
+      labels: {app: app-$h}
+      annotations: {kwok.x-k8s.io/usage-cpu: 50m}
+    spec:
+      nodeName: $node
+      containers:
+      - {name: app, image: app, resources: {requests: {cpu: 100m, memory: 64Mi}}}
+---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: app-$h, namespace: $ns}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: app-$h}
+  minReplicas: 1
+  maxReplicas: $((r * 4))
+  metrics:
+  - type: Resource
+    resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}
+EOF
+		done
+	} >"${TMPDIR:-/tmp}/many-$shape.yaml"
+	# Namespaces and nodes first, then the rest.
+	kc create -f "${TMPDIR:-/tmp}/many-$shape.yaml" >/dev/null 2>"${TMPDIR:-/tmp}/many-create.err" || {
+		# create reports the objects that exist; anything else is an error.
+		if grep -v 'AlreadyExists\|already exists\|not found' "${TMPDIR:-/tmp}/many-create.err" | grep -q .; then
+			cat "${TMPDIR:-/tmp}/many-create.err" >&2
+			exit 1
+		fi
+		kc create -f "${TMPDIR:-/tmp}/many-$shape.yaml" >/dev/null 2>&1 || true
+	}
+fi
+
+# --- wait for the steady state ----------------------------------------------------
+waitfor() { # what timeout-seconds command...
+	local what=$1 timeout=$2 start=$SECONDS got
+	shift 2
+	while :; do
+		got=$("$@" 2>/dev/null || echo 0)
+		if [ "$got" -ge "$want" ]; then
+			echo "many.sh: $what: $got (after $((SECONDS - start)) s)" >&2
+			return 0
+		fi
+		if [ $((SECONDS - start)) -ge "$timeout" ]; then
+			echo "many.sh: $what: $got of $want after $timeout s" >&2
+			exit 1
+		fi
+		sleep 5
+	done
+}
+running() { kc get pods -A --field-selector=status.phase=Running -o custom-columns=NS:.metadata.namespace --no-headers --chunk-size=5000 | grep -c '^bench-'; }
+podmetrics() { kc get --raw /apis/metrics.k8s.io/v1beta1/pods | jq '[.items[] | select(.metadata.namespace | startswith("bench-"))] | length'; }
+hpastatus() { kc get hpa -A -o json | jq '[.items[] | select(.metadata.namespace | startswith("bench-")) | select((.status.currentMetrics // []) | length > 0)] | length'; }
+want=$PODS waitfor "pods running" 1800 running
+want=$PODS waitfor "pods with metrics" 600 podmetrics
+want=$HPAS waitfor "HPAs with a computed metric" 600 hpastatus
+
+# --- measure ------------------------------------------------------------------------
+out=$repo/_output/bench
+mkdir -p "$out"
+measure() { # name, then the command; prints wall, rss MiB, requests, items
+	local name=$1 log=$out/$1.err res=$out/$1.out
+	shift
+	/usr/bin/time -f '%e %M' -o "$out/$name.time" "$@" >"$res" 2>"$log" || {
+		echo "many.sh: $name failed:" >&2
+		tail -5 "$log" >&2
+		exit 1
+	}
+	read -r wall rss <"$out/$name.time"
+	local reqs
+	case $name in
+	explain*) reqs=$(sed -n 's/^API calls: //p' "$log" | tail -1) ;;
+	*) reqs=$(grep -cE 'verb="[A-Z]+" url=|(GET|POST) https://[^ ]+ [0-9]{3} ' "$log" || true) ;;
+	esac
+	local items
+	case $name in
+	explain-json) items=$(jq '.items | length' "$res") ;;
+	explain-text) items=$(grep -c '^bench-' "$res" || true) ;;
+	describe) items=$(grep -c '^Name:' "$res" || true) ;;
+	get) items=$(grep -c '^bench-' "$res" || true) ;;
+	esac
+	printf '%s %s %s %s %s\n' "$name" "$wall" "$((rss / 1024))" "${reqs:-?}" "$items"
+}
+results=$out/many-$shape.txt
+: >"$results"
+for ((run = 1; run <= RUNS; run++)); do
+	echo "many.sh: run $run of $RUNS" >&2
+	measure explain-json "$BIN" explain -A -o json -v 1 >>"$results"
+	measure explain-text "$BIN" explain -A -v 1 >>"$results"
+	measure describe kubectl describe hpa -A -v 6 >>"$results"
+	measure get kubectl get hpa -A -v 6 >>"$results"
+done
+
+# --- report ---------------------------------------------------------------------------
+kv=$(kc version -o json | jq -r .serverVersion.gitVersion)
+{
+	echo "Local control plane $kv, $NS namespaces, $HPAS HPAs, $PODS pods; $RUNS runs each; $(date -u +%Y-%m-%dT%H:%MZ)"
+	echo
+	echo "| command | wall (s) | peak RSS (MiB) | API requests | HPAs printed |"
+	echo "|---|---|---|---|---|"
+	for name in explain-json explain-text describe get; do
+		case $name in
+		explain-json) cmd='`kubectl hpa explain -A -o json`' ;;
+		explain-text) cmd='`kubectl hpa explain -A`' ;;
+		describe) cmd='`kubectl describe hpa -A`' ;;
+		get) cmd='`kubectl get hpa -A`' ;;
+		esac
+		awk -v n="$name" -v c="$cmd" '$1 == n {
+			w = w sep $2; r = (r == "" || $3 > r) ? $3 : r; q = q sep2 $4; i = $5; sep = ", "; sep2 = ", "
+		} END { printf "| %s | %s | %s | %s | %s |\n", c, w, r, q, i }' "$results"
+	done
+	awk '$1 == "explain-json" { e[++ne] = $2 } $1 == "describe" { d[++nd] = $2 }
+		END { for (k = 1; k <= ne && k <= nd; k++) printf "%s%.2f", (k > 1 ? ", " : "explain -A -o json / describe hpa -A, per run: "), e[k] / d[k]; print "" }' "$results"
+} | tee "$out/many-$shape.md"
