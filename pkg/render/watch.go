@@ -97,7 +97,7 @@ func (e *WatchEncoder) Update(ds []*explain.Decision) error {
 // WatchFrame is the terminal view of a watch at now: for one HPA, the
 // verdict, its metrics against their targets, the stabilization window with
 // a countdown to the earliest scale-down, the headroom of the scaling
-// policies and the last rescales; for many, one row per HPA. It fits in
+// policies and the rescales inside the policy periods; for many, one row per HPA. It fits in
 // width × height (0: no limit) and is meant to be redrawn in place.
 func WatchFrame(w io.Writer, ds []*explain.Decision, now time.Time, allNamespaces bool, opts Options, height int) string {
 	width := opts.Width
@@ -146,7 +146,9 @@ func watchOne(th *theme, d *explain.Decision, now time.Time) []string {
 	if v := d.Settings.ControllerVersion; v != "" {
 		ctx = append(ctx, "controller "+v)
 	}
-	ctx = append(ctx, "synced "+timeWords(d.Now, now, timeClock), "history: "+historyCoverage(d.StateBefore))
+	// Whole seconds: the frame is redrawn every second.
+	synced := timeWords(d.Now, now, timeOfDay) + "Z (" + now.Sub(d.Now).Round(time.Second).String() + " ago)"
+	ctx = append(ctx, "synced "+synced, "history: "+historyCoverage(d.StateBefore))
 	add(paint(th.dim, strings.Join(ctx, " · ")))
 
 	add("")
@@ -202,7 +204,9 @@ func watchOne(th *theme, d *explain.Decision, now time.Time) []string {
 	}
 
 	add("")
-	add(paint(th.bold, "Last rescales"))
+	// The rescales the controller still counts: those inside the longest
+	// scaling-policy period (older ones no longer limit anything).
+	add(paint(th.bold, "Rescales in the policy periods"))
 	type rescale struct {
 		at     time.Time
 		change string
@@ -216,7 +220,7 @@ func watchOne(th *theme, d *explain.Decision, now time.Time) []string {
 	}
 	slices.SortFunc(rs, func(a, b rescale) int { return b.at.Compare(a.at) })
 	if len(rs) == 0 {
-		add(paint(th.dim, "  none seen"))
+		add(paint(th.dim, "  none"))
 	}
 	for i, r := range rs {
 		if i == 5 {
