@@ -14,6 +14,7 @@
 #   kubectl-hpa explain -A -o json     kubectl-hpa explain -A (text)
 #   kubectl describe hpa -A            kubectl get hpa -A
 #
+# and, for one HPA, kubectl-hpa explain NAME -o json and kubectl describe hpa NAME,
 # with /usr/bin/time (wall seconds, peak RSS) and the API requests each made
 # (kubectl-hpa -v 1 prints "API calls: N"; kubectl -v 6 logs one line per
 # request). It prints a Markdown table (also written to _output/bench/). The
@@ -176,12 +177,14 @@ measure() { # name, then the command; prints wall, rss MiB, requests, items
 	read -r wall rss <"$out/$name.time"
 	local reqs
 	case $name in
-	explain*) reqs=$(sed -n 's/^API calls: //p' "$log" | tail -1) ;;
+	explain*) reqs=$(sed -n 's/^API calls: \([0-9]*\).*/\1/p' "$log" | tail -1) ;;
 	*) reqs=$(grep -cE 'verb="[A-Z]+" url=|(GET|POST) https://[^ ]+ [0-9]{3} ' "$log" || true) ;;
 	esac
 	local items
 	case $name in
 	explain-json) items=$(jq '.items | length' "$res") ;;
+	explain-one) items=$(jq -r '.hpa.name | length | if . > 0 then 1 else 0 end' "$res") ;;
+	describe-one) items=$(grep -c '^Name:' "$res" || true) ;;
 	explain-text) items=$(grep -c '^bench-' "$res" || true) ;;
 	describe) items=$(grep -c '^Name:' "$res" || true) ;;
 	get) items=$(grep -c '^bench-' "$res" || true) ;;
@@ -196,6 +199,8 @@ for ((run = 1; run <= RUNS; run++)); do
 	measure explain-text "$BIN" explain -A -v 1 >>"$results"
 	measure describe kubectl describe hpa -A -v 6 >>"$results"
 	measure get kubectl get hpa -A -v 6 >>"$results"
+	measure explain-one "$BIN" explain app-0 -n bench-0 -o json -v 1 >>"$results"
+	measure describe-one kubectl describe hpa app-0 -n bench-0 -v 6 >>"$results"
 done
 
 # --- report ---------------------------------------------------------------------------
@@ -205,12 +210,14 @@ kv=$(kc version -o json | jq -r .serverVersion.gitVersion)
 	echo
 	echo "| command | wall (s) | peak RSS (MiB) | API requests | HPAs printed |"
 	echo "|---|---|---|---|---|"
-	for name in explain-json explain-text describe get; do
+	for name in explain-json explain-text describe get explain-one describe-one; do
 		case $name in
 		explain-json) cmd='`kubectl hpa explain -A -o json`' ;;
 		explain-text) cmd='`kubectl hpa explain -A`' ;;
 		describe) cmd='`kubectl describe hpa -A`' ;;
 		get) cmd='`kubectl get hpa -A`' ;;
+		explain-one) cmd='`kubectl hpa explain app-0 -n bench-0 -o json`' ;;
+		describe-one) cmd='`kubectl describe hpa app-0 -n bench-0`' ;;
 		esac
 		awk -v n="$name" -v c="$cmd" '$1 == n {
 			w = w sep $2; r = (r == "" || $3 > r) ? $3 : r; q = q sep2 $4; i = $5; sep = ", "; sep2 = ", "

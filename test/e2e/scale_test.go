@@ -63,8 +63,10 @@ func TestScaleFromWorkloads(t *testing.T) {
 		expressions bool
 	}{{"three", ptr[int32](3), false}, {"default", nil, false}, {"zero", ptr[int32](0), false}, {"expr", ptr[int32](2), true}} {
 		cases["deployment-"+c.suffix] = func(name string) pair {
-			if _, err := apps.Deployments(ns).Create(ctx, &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: name},
-				Spec: appsv1.DeploymentSpec{Replicas: c.replicas, Selector: selector(name, c.expressions), Template: tmpl(name)}}, metav1.CreateOptions{}); err != nil {
+			if _, err := apps.Deployments(ns).Create(ctx, &appsv1.Deployment{
+				ObjectMeta: metav1.ObjectMeta{Name: name},
+				Spec:       appsv1.DeploymentSpec{Replicas: c.replicas, Selector: selector(name, c.expressions), Template: tmpl(name)},
+			}, metav1.CreateOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			return pair{func() (engine.Target, string, error) {
@@ -73,11 +75,15 @@ func TestScaleFromWorkloads(t *testing.T) {
 					return engine.Target{}, "", err
 				}
 				return engine.TargetOfDeployment(o), o.ResourceVersion, nil
-			}, func() (*autoscalingv1.Scale, error) { return apps.Deployments(ns).GetScale(ctx, name, metav1.GetOptions{}) }}
+			}, func() (*autoscalingv1.Scale, error) {
+				return apps.Deployments(ns).GetScale(ctx, name, metav1.GetOptions{})
+			}}
 		}
 		cases["statefulset-"+c.suffix] = func(name string) pair {
-			if _, err := apps.StatefulSets(ns).Create(ctx, &appsv1.StatefulSet{ObjectMeta: metav1.ObjectMeta{Name: name},
-				Spec: appsv1.StatefulSetSpec{Replicas: c.replicas, Selector: selector(name, c.expressions), Template: tmpl(name)}}, metav1.CreateOptions{}); err != nil {
+			if _, err := apps.StatefulSets(ns).Create(ctx, &appsv1.StatefulSet{
+				ObjectMeta: metav1.ObjectMeta{Name: name},
+				Spec:       appsv1.StatefulSetSpec{Replicas: c.replicas, Selector: selector(name, c.expressions), Template: tmpl(name)},
+			}, metav1.CreateOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			return pair{func() (engine.Target, string, error) {
@@ -86,11 +92,15 @@ func TestScaleFromWorkloads(t *testing.T) {
 					return engine.Target{}, "", err
 				}
 				return engine.TargetOfStatefulSet(o), o.ResourceVersion, nil
-			}, func() (*autoscalingv1.Scale, error) { return apps.StatefulSets(ns).GetScale(ctx, name, metav1.GetOptions{}) }}
+			}, func() (*autoscalingv1.Scale, error) {
+				return apps.StatefulSets(ns).GetScale(ctx, name, metav1.GetOptions{})
+			}}
 		}
 		cases["replicaset-"+c.suffix] = func(name string) pair {
-			if _, err := apps.ReplicaSets(ns).Create(ctx, &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: name},
-				Spec: appsv1.ReplicaSetSpec{Replicas: c.replicas, Selector: selector(name, c.expressions), Template: tmpl(name)}}, metav1.CreateOptions{}); err != nil {
+			if _, err := apps.ReplicaSets(ns).Create(ctx, &appsv1.ReplicaSet{
+				ObjectMeta: metav1.ObjectMeta{Name: name},
+				Spec:       appsv1.ReplicaSetSpec{Replicas: c.replicas, Selector: selector(name, c.expressions), Template: tmpl(name)},
+			}, metav1.CreateOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			return pair{func() (engine.Target, string, error) {
@@ -99,7 +109,9 @@ func TestScaleFromWorkloads(t *testing.T) {
 					return engine.Target{}, "", err
 				}
 				return engine.TargetOfReplicaSet(o), o.ResourceVersion, nil
-			}, func() (*autoscalingv1.Scale, error) { return apps.ReplicaSets(ns).GetScale(ctx, name, metav1.GetOptions{}) }}
+			}, func() (*autoscalingv1.Scale, error) {
+				return apps.ReplicaSets(ns).GetScale(ctx, name, metav1.GetOptions{})
+			}}
 		}
 	}
 	for _, explicit := range []bool{true, false} {
@@ -109,8 +121,10 @@ func TestScaleFromWorkloads(t *testing.T) {
 		}
 		cases["rc-"+suffix] = func(name string) pair {
 			tp := tmpl(name)
-			rc := &corev1.ReplicationController{ObjectMeta: metav1.ObjectMeta{Name: name},
-				Spec: corev1.ReplicationControllerSpec{Replicas: ptr[int32](2), Template: &tp}}
+			rc := &corev1.ReplicationController{
+				ObjectMeta: metav1.ObjectMeta{Name: name},
+				Spec:       corev1.ReplicationControllerSpec{Replicas: ptr[int32](2), Template: &tp},
+			}
 			if explicit {
 				rc.Spec.Selector = map[string]string{"app": name}
 			}

@@ -247,6 +247,7 @@ func (w *watchRun) latest() *explain.Decision {
 
 // stop sends SIGINT (as Ctrl-C does) and returns the exit code.
 func (w *watchRun) stop(t *testing.T) int {
+	t.Helper()
 	w.once.Do(func() {
 		_ = w.cmd.Process.Signal(syscall.SIGINT)
 		select {
@@ -262,4 +263,3 @@ func (w *watchRun) stop(t *testing.T) int {
 	})
 	return w.code
 }
-
