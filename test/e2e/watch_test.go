@@ -172,15 +172,22 @@ func binaryWithCache(path, dir string) runner {
 		err := c.Run()
 		r.end = time.Now()
 		r.stdout, r.stderr = out.Bytes(), errb.Bytes()
-		var ee *exec.ExitError
-		switch {
-		case errors.As(err, &ee):
-			r.code = ee.ExitCode()
-		case err != nil:
-			r.code = -1
-		}
+		r.code = exitCode(err)
 		return r
 	}
+}
+
+// exitCode is the exit status of a finished command: 0, its own, or -1 when
+// it could not run.
+func exitCode(err error) int {
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		return ee.ExitCode()
+	case err != nil:
+		return -1
+	}
+	return 0
 }
 
 // watchRun is a running `explain --watch -o json`: the decisions it
@@ -226,14 +233,7 @@ func startWatch(t *testing.T, bin, cache, ns, name string) *watchRun {
 			w.last, w.count = &d, w.count+1
 			w.mu.Unlock()
 		}
-		err := w.cmd.Wait()
-		var ee *exec.ExitError
-		switch {
-		case errors.As(err, &ee):
-			w.code = ee.ExitCode()
-		case err != nil:
-			w.code = -1
-		}
+		w.code = exitCode(w.cmd.Wait())
 	}()
 	return w
 }
