@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
 )
 
 var digits = regexp.MustCompile(`[0-9]+`)
@@ -25,7 +27,7 @@ func TestGeneratorCoverage(t *testing.T) {
 	start := time.Now()
 	for i := 0; i < n; i++ {
 		c := Generate(uint64(i + 1))
-		if !c.Settings.FeatureGates.PodLevelResources {
+		if !c.Settings.Profile.Gates[profile.PodLevelResources] {
 			continue
 		}
 		up := runUpstreamStable(c)

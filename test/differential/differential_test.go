@@ -25,6 +25,8 @@ import (
 	featuregatetesting "k8s.io/component-base/featuregate/testing"
 	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/features"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
 )
 
 var (
@@ -266,7 +268,7 @@ func TestRepro(t *testing.T) {
 	} else {
 		t.Skip("set DIFF_REPRO=<file> or DIFF_REPRO_SEED=<seed>")
 	}
-	if !c.Settings.FeatureGates.PodLevelResources {
+	if !c.Settings.Profile.Gates[profile.PodLevelResources] {
 		featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, features.PodLevelResources, false)
 	}
 	up := runUpstreamStable(c)
@@ -327,7 +329,7 @@ func FuzzEvaluate(f *testing.F) {
 		_, _ = h.Write(data)
 		c := generateFrom(rand.New(newByteSource(data)), h.Sum64())
 		// The gate is process-global upstream; fuzzing keeps the default.
-		c.Settings.FeatureGates.PodLevelResources = true
+		setGate(&c.Settings, profile.PodLevelResources, true)
 		up := runUpstreamStable(c)
 		dec, err := runEngine(c)
 		if diffs := compare(c, up, dec, err); len(diffs) > 0 {

@@ -19,6 +19,7 @@ import (
 	metricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
 )
 
 // refTime is the reference instant of every generated case. The engine is
@@ -138,7 +139,7 @@ func metricCategory(s autoscalingv2.MetricSpec) string {
 }
 
 func (g *gen) build() {
-	set := engine.DefaultSettings()
+	set := upstreamSettings()
 	switch g.pick(6, 1, 1, 1, 1, 1) {
 	case 1:
 		set.Tolerance = 0
@@ -153,10 +154,10 @@ func (g *gen) build() {
 	}
 	set.CPUInitializationPeriod = oneOf(g, 5*time.Minute, 5*time.Minute, 2*time.Minute, 30*time.Second, 0)
 	set.InitialReadinessDelay = oneOf(g, 30*time.Second, 30*time.Second, 10*time.Second, 0, time.Minute)
-	set.FeatureGates.HPAConfigurableTolerance = g.chance(0.9)
+	setGate(&set, profile.HPAConfigurableTolerance, g.chance(0.9))
 	// The PodLevelResources gate is process-global upstream, so it is a
 	// function of the seed: TestDifferential runs the two groups separately.
-	set.FeatureGates.PodLevelResources = podLevelForSeed(g.c.Seed)
+	setGate(&set, profile.PodLevelResources, podLevelForSeed(g.c.Seed))
 	g.huge = g.chance(0.02)
 	g.level = g.genLevel()
 
@@ -246,7 +247,7 @@ func (g *gen) build() {
 	}
 	// Scale from zero: the only way the controller computes metrics at 0.
 	if g.chance(0.03) {
-		set.FeatureGates.HPAScaleToZero = true
+		setGate(&set, profile.HPAScaleToZero, true)
 		snap.Target.SpecReplicas = 0
 		hpa.Status.Conditions = []autoscalingv2.HorizontalPodAutoscalerCondition{{
 			Type: autoscalingv2.ScaledToZero, Status: corev1.ConditionTrue, Reason: "ScaledToZero",
@@ -327,7 +328,7 @@ func (g *gen) widenReplicas(hpa *autoscalingv2.HorizontalPodAutoscaler, set *eng
 	if snap.Target.SpecReplicas > 0 && g.chance(0.1) {
 		snap.Target.SpecReplicas = int32(g.intn(26))
 	}
-	if set.FeatureGates.HPAScaleToZero && g.chance(0.5) {
+	if set.Profile.Gates[profile.HPAScaleToZero] && g.chance(0.5) {
 		hpa.Spec.MinReplicas = i32p(0)
 	}
 }

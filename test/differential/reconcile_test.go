@@ -33,6 +33,7 @@ import (
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
 )
 
 // controllerResult is what one sync of the real controller did.
@@ -473,15 +474,15 @@ func describeDecision(dec *explain.Decision, err error) string {
 
 // gateKey groups cases by the feature gates upstream reads from its global
 // gate, so that each group runs with the gates set.
-func gateKey(g engine.FeatureGates) string {
-	return fmt.Sprintf("HPAConfigurableTolerance=%v,HPAScaleToZero=%v,PodLevelResources=%v", g.HPAConfigurableTolerance, g.HPAScaleToZero, g.PodLevelResources)
+func gateKey(g map[profile.Gate]bool) string {
+	return fmt.Sprintf("HPAConfigurableTolerance=%v,HPAScaleToZero=%v,PodLevelResources=%v", g[profile.HPAConfigurableTolerance], g[profile.HPAScaleToZero], g[profile.PodLevelResources])
 }
 
-func setGates(t *testing.T, g engine.FeatureGates) {
+func setGates(t *testing.T, g map[profile.Gate]bool) {
 	featuregatetesting.SetFeatureGatesDuringTest(t, utilfeature.DefaultFeatureGate, featuregatetesting.FeatureOverrides{
-		features.HPAConfigurableTolerance: g.HPAConfigurableTolerance,
-		features.HPAScaleToZero:           g.HPAScaleToZero,
-		features.PodLevelResources:        g.PodLevelResources,
+		features.HPAConfigurableTolerance: g[profile.HPAConfigurableTolerance],
+		features.HPAScaleToZero:           g[profile.HPAScaleToZero],
+		features.PodLevelResources:        g[profile.PodLevelResources],
 	})
 }
 
@@ -499,7 +500,7 @@ func TestDifferentialReconcile(t *testing.T) {
 	var keys []string
 	for i := 0; i < n; i++ {
 		c := GenerateReconcile(first + uint64(i))
-		k := gateKey(c.Settings.FeatureGates)
+		k := gateKey(c.Settings.Profile.Gates)
 		if _, ok := groups[k]; !ok {
 			keys = append(keys, k)
 		}
@@ -517,7 +518,7 @@ func TestDifferentialReconcile(t *testing.T) {
 	for _, k := range keys {
 		cases := groups[k]
 		t.Run(k, func(t *testing.T) {
-			setGates(t, cases[0].Settings.FeatureGates)
+			setGates(t, cases[0].Settings.Profile.Gates)
 			ch := make(chan *Case)
 			var wg sync.WaitGroup
 			for w := 0; w < 8; w++ {
@@ -601,7 +602,7 @@ func TestReproReconcile(t *testing.T) {
 		t.Skip("set DIFF_REPRO_RECONCILE_SEED=<seed>")
 	}
 	c := GenerateReconcile(uint64(v))
-	setGates(t, c.Settings.FeatureGates)
+	setGates(t, c.Settings.Profile.Gates)
 	if testing.Verbose() {
 		b, _ := json.MarshalIndent(c, "", "  ")
 		t.Logf("case:\n%s", b)

@@ -40,6 +40,7 @@ import (
 	externalclient "k8s.io/metrics/pkg/client/external_metrics"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
 )
 
 // Upstream's Tolerances has unexported fields and no exported constructor;
@@ -80,7 +81,7 @@ func checkTolerancesLayout() error {
 func harnessTolerances(hpa *autoscalingv2.HorizontalPodAutoscaler, set engine.Settings) (down, up float64) {
 	down, up = set.Tolerance, set.Tolerance
 	b := hpa.Spec.Behavior
-	if b == nil || !set.FeatureGates.HPAConfigurableTolerance {
+	if b == nil || !set.Profile.Gates[profile.HPAConfigurableTolerance] {
 		return
 	}
 	if b.ScaleDown != nil && b.ScaleDown.Tolerance != nil {

@@ -20,6 +20,7 @@ import (
 	metricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
 )
 
 // calcVector is the subset of a shared calculator vector this harness reads
@@ -27,7 +28,7 @@ import (
 type calcVector struct {
 	ID           string                                       `json:"id"`
 	Now          time.Time                                    `json:"now"`
-	FeatureGates engine.FeatureGates                          `json:"featureGates"`
+	FeatureGates map[profile.Gate]bool                        `json:"featureGates"`
 	Controller   map[string]any                               `json:"controller"`
 	Calculator   struct{ Function string }                    `json:"calculator"`
 	HPA          *autoscalingv2.HorizontalPodAutoscaler       `json:"hpa"`
@@ -47,8 +48,8 @@ type calcVector struct {
 }
 
 func (v *calcVector) toCase(t *testing.T) *Case {
-	set := engine.DefaultSettings()
-	set.FeatureGates = v.FeatureGates
+	set := upstreamSettings()
+	set.Profile = withGates(set.Profile, v.FeatureGates)
 	if tol, ok := v.Controller["tolerance"].(float64); ok {
 		set.Tolerance = tol
 	}
@@ -104,7 +105,7 @@ func loadCalcVectors(t *testing.T) []calcVector {
 func TestUpstreamVectors(t *testing.T) {
 	for _, v := range loadCalcVectors(t) {
 		t.Run(v.ID, func(t *testing.T) {
-			if !v.FeatureGates.PodLevelResources {
+			if !v.FeatureGates[profile.PodLevelResources] {
 				featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, features.PodLevelResources, false)
 			}
 			c := v.toCase(t)
@@ -144,7 +145,7 @@ func TestUpstreamVectors(t *testing.T) {
 func TestEngineVectors(t *testing.T) {
 	for _, v := range loadCalcVectors(t) {
 		t.Run(v.ID, func(t *testing.T) {
-			if !v.FeatureGates.PodLevelResources {
+			if !v.FeatureGates[profile.PodLevelResources] {
 				featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, features.PodLevelResources, false)
 			}
 			c := v.toCase(t)
