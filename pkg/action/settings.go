@@ -27,6 +27,9 @@ type SettingsOverrides struct {
 	// ScaleUpdateError makes the replay assume the scale update fails
 	// (hidden flag; replays upstream's failure tests).
 	ScaleUpdateError string
+	// SkipValidation replays -f input the API server would refuse (hidden
+	// flag; replays upstream's unit-test objects).
+	SkipValidation bool
 }
 
 // Controller is what is known of the controller that runs the HPAs: found

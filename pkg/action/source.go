@@ -112,6 +112,13 @@ func (s Source) readFiles(name string, o SettingsOverrides) (*snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Objects the API server would refuse are refused here, with the
+	// version-dependent rules of the controller the run replays.
+	if !o.SkipValidation {
+		if err := res.Validate(set.Profile); err != nil {
+			return nil, err
+		}
+	}
 	snap := res.Snapshot
 	snap.Now = s.Now
 	return &snapshot{snap: snap, settings: set, warnings: res.Warnings}, nil

@@ -114,6 +114,9 @@ type SettingsFlags struct {
 	// AssumeScaleUpdateError makes the replay assume the scale UPDATE fails
 	// with this message (hidden; used to replay upstream's failure tests).
 	AssumeScaleUpdateError string
+	// SkipValidation replays -f input the API server would refuse (hidden;
+	// used to replay upstream's unit-test objects, which never met one).
+	SkipValidation bool
 }
 
 // NewSettingsFlags returns the flags with kube-controller-manager's
@@ -148,6 +151,9 @@ func (s *SettingsFlags) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&s.AssumeScaleUpdateError, "assume-scale-update-error", s.AssumeScaleUpdateError,
 		"Assume the controller's scale update fails with this error")
 	_ = fs.MarkHidden("assume-scale-update-error")
+	fs.BoolVar(&s.SkipValidation, "skip-validation", s.SkipValidation,
+		"Replay -f input that the API server would refuse (upstream's unit-test objects)")
+	_ = fs.MarkHidden("skip-validation")
 }
 
 // ToOverrides checks the values and returns the settings the user gave.
@@ -207,6 +213,7 @@ func (s *SettingsFlags) ToOverrides(c *cobra.Command) (action.SettingsOverrides,
 		}
 	}
 	o.ScaleUpdateError = s.AssumeScaleUpdateError
+	o.SkipValidation = s.SkipValidation
 	return o, nil
 }
 

@@ -380,7 +380,7 @@ var whatifFlags = map[whatif.Field]string{
 	whatif.FieldObject: "--object", whatif.FieldExternal: "--external", whatif.FieldTarget: "--target",
 	whatif.FieldMin: "--min", whatif.FieldMax: "--max", whatif.FieldBounds: "--min/--max",
 	whatif.FieldTolerance: "--scale-up-tolerance/--scale-down-tolerance", whatif.FieldReplicas: "--replicas",
-	whatif.FieldTrace: "--trace",
+	whatif.FieldTrace: "--trace", whatif.FieldBehavior: "--behavior",
 }
 
 // flagNamed rewords a whatif field error with its flag, keeping what

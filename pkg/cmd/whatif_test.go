@@ -131,7 +131,7 @@ func TestWhatifErrors(t *testing.T) {
 		{"unknown metric", []string{"--metric", "rps=10"}, `--metric rps=10: the HPA shop/web has no Pods metric named "rps"`},
 		{"unknown target", []string{"--target", "rps=10"}, `no metric named "rps"`},
 		{"negative usage", []string{"--cpu=-5"}, `--cpu: "-5" is negative`},
-		{"negative max", []string{"--max", "-2"}, "--max -2: maxReplicas must be at least 1"},
+		{"negative max", []string{"--max", "-2"}, "--max -2: spec.maxReplicas: Invalid value: -2: must be greater than or equal to 1"},
 		{"bad relative", []string{"--memory=+abc%"}, "is not a relative change"},
 		{"bad for", []string{"--cpu=1", "--for", "soon"}, `"soon" is not a duration`},
 		{"bad load model", []string{"--cpu=1", "--load-model", "random"}, "--load-model must be"},

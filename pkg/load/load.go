@@ -44,6 +44,9 @@ type Result struct {
 	Warnings []string
 	// Controller is the input's Controller document, if any.
 	Controller *ControllerDocument
+
+	// inv is everything read, for Validate.
+	inv *inventory
 }
 
 // Load parses the sources and builds the snapshot of the HPA named in opts.
@@ -146,6 +149,7 @@ func (inv *inventory) build(sources []Source, opts Options) (*Result, error) {
 	}
 	res.Warnings = inv.warnings
 	res.Controller = inv.ctl
+	res.inv = inv
 	return res, nil
 }
 

@@ -99,6 +99,8 @@ type hpaEntry struct {
 	from      origin
 	namespace string
 	hpa       *autoscalingv2.HorizontalPodAutoscaler
+	// paths map field paths back to the API version written.
+	paths hpaPaths
 }
 
 type scaleEntry struct {
@@ -157,6 +159,7 @@ type inventory struct {
 	podMets   []podMetricsEntry
 	custom    []customEntry
 	external  []externalmetricsv1beta1.ExternalMetricValue
+	extFrom   []origin // where each of external came from
 	states    []stateEntry
 	apiErrs   []apiErrorsEntry
 	ctl       *ControllerDocument
@@ -331,6 +334,7 @@ func (inv *inventory) addObject(from origin, gv schema.GroupVersion, raw []byte)
 			return err
 		}
 		inv.external = append(inv.external, *ev)
+		inv.extFrom = append(inv.extFrom, from)
 	case stateGroup + "/" + explain.KindControllerState:
 		if from.apiVersion != explain.APIVersion {
 			return unsupportedVersion(from, explain.APIVersion)
@@ -404,7 +408,13 @@ func (inv *inventory) addHPA(from origin, gv schema.GroupVersion, raw []byte) er
 			inv.warnings = append(inv.warnings, fmt.Sprintf(
 				"%s: converted from autoscaling/v1: the cpu metric is placed last, which may differ from the autoscaling/v2 order (get it with 'kubectl get hpa.v2.autoscaling')", from))
 		}
-		inv.hpas = append(inv.hpas, hpaEntry{from: from, namespace: h.Namespace, hpa: h})
+		paths := hpaPaths{version: "v1", cpuMetric: -1, annotationMetrics: len(h.Spec.Metrics)}
+		if h1.Spec.TargetCPUUtilizationPercentage != nil {
+			paths.cpuMetric = len(h.Spec.Metrics) - 1
+			paths.annotationMetrics--
+		}
+		_, paths.behaviorAnnotation = h1.Annotations[AnnotationBehavior]
+		inv.hpas = append(inv.hpas, hpaEntry{from: from, namespace: h.Namespace, hpa: h, paths: paths})
 	default:
 		return unsupportedVersion(from, "autoscaling/v2 or autoscaling/v1")
 	}

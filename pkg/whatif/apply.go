@@ -160,6 +160,7 @@ func (e *editor) measuredPods() []*corev1.Pod {
 
 func (e *editor) spec(o *Overrides) error {
 	hpa := e.snap.HPA
+	before := hpa.DeepCopy()
 	for _, t := range o.Targets {
 		if err := e.target(t); err != nil {
 			return err
@@ -172,9 +173,6 @@ func (e *editor) spec(o *Overrides) error {
 	if o.Max != nil {
 		e.note("maxReplicas: %d (was %d)", *o.Max, hpa.Spec.MaxReplicas)
 		hpa.Spec.MaxReplicas = *o.Max
-	}
-	if err := e.checkBounds(o); err != nil {
-		return err
 	}
 	if o.Behavior != nil {
 		hpa.Spec.Behavior = o.Behavior.DeepCopy()
@@ -207,25 +205,10 @@ func (e *editor) spec(o *Overrides) error {
 			e.note("scale-down tolerance: %s", o.ScaleDownTolerance.String())
 		}
 	}
-	// The API server defaults what it stores; so do we.
+	// The API server defaults what it stores, and refuses what it would
+	// not store; so do we.
 	engine.DefaultHPA(hpa)
-	return nil
-}
-
-func (e *editor) checkBounds(o *Overrides) error {
-	hpa := e.snap.HPA
-	minR, maxR := engine.MinReplicas(hpa), hpa.Spec.MaxReplicas
-	switch {
-	case o.Max != nil && maxR < 1:
-		return fieldErr(FieldMax, fmt.Sprint(maxR), "maxReplicas must be at least 1")
-	case o.Min != nil && minR < 0:
-		return fieldErr(FieldMin, fmt.Sprint(minR), "minReplicas must not be negative")
-	case o.Min != nil && minR == 0 && !(e.set.Profile.Gates[profile.HPAScaleToZero] && engine.HasObjectOrExternalMetric(hpa)):
-		return fieldErr(FieldMin, "0", "minReplicas 0 needs the HPAScaleToZero feature gate and an Object or External metric, as the API server requires")
-	case (o.Min != nil || o.Max != nil) && minR > maxR:
-		return fieldErr(FieldBounds, "", "minReplicas %d is above maxReplicas %d", minR, maxR)
-	}
-	return nil
+	return e.validateSpec(o, before)
 }
 
 func (e *editor) target(t TargetOverride) error {

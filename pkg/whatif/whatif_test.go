@@ -232,8 +232,8 @@ func TestApplyErrors(t *testing.T) {
 		{"no memory metric", cpuSnapshot(2, "1"), Overrides{Memory: mustUsage(t, "1Gi")}, FieldMemory, `memory=1Gi: the HPA shop/web has no memory metric`},
 		{"utilization without requests", noReq, Overrides{Targets: []TargetOverride{mustTarget(t, "cpu=70%")}}, FieldTarget, `container "app" of pod web-0 has no cpu request`},
 		{"share of a missing request", noReq, Overrides{CPU: mustUsage(t, "80%")}, FieldCPU, `cpu=80%: container "app" of pod web-0 has no cpu request`},
-		{"min above max", cpuSnapshot(2, "1"), Overrides{Min: ptr[int32](5), Max: ptr[int32](3)}, FieldBounds, "minReplicas 5 is above maxReplicas 3"},
-		{"min zero", cpuSnapshot(2, "1"), Overrides{Min: ptr[int32](0)}, FieldMin, "min 0: minReplicas 0 needs the HPAScaleToZero feature gate"},
+		{"min above max", cpuSnapshot(2, "1"), Overrides{Min: ptr[int32](5), Max: ptr[int32](3)}, FieldBounds, "spec.maxReplicas: Invalid value: 3: must be greater than or equal to `minReplicas`"},
+		{"min zero", cpuSnapshot(2, "1"), Overrides{Min: ptr[int32](0)}, FieldMin, "min 0: spec.metrics: Forbidden: must specify at least one Object or External metric to support scaling to zero replicas"},
 		{"replicas zero", cpuSnapshot(2, "1"), Overrides{Replicas: ptr[int32](0)}, FieldReplicas, "replicas 0: give at least 1"},
 		{"unknown container", cpuSnapshot(2, "1"), Overrides{CPU: mustUsage(t, "db=1")}, FieldCPU, `no running pod of the target has a container named "db"`},
 	} {
