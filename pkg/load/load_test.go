@@ -537,8 +537,8 @@ func TestLoad_errors(t *testing.T) {
 		{
 			name:    "old HPA version",
 			opts:    Options{Name: "web"},
-			sources: []Source{src("a.yaml", strings.ReplaceAll(hpaWeb, "autoscaling/v2", "autoscaling/v2beta2"))},
-			want:    `a.yaml:2 (document 1): autoscaling/v2beta2 HorizontalPodAutoscaler "web": unsupported apiVersion for kind HorizontalPodAutoscaler (use autoscaling/v2 or autoscaling/v1)`,
+			sources: []Source{src("a.yaml", strings.ReplaceAll(hpaWeb, "autoscaling/v2", "autoscaling/v2alpha1"))},
+			want:    `a.yaml:2 (document 1): autoscaling/v2alpha1 HorizontalPodAutoscaler "web": unsupported apiVersion for kind HorizontalPodAutoscaler (use autoscaling/v2, v1, v2beta2 or v2beta1)`,
 		},
 		{
 			name:    "HPA missing",

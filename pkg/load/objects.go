@@ -415,8 +415,28 @@ func (inv *inventory) addHPA(from origin, gv schema.GroupVersion, raw []byte) er
 		}
 		_, paths.behaviorAnnotation = h1.Annotations[AnnotationBehavior]
 		inv.hpas = append(inv.hpas, hpaEntry{from: from, namespace: h.Namespace, hpa: h, paths: paths})
+	case "v2beta2":
+		h, err := decodeAs[autoscalingv2.HorizontalPodAutoscaler](inv, from, raw, strictWarn)
+		if err != nil {
+			return err
+		}
+		for _, w := range convertHPAv2beta2(h) {
+			inv.warnings = append(inv.warnings, fmt.Sprintf("%s: %s", from, w))
+		}
+		inv.hpas = append(inv.hpas, hpaEntry{from: from, namespace: h.Namespace, hpa: h, paths: hpaPaths{version: "v2beta2", cpuMetric: -1}})
+	case "v2beta1":
+		hb, err := decodeAs[hpaV2beta1](inv, from, raw, strictWarn)
+		if err != nil {
+			return err
+		}
+		h, warnings := convertHPAv2beta1(hb)
+		for _, w := range warnings {
+			inv.warnings = append(inv.warnings, fmt.Sprintf("%s: %s", from, w))
+		}
+		_, behavior := hb.Annotations[AnnotationBehavior]
+		inv.hpas = append(inv.hpas, hpaEntry{from: from, namespace: h.Namespace, hpa: h, paths: hpaPaths{version: "v2beta1", cpuMetric: -1, behaviorAnnotation: behavior}})
 	default:
-		return unsupportedVersion(from, "autoscaling/v2 or autoscaling/v1")
+		return unsupportedVersion(from, "autoscaling/v2, v1, v2beta2 or v2beta1")
 	}
 	return nil
 }
