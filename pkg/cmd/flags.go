@@ -66,7 +66,7 @@ func (s *SourceFlags) AddFlags(fs *pflag.FlagSet) {
 
 // AddVerbosityFlag binds -v.
 func (s *SourceFlags) AddVerbosityFlag(fs *pflag.FlagSet) {
-	fs.IntVarP(&s.Verbosity, "v", "v", s.Verbosity, "Verbosity: 1 counts the API calls, 2 lists them")
+	fs.IntVarP(&s.Verbosity, "v", "v", s.Verbosity, "Verbosity: 1 counts the API calls, 2 lists them (higher values act as 2)")
 }
 
 // ToSource resolves --now and builds the action's source.
@@ -119,6 +119,26 @@ type SettingsFlags struct {
 	SkipValidation bool
 }
 
+// Maxima of the settings flags (docs/reliability.md, "Bounds"). Above them a
+// replay means nothing, and a whatif projection would keep a history that
+// grows with every sync.
+const (
+	// MaxTolerance bounds --tolerance (1 is already ±100%).
+	MaxTolerance = 100.0
+	// MaxSettingDuration bounds --cpu-initialization-period,
+	// --initial-readiness-delay and --downscale-stabilization.
+	MaxSettingDuration = 24 * time.Hour
+	// MaxSyncPeriod bounds --sync-period.
+	MaxSyncPeriod = time.Hour
+)
+
+func maxSetting(flag string) time.Duration {
+	if flag == "sync-period" {
+		return MaxSyncPeriod
+	}
+	return MaxSettingDuration
+}
+
 // NewSettingsFlags returns the flags with kube-controller-manager's
 // defaults as their default values.
 func NewSettingsFlags() SettingsFlags {
@@ -135,15 +155,15 @@ func NewSettingsFlags() SettingsFlags {
 // AddFlags binds the settings flags.
 func (s *SettingsFlags) AddFlags(fs *pflag.FlagSet) {
 	fs.Float64Var(&s.Tolerance, "tolerance", s.Tolerance,
-		"Controller tolerance (--horizontal-pod-autoscaler-tolerance)")
+		"Controller tolerance (--horizontal-pod-autoscaler-tolerance), 0 to 100")
 	fs.DurationVar(&s.CPUInitializationPeriod, "cpu-initialization-period", s.CPUInitializationPeriod,
-		"CPU initialization period (--horizontal-pod-autoscaler-cpu-initialization-period)")
+		"CPU initialization period (--horizontal-pod-autoscaler-cpu-initialization-period), at most 24h")
 	fs.DurationVar(&s.InitialReadinessDelay, "initial-readiness-delay", s.InitialReadinessDelay,
-		"Initial readiness delay (--horizontal-pod-autoscaler-initial-readiness-delay)")
+		"Initial readiness delay (--horizontal-pod-autoscaler-initial-readiness-delay), at most 24h")
 	fs.DurationVar(&s.DownscaleStabilization, "downscale-stabilization", s.DownscaleStabilization,
-		"Downscale stabilization window (--horizontal-pod-autoscaler-downscale-stabilization)")
+		"Downscale stabilization window (--horizontal-pod-autoscaler-downscale-stabilization), at most 24h")
 	fs.DurationVar(&s.SyncPeriod, "sync-period", s.SyncPeriod,
-		"Controller sync period (--horizontal-pod-autoscaler-sync-period)")
+		"Controller sync period (--horizontal-pod-autoscaler-sync-period), at most 1h")
 	fs.StringVar(&s.FeatureGates, "feature-gates", s.FeatureGates,
 		"Feature gates as Name=true|false,... on top of the controller version's defaults (see docs/versions.md)")
 	fs.StringVar(&s.ControllerVersion, "controller-version", s.ControllerVersion,
@@ -160,8 +180,11 @@ func (s *SettingsFlags) AddFlags(fs *pflag.FlagSet) {
 func (s *SettingsFlags) ToOverrides(c *cobra.Command) (action.SettingsOverrides, error) {
 	changed := changedFlags(c)
 	var o action.SettingsOverrides
-	if s.Tolerance < 0 {
+	switch {
+	case s.Tolerance < 0:
 		return o, fmt.Errorf("--tolerance must not be negative, got %v", s.Tolerance)
+	case !(s.Tolerance <= MaxTolerance): // also refuses NaN
+		return o, fmt.Errorf("--tolerance must be a number between 0 and %v, got %v", MaxTolerance, s.Tolerance)
 	}
 	for _, d := range []struct {
 		flag string
@@ -175,6 +198,9 @@ func (s *SettingsFlags) ToOverrides(c *cobra.Command) (action.SettingsOverrides,
 	} {
 		if d.v < 0 {
 			return o, fmt.Errorf("--%s must not be negative, got %v", d.flag, d.v)
+		}
+		if limit := maxSetting(d.flag); d.v > limit {
+			return o, fmt.Errorf("--%s must be at most %v, got %v", d.flag, limit, d.v)
 		}
 		if changed[d.flag] {
 			v := d.v

@@ -75,6 +75,13 @@ type WhatifOptions struct {
 // autoDuration is what --for means without a value: until the replicas settle.
 const autoDuration = "auto"
 
+// Maxima of the projection's duration flags (docs/reliability.md,
+// "Bounds"); the number of syncs is bounded too (whatif.DefaultMaxSteps).
+const (
+	maxFor        = 7 * 24 * time.Hour
+	maxPodStartup = 24 * time.Hour
+)
+
 // NewCmdWhatif returns the whatif command. runF, when set, replaces Run after
 // Complete and Validate (for tests).
 func NewCmdWhatif(streams genericiooptions.IOStreams, cf *genericclioptions.ConfigFlags, runF func(*WhatifOptions) error) *cobra.Command {
@@ -171,16 +178,16 @@ func (o *WhatifOptions) addOverrideFlags(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&o.Objects, "object", nil, "Value of an Object metric: NAME=VALUE (repeatable)")
 	fs.StringArrayVar(&o.Externals, "external", nil, "Value of an External metric: NAME=VALUE (the sum of its series) or NAME{LABEL=V,...}=VALUE (repeatable)")
 	fs.StringArrayVar(&o.Targets, "target", nil, "A metric's target: cpu=70% (utilization), cpu=250m (average value), NAME=VALUE (repeatable)")
-	fs.Int32Var(&o.Min, "min", -1, "The HPA's minReplicas")
-	fs.Int32Var(&o.Max, "max", -1, "The HPA's maxReplicas")
+	fs.Int32Var(&o.Min, "min", -1, "The HPA's minReplicas (0 to 2147483647, as the API)")
+	fs.Int32Var(&o.Max, "max", -1, "The HPA's maxReplicas (1 to 2147483647, as the API)")
 	fs.StringVar(&o.ScaleUpTolerance, "scale-up-tolerance", "", "Tolerance of the HPA's scale-up rules, like 0.05 (adds the default behavior if the HPA has none)")
 	fs.StringVar(&o.ScaleDownTolerance, "scale-down-tolerance", "", "Tolerance of the HPA's scale-down rules, like 0.2 (adds the default behavior if the HPA has none)")
 	fs.StringVar(&o.BehaviorFile, "behavior", "", "File holding a spec.behavior stanza (YAML or JSON, with or without the 'behavior:' key) to use instead of the HPA's")
-	fs.Int32Var(&o.Replicas, "replicas", -1, "Run this many pods (see --load-model for their usage)")
+	fs.Int32Var(&o.Replicas, "replicas", -1, fmt.Sprintf("Run this many pods (see --load-model for their usage); up to 2147483647, of which at most %d pods are simulated: a count outside [minReplicas, maxReplicas] needs none beyond maxReplicas", whatif.MaxPods))
 	fs.BoolVar(&o.AllReady, "all-ready", false, "Make every pod of the target Running and Ready")
 	fs.StringVar(&o.LoadModel, "load-model", o.LoadModel, "What stays constant when the pods change: constant-total (the total load, shared by the pods) or constant-per-pod")
-	fs.Var(newDurationOrAuto(&o.For), "for", "Project the syncs over this long (like 30m), or 'auto': until the replicas settle (at most 1h)")
-	fs.DurationVar(&o.PodStartup, "pod-startup", o.PodStartup, "In a projection, how long a new pod takes to become ready and report samples")
+	fs.Var(newDurationOrAuto(&o.For), "for", fmt.Sprintf("Project the syncs over this long (like 30m, at most %s and %d syncs), or 'auto': until the replicas settle (at most 1h)", maxFor, whatif.DefaultMaxSteps))
+	fs.DurationVar(&o.PodStartup, "pod-startup", o.PodStartup, fmt.Sprintf("In a projection, how long a new pod takes to become ready and report samples (at most %s)", maxPodStartup))
 	fs.BoolVar(&o.NoHistory, "no-history", false, "Ignore the controller history that watches recorded (explain --watch)")
 	fs.StringVar(&o.TraceFile, "trace", "", "In a projection, a CSV load trace (time,cpu | time,cpu/pod | ..., see docs/whatif.md); implies --for")
 }
@@ -340,12 +347,15 @@ func (o *WhatifOptions) Validate() error {
 	if o.overrides.Empty() && o.project == nil {
 		return errNoChanges
 	}
-	if o.PodStartup < 0 {
-		return fmt.Errorf("--pod-startup must not be negative, got %v", o.PodStartup)
+	if o.PodStartup < 0 || o.PodStartup > maxPodStartup {
+		return fmt.Errorf("--pod-startup must be between 0s and %s, got %v", maxPodStartup, o.PodStartup)
 	}
 	if o.For != "" && o.For != autoDuration {
-		if d, _ := time.ParseDuration(o.For); d <= 0 {
+		switch d, _ := time.ParseDuration(o.For); {
+		case d <= 0:
 			return fmt.Errorf("--for must be positive, got %s", o.For)
+		case d > maxFor:
+			return fmt.Errorf("--for must be at most %s, got %s", maxFor, o.For)
 		}
 	}
 	return nil

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math/big"
 	"sort"
 	"strings"
 	"time"
@@ -100,6 +101,11 @@ type editor struct {
 	// freshest existing sample, so new samples look like the others.
 	sampleTime   time.Time
 	sampleWindow time.Duration
+	// pmIndex and cmIndex find a pod's PodMetrics and its Pods metric
+	// samples (by metric and pod name) without a scan; built on first use,
+	// dropped when samples are removed.
+	pmIndex map[string]int
+	cmIndex map[[2]string]int
 }
 
 func (e *editor) index() {
@@ -362,6 +368,20 @@ func (e *editor) replicas(o *Overrides) error {
 		model = explain.LoadConstantTotal
 	}
 	was := e.snap.Target.SpecReplicas
+	// The pods to simulate: above maxReplicas the controller scales to
+	// maxReplicas without reading metrics, so only those pods matter (to
+	// the metrics shown and to a projection's next sync).
+	minR, maxR := engine.MinReplicas(e.snap.HPA), e.snap.HPA.Spec.MaxReplicas
+	clamped := n > maxR || n < minR
+	m := min(n, max(maxR, 1))
+	if m > MaxPods {
+		if !clamped {
+			return fieldErr(FieldReplicas, fmt.Sprint(n), "whatif simulates at most %d pods, and %d replicas within [%d, %d] need one each: give at most %d", MaxPods, n, minR, maxR, MaxPods)
+		}
+		e.snap.Target.SpecReplicas, e.snap.Target.StatusReplicas = n, n
+		e.note("replicas: %d (was %d); outside [%d, %d], so the controller clamps without reading metrics: no pods are simulated (more than %d), the metrics shown are those of the input's pods", n, was, minR, maxR, MaxPods)
+		return nil
+	}
 	pods := e.measuredPods()
 	if len(pods) == 0 {
 		return fieldErr(FieldReplicas, fmt.Sprint(n), "the target has no running pods to copy")
@@ -371,21 +391,23 @@ func (e *editor) replicas(o *Overrides) error {
 	// Keep the oldest ready pods; copy the template for the others.
 	sort.SliceStable(pods, func(i, j int) bool { return podOrder(pods[i], pods[j]) })
 	keep := map[string]bool{}
-	for i := 0; i < len(pods) && i < int(n); i++ {
+	for i := 0; i < len(pods) && i < int(m); i++ {
 		keep[pods[i].Name] = true
 	}
 	var kept []corev1.Pod
+	dropped := map[string]bool{}
 	for i := range e.snap.Pods {
 		p := &e.snap.Pods[i]
 		if e.measured(p) && !keep[p.Name] {
-			e.dropSamples(p.Name)
+			dropped[p.Name] = true
 			continue
 		}
 		kept = append(kept, *p)
 	}
+	e.dropSamples(dropped)
 	templatePM := e.podMetrics(template.Name)
 	templateCM := e.customFor(template.Name)
-	for i := len(keep); i < int(n); i++ {
+	for i := len(keep); i < int(m); i++ {
 		clone := template.DeepCopy()
 		clone.Name = fmt.Sprintf("%s-whatif-%d", strings.TrimSuffix(template.GenerateName, "-"), i+1)
 		if template.GenerateName == "" {
@@ -407,12 +429,17 @@ func (e *editor) replicas(o *Overrides) error {
 		}
 	}
 	e.snap.Pods = kept
+	e.pmIndex, e.cmIndex = nil, nil
 	e.snap.Target.SpecReplicas, e.snap.Target.StatusReplicas = n, n
+	running := fmt.Sprintf("%d running pods (was %d)", n, was)
+	if m < n {
+		running = fmt.Sprintf("%d (was %d), above maxReplicas %d: the controller scales to %d without reading metrics, so only the %d pods it keeps are simulated", n, was, maxR, m, m)
+	}
 	if model == explain.LoadConstantTotal {
 		e.spread(totals, e.measuredPods())
-		e.note("replicas: %d running pods (was %d); the total load is spread evenly over them, every pod reporting", n, was)
+		e.note("replicas: %s; the total load is spread evenly over them, every pod reporting", running)
 	} else {
-		e.note("replicas: %d running pods (was %d); each pod keeps its own load, new pods use what %s uses", n, was, template.Name)
+		e.note("replicas: %s; each pod keeps its own load, new pods use what %s uses", running, template.Name)
 	}
 	return nil
 }
@@ -462,6 +489,7 @@ type loadTotals struct {
 
 func (e *editor) totals(pods []*corev1.Pod) loadTotals {
 	t := loadTotals{resource: map[corev1.ResourceName]map[string]int64{}, pods: map[string]int64{}}
+	counted := make(map[string]bool, len(pods))
 	for _, p := range pods {
 		if pm := e.podMetrics(p.Name); pm != nil {
 			for _, c := range pm.Containers {
@@ -473,7 +501,12 @@ func (e *editor) totals(pods []*corev1.Pod) loadTotals {
 				}
 			}
 		}
-		for _, cm := range e.customFor(p.Name) {
+		counted[p.Name] = true
+	}
+	// One pass over the samples, not one per pod.
+	for i := range e.snap.CustomMetrics {
+		cm := &e.snap.CustomMetrics[i]
+		if cm.DescribedObject.Kind == "Pod" && counted[cm.DescribedObject.Name] {
 			t.pods[cm.Metric.Name] += cm.Value.MilliValue()
 		}
 	}
@@ -529,13 +562,41 @@ func shareOf(res corev1.ResourceName, total, n, i int64) int64 {
 // ---- samples ----
 
 func (e *editor) podMetrics(pod string) *metricsv1beta1.PodMetrics {
-	for i := range e.snap.PodMetrics {
-		pm := &e.snap.PodMetrics[i]
-		if pm.Name == pod && (pm.Namespace == "" || pm.Namespace == e.snap.HPA.Namespace) {
-			return pm
+	if e.pmIndex == nil {
+		e.pmIndex = make(map[string]int, len(e.snap.PodMetrics))
+		for i := range e.snap.PodMetrics {
+			pm := &e.snap.PodMetrics[i]
+			if _, seen := e.pmIndex[pm.Name]; !seen && (pm.Namespace == "" || pm.Namespace == e.snap.HPA.Namespace) {
+				e.pmIndex[pm.Name] = i
+			}
 		}
 	}
+	if i, ok := e.pmIndex[pod]; ok {
+		return &e.snap.PodMetrics[i]
+	}
 	return nil
+}
+
+// podsSampleIndex returns the index of pod's sample of Pods metric name in
+// CustomMetrics, or -1.
+func (e *editor) podsSampleIndex(pod, name string) int {
+	if e.cmIndex == nil {
+		e.cmIndex = make(map[[2]string]int, len(e.snap.CustomMetrics))
+		for i := range e.snap.CustomMetrics {
+			cm := &e.snap.CustomMetrics[i]
+			if cm.DescribedObject.Kind != "Pod" {
+				continue
+			}
+			key := [2]string{cm.Metric.Name, cm.DescribedObject.Name}
+			if _, seen := e.cmIndex[key]; !seen {
+				e.cmIndex[key] = i
+			}
+		}
+	}
+	if i, ok := e.cmIndex[[2]string{name, pod}]; ok {
+		return i
+	}
+	return -1
 }
 
 // ensurePodMetrics returns p's PodMetrics, creating a sample for it (zero
@@ -553,6 +614,9 @@ func (e *editor) ensurePodMetrics(p *corev1.Pod) *metricsv1beta1.PodMetrics {
 		pm.Containers = append(pm.Containers, metricsv1beta1.ContainerMetrics{Name: c.Name, Usage: corev1.ResourceList{}})
 	}
 	e.snap.PodMetrics = append(e.snap.PodMetrics, pm)
+	if e.pmIndex != nil {
+		e.pmIndex[pm.Name] = len(e.snap.PodMetrics) - 1
+	}
 	return &e.snap.PodMetrics[len(e.snap.PodMetrics)-1]
 }
 
@@ -567,17 +631,22 @@ func (e *editor) customFor(pod string) []custommetricsv1beta2.MetricValue {
 	return out
 }
 
-func (e *editor) dropSamples(pod string) {
+// dropSamples removes the samples of the named pods.
+func (e *editor) dropSamples(pods map[string]bool) {
+	if len(pods) == 0 {
+		return
+	}
+	e.pmIndex, e.cmIndex = nil, nil
 	pms := e.snap.PodMetrics[:0]
 	for _, pm := range e.snap.PodMetrics {
-		if pm.Name != pod {
+		if !pods[pm.Name] {
 			pms = append(pms, pm)
 		}
 	}
 	e.snap.PodMetrics = pms
 	cms := e.snap.CustomMetrics[:0]
 	for _, cm := range e.snap.CustomMetrics {
-		if !(cm.DescribedObject.Kind == "Pod" && cm.DescribedObject.Name == pod) {
+		if !(cm.DescribedObject.Kind == "Pod" && pods[cm.DescribedObject.Name]) {
 			cms = append(cms, cm)
 		}
 	}
@@ -587,13 +656,11 @@ func (e *editor) dropSamples(pod string) {
 // setPodsSample sets pod p's value of the Pods metric name, creating the
 // sample if needed.
 func (e *editor) setPodsSample(p *corev1.Pod, name string, milli int64) {
-	for i := range e.snap.CustomMetrics {
-		cm := &e.snap.CustomMetrics[i]
-		if cm.Metric.Name == name && cm.DescribedObject.Kind == "Pod" && cm.DescribedObject.Name == p.Name {
-			cm.Value = *resource.NewMilliQuantity(milli, resource.DecimalSI)
-			return
-		}
+	if i := e.podsSampleIndex(p.Name, name); i >= 0 {
+		e.snap.CustomMetrics[i].Value = *resource.NewMilliQuantity(milli, resource.DecimalSI)
+		return
 	}
+	e.cmIndex[[2]string{name, p.Name}] = len(e.snap.CustomMetrics)
 	e.snap.CustomMetrics = append(e.snap.CustomMetrics, custommetricsv1beta2.MetricValue{
 		DescribedObject: corev1.ObjectReference{Kind: "Pod", APIVersion: "/v1", Name: p.Name, Namespace: p.Namespace},
 		Metric:          custommetricsv1beta2.MetricIdentifier{Name: name},
@@ -718,7 +785,7 @@ func setPodUsage(p *corev1.Pod, pm *metricsv1beta1.PodMetrics, res corev1.Resour
 			if u.Container != "" && c.Name != u.Container {
 				continue
 			}
-			v := ceilDiv(request(c)*int64(u.Change.Percent*1000), 100*1000)
+			v := saturate(float64(request(c)) * u.Change.Percent / 100)
 			entry(c.Name).Usage[res] = quantity(res, v)
 		}
 	case u.Change.Kind == Relative:
@@ -755,7 +822,7 @@ func setPodUsage(p *corev1.Pod, pm *metricsv1beta1.PodMetrics, res corev1.Resour
 			case i == len(containers)-1:
 				v = total - given
 			case allReq && reqSum > 0:
-				v = total * request(c) / reqSum
+				v = mulDiv(total, request(c), reqSum)
 			default:
 				v = total / int64(len(containers))
 			}
@@ -765,11 +832,20 @@ func setPodUsage(p *corev1.Pod, pm *metricsv1beta1.PodMetrics, res corev1.Resour
 	}
 }
 
-func ceilDiv(a, b int64) int64 {
-	if a <= 0 {
-		return 0
+// mulDiv is a*b/c (truncated, as integer division) for a non-zero c,
+// without the overflow of a*b; a result beyond int64 saturates at
+// ±maxMilli.
+func mulDiv(a, b, c int64) int64 {
+	q := new(big.Int).Mul(big.NewInt(a), big.NewInt(b))
+	q.Quo(q, big.NewInt(c))
+	switch {
+	case q.IsInt64():
+		return q.Int64()
+	case q.Sign() < 0:
+		return -maxMilli
+	default:
+		return maxMilli
 	}
-	return (a + b - 1) / b
 }
 
 // averageUsage is the mean per-pod usage over the pods with a sample.
@@ -832,11 +908,8 @@ func (e *editor) podsMetrics(o *Overrides) error {
 }
 
 func (e *editor) podsSample(pod, name string) (int64, bool) {
-	for i := range e.snap.CustomMetrics {
-		cm := &e.snap.CustomMetrics[i]
-		if cm.Metric.Name == name && cm.DescribedObject.Kind == "Pod" && cm.DescribedObject.Name == pod {
-			return cm.Value.MilliValue(), true
-		}
+	if i := e.podsSampleIndex(pod, name); i >= 0 {
+		return e.snap.CustomMetrics[i].Value.MilliValue(), true
 	}
 	return 0, false
 }
@@ -916,6 +989,7 @@ func (e *editor) setObject(mo MetricOverride, src *autoscalingv2.ObjectMetricSou
 			}
 		}
 		e.snap.CustomMetrics = kept
+		e.cmIndex = nil
 	}
 	e.note("object metric %s of %s: %s (was %s)", mo.Name, obj, e.objectValue(mo.Name, ref.Kind, wantName), was)
 	return nil
@@ -1017,7 +1091,7 @@ func (e *editor) setExternal(mo MetricOverride, ls *metav1.LabelSelector) error 
 			case k == len(idx)-1:
 				v = total - given
 			case sum > 0:
-				v = total * ev.Value.MilliValue() / sum
+				v = mulDiv(total, ev.Value.MilliValue(), sum)
 			default:
 				v = total / int64(len(idx))
 			}

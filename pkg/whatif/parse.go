@@ -63,6 +63,9 @@ func ParseChange(s string, ofRequest bool) (Change, error) {
 		if p < -100 {
 			return c, fmt.Errorf("%q would make the value negative", s)
 		}
+		if p > MaxPercent {
+			return c, fmt.Errorf("%q is above the limit of +%v%%", s, MaxPercent)
+		}
 		c.Kind, c.Factor = Relative, 1+p/100
 		return c, nil
 	case strings.HasSuffix(s, "%req"), strings.HasSuffix(s, "%"):
@@ -77,6 +80,9 @@ func ParseChange(s string, ofRequest bool) (Change, error) {
 		if p < 0 {
 			return c, fmt.Errorf("%q is negative", s)
 		}
+		if p > MaxPercent {
+			return c, fmt.Errorf("%q is above the limit of %v%% of the request", s, MaxPercent)
+		}
 		c.Kind, c.Percent = OfRequest, p
 		return c, nil
 	}
@@ -87,6 +93,9 @@ func ParseChange(s string, ofRequest bool) (Change, error) {
 	if q.Sign() < 0 {
 		return c, fmt.Errorf("%q is negative", s)
 	}
+	if q.Cmp(MaxQuantity) > 0 {
+		return c, fmt.Errorf("%q is above the limit of %s", s, MaxQuantity.String())
+	}
 	c.Kind, c.Value = Absolute, q
 	return c, nil
 }
@@ -96,7 +105,7 @@ func ParseChange(s string, ofRequest bool) (Change, error) {
 // controller rounds samples.
 func (c Change) apply(current int64) int64 {
 	if c.Kind == Relative {
-		return int64(math.Ceil(float64(current)*c.Factor - 1e-9))
+		return saturate(float64(current)*c.Factor - 1e-9)
 	}
 	return c.Value.MilliValue()
 }
@@ -231,6 +240,9 @@ func ParseTarget(s string) (TargetOverride, error) {
 	}
 	if q.Sign() <= 0 {
 		return t, fmt.Errorf("%q: a target must be positive", s)
+	}
+	if q.Cmp(MaxQuantity) > 0 {
+		return t, fmt.Errorf("%q: %q is above the limit of %s", s, val, MaxQuantity.String())
 	}
 	t.Value = &q
 	return t, nil

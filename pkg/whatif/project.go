@@ -82,7 +82,7 @@ func Project(snap *engine.Snapshot, set engine.Settings, opts ProjectOptions) (*
 	}
 	steps := int(span/set.SyncPeriod) + 1
 	if steps > opts.MaxSteps {
-		return nil, fmt.Errorf("a projection of %s at a %s sync period is %d syncs; the limit is %d", span, set.SyncPeriod, steps, opts.MaxSteps)
+		return nil, fmt.Errorf("a projection of %s at a %s sync period is %d syncs; the limit is %d (at most %s at this sync period): shorten --for", span, set.SyncPeriod, steps, opts.MaxSteps, time.Duration(opts.MaxSteps-1)*set.SyncPeriod)
 	}
 	if opts.Trace != nil {
 		if err := opts.Trace.check(opts.TraceName, snap.HPA); err != nil {
@@ -108,6 +108,7 @@ func Project(snap *engine.Snapshot, set engine.Settings, opts ProjectOptions) (*
 	settled := func(t time.Time) bool {
 		return t.Sub(lastRescale) >= quiet && t.Sub(snap.Now) >= quiet && !sim.tracePending(t)
 	}
+	work := 0
 	for k := 0; k < steps; k++ {
 		t := snap.Now.Add(time.Duration(k) * set.SyncPeriod)
 		if k > 0 || opts.Trace != nil {
@@ -116,6 +117,12 @@ func Project(snap *engine.Snapshot, set engine.Settings, opts ProjectOptions) (*
 		dec, err := engine.Evaluate(sim.snap, set)
 		if err != nil {
 			return nil, err
+		}
+		if work += len(sim.snap.Pods); work > MaxPodSyncs {
+			return nil, fmt.Errorf("the projection stops at %s: it simulated more than %d pods over its syncs (pods times replayed syncs), the limit; shorten --for or lower --max", offset(t.Sub(snap.Now)), MaxPodSyncs)
+		}
+		if dec.Rescale && dec.DesiredReplicas > MaxPods && int(dec.DesiredReplicas) > sim.countMeasured() {
+			return nil, fmt.Errorf("the projection scales to %d replicas at %s; whatif simulates at most %d pods: lower --max (or the load), or shorten --for", dec.DesiredReplicas, offset(t.Sub(snap.Now)), MaxPods)
 		}
 		step := stepOf(dec, t, snap.Now, sim.readyPods())
 		p.Steps = append(p.Steps, step)
@@ -291,9 +298,10 @@ func newSimulation(snap *engine.Snapshot, set engine.Settings, opts ProjectOptio
 	s.window = e.sampleWindow
 
 	var measured []*corev1.Pod
+	custom := podsWithCustom(s.snap)
 	for i := range s.snap.Pods {
 		p := &s.snap.Pods[i]
-		sp := &simPod{pod: *p.DeepCopy(), reports: e.podMetrics(p.Name) != nil || hasCustom(s.snap, p.Name)}
+		sp := &simPod{pod: *p.DeepCopy(), reports: e.podMetrics(p.Name) != nil || custom[p.Name]}
 		if e.measured(p) {
 			measured = append(measured, &sp.pod)
 			if !isReady(p) && startOf(p).Add(opts.PodStartup).After(snap.Now) {
@@ -330,13 +338,15 @@ func newSimulation(snap *engine.Snapshot, set engine.Settings, opts ProjectOptio
 	return s
 }
 
-func hasCustom(snap *engine.Snapshot, pod string) bool {
+// podsWithCustom names the pods that have a Pods metric sample.
+func podsWithCustom(snap *engine.Snapshot) map[string]bool {
+	out := map[string]bool{}
 	for i := range snap.CustomMetrics {
-		if snap.CustomMetrics[i].DescribedObject.Kind == "Pod" && snap.CustomMetrics[i].DescribedObject.Name == pod {
-			return true
+		if snap.CustomMetrics[i].DescribedObject.Kind == "Pod" {
+			out[snap.CustomMetrics[i].DescribedObject.Name] = true
 		}
 	}
-	return false
+	return out
 }
 
 func (s *simulation) notes() []string {
@@ -623,7 +633,7 @@ func (s *simulation) splitOverContainers(r corev1.ResourceName, v int64) map[str
 		case i == len(s.containers)-1:
 			part = v - given
 		case sum > 0:
-			part = v * weights[c] / sum
+			part = mulDiv(v, weights[c], sum)
 		default:
 			part = v / int64(len(s.containers))
 		}

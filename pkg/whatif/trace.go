@@ -136,7 +136,13 @@ func ParseTrace(name string, data []byte) (*Trace, error) {
 			if q.Sign() < 0 {
 				return nil, fmt.Errorf("%s line %d, column %s: %q is negative", name, line, tr.Columns[i].Header, v)
 			}
+			if q.Cmp(MaxQuantity) > 0 {
+				return nil, fmt.Errorf("%s line %d, column %s: %q is above the limit of %s", name, line, tr.Columns[i].Header, v, MaxQuantity.String())
+			}
 			row.Values[i] = &q
+		}
+		if len(tr.Rows) == MaxTraceRows {
+			return nil, fmt.Errorf("%s line %d: more than %d rows, the limit (a projection replays at most %d syncs)", name, line, MaxTraceRows, DefaultMaxSteps)
 		}
 		tr.Rows = append(tr.Rows, row)
 	}
