@@ -6,6 +6,7 @@ package action
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/migrate"
@@ -26,14 +27,19 @@ type MigrateConfig struct {
 	Execute, DryRun bool
 	// Write saves the edited manifests.
 	Write bool
+	// Stdin is read for the manifest named "-" in Filenames.
+	Stdin io.Reader
 }
 
 // MigrateResult is the report, and what was done besides.
 type MigrateResult struct {
 	Report *migrate.Report
 	// Written lists the manifests saved.
-	Written  []string
-	Warnings []string
+	Written []string
+	// StdinManifest is the manifest read from stdin (-f -), edited when it
+	// describes the target, else as read; nil without -f -.
+	StdinManifest []byte
+	Warnings      []string
 	// Failed is set when the verification after the steps failed; the
 	// report is still complete and should be shown.
 	Failed error
@@ -69,9 +75,14 @@ func Migrate(ctx context.Context, cfg MigrateConfig) (*MigrateResult, error) {
 
 	var edits []migrate.FileEdit
 	if len(cfg.Filenames) > 0 {
-		files, err := migrate.ReadManifests(cfg.Filenames, cfg.Recursive)
+		files, err := migrate.ReadManifests(cfg.Filenames, cfg.Recursive, cfg.Stdin)
 		if err != nil {
 			return nil, err
+		}
+		for _, f := range files {
+			if f.Stdin {
+				res.StdinManifest = f.Data
+			}
 		}
 		var changes []migrate.ManifestChange
 		var warnings []string
@@ -87,12 +98,19 @@ func Migrate(ctx context.Context, cfg MigrateConfig) (*MigrateResult, error) {
 			return nil, err
 		}
 	}
+	for _, e := range edits {
+		if e.Stdin {
+			res.StdinManifest = e.After
+		}
+	}
 	if cfg.Write && len(edits) > 0 {
 		if err := migrate.WriteEdits(edits); err != nil {
 			return nil, err
 		}
 		for _, e := range edits {
-			res.Written = append(res.Written, e.Path)
+			if !e.Stdin {
+				res.Written = append(res.Written, e.Path)
+			}
 		}
 		if len(report.Steps) > 0 && (!cfg.Execute || cfg.DryRun) {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("the saved manifests no longer set %s: do not apply them before the hand-over is done (run this command with --apply first)", target.PathString()))
@@ -101,7 +119,7 @@ func Migrate(ctx context.Context, cfg MigrateConfig) (*MigrateResult, error) {
 	if len(cfg.Filenames) > 0 {
 		report.ManifestDiffs = make([]migrate.ManifestDiff, 0, len(edits))
 		for _, e := range edits {
-			report.ManifestDiffs = append(report.ManifestDiffs, migrate.ManifestDiff{File: e.Path, Diff: e.Diff, Written: cfg.Write})
+			report.ManifestDiffs = append(report.ManifestDiffs, migrate.ManifestDiff{File: e.Path, Diff: e.Diff, Written: cfg.Write && !e.Stdin})
 		}
 	}
 	if v := report.Verification; v != nil && !v.OK {

@@ -88,9 +88,12 @@ func NewCmdMigrate(streams genericiooptions.IOStreams, cf *genericclioptions.Con
 			it again once done changes nothing.
 
 			With -f it also removes the field from the object's manifests in local YAML files
-			(several documents per file; comments, order and formatting are kept) and prints
-			the diff; --write saves the files. Other manifests in those files that set a
-			replica count are pointed out.`),
+			(several documents per file, and the items of kind: List documents; comments,
+			order and formatting are kept) and prints the diff; --write saves the files.
+			Other manifests in those files that set a replica count are pointed out. With
+			-f - the manifest is read from standard input and printed, edited, to standard
+			output, so that migrate works as a filter; the report then goes to standard
+			error.`),
 		Example: dedent(`
 			# Show who manages the replica count of deployment web and the plan
 			kubectl hpa migrate deployment/web -n shop
@@ -103,6 +106,9 @@ func NewCmdMigrate(streams genericiooptions.IOStreams, cf *genericclioptions.Con
 
 			# Also remove spec.replicas from the manifests in deploy/ and save them
 			kubectl hpa migrate statefulset/db -n shop -f deploy/ --write
+
+			# Edit a manifest on its way through a pipe (the report goes to stderr)
+			kustomize build overlays/prod | kubectl hpa migrate deployment/web -n shop -f - > web.yaml
 
 			# The plan as JSON
 			kubectl hpa migrate widgets.example.com/w -n shop -o json`),
@@ -143,7 +149,7 @@ func (o *MigrateOptions) AddFlags(fs *pflag.FlagSet) {
 		`With "server", send every write with dryRun=All: the API server checks it and persists nothing; "client" only prints the plan`)
 	fs.Lookup("dry-run").NoOptDefVal = "server"
 	fs.StringSliceVarP(&o.Filenames, "filename", "f", o.Filenames,
-		"Manifest files or directories to remove the field from (the diff is printed; --write saves it)")
+		"Manifest files or directories to remove the field from (the diff is printed; --write saves it); - reads standard input and prints the edited manifest to standard output")
 	fs.BoolVarP(&o.Recursive, "recursive", "R", o.Recursive, "Walk the directories given with -f recursively")
 	fs.BoolVar(&o.Write, "write", o.Write, "Save the edited manifests given with -f")
 	fs.StringVarP(&o.Output, "output", "o", o.Output, formatHelp())
@@ -194,6 +200,8 @@ func (o *MigrateOptions) Validate() error {
 		return fmt.Errorf("migrate takes exactly one TYPE/NAME (like deployment/web), got %d arguments", len(o.args))
 	case o.Write && len(o.Filenames) == 0:
 		return errors.New("--write saves the manifests given with -f: give at least one")
+	case o.Write && onlyStdin(o.Filenames):
+		return errors.New("--write saves files, and -f - is standard input: its edited manifest is printed to standard output without --write")
 	case o.Apply && strings.EqualFold(o.DryRun, "client"):
 		return errors.New("--apply and --dry-run=client contradict each other: --dry-run=client only prints the plan")
 	}
@@ -218,7 +226,7 @@ func (o *MigrateOptions) Run(ctx context.Context) error {
 	}
 	res, err := action.Migrate(ctx, action.MigrateConfig{
 		Clients: o.Clients, Type: o.Type, Name: o.Name, Namespace: o.Namespace,
-		Filenames: o.Filenames, Recursive: o.Recursive, Execute: o.execute, DryRun: o.dryRun, Write: o.Write,
+		Filenames: o.Filenames, Recursive: o.Recursive, Execute: o.execute, DryRun: o.dryRun, Write: o.Write, Stdin: o.In,
 	})
 	if err != nil {
 		return err
@@ -227,12 +235,33 @@ func (o *MigrateOptions) Run(ctx context.Context) error {
 		fmt.Fprintf(o.ErrOut, "Wrote %s\n", p)
 	}
 	printWarnings(o.ErrOut, res.Warnings)
+	// With -f -, standard output carries the manifest, and the report goes
+	// to standard error.
+	report := o.Out
+	if res.StdinManifest != nil {
+		report = o.ErrOut
+	}
 	if o.format == render.FormatText {
-		if err := migrate.WriteText(o.Out, res.Report); err != nil {
+		if err := migrate.WriteText(report, res.Report); err != nil {
 			return err
 		}
-	} else if err := render.Encode(o.Out, o.format, res.Report); err != nil {
+	} else if err := render.Encode(report, o.format, res.Report); err != nil {
 		return err
 	}
+	if res.StdinManifest != nil {
+		if _, err := o.Out.Write(res.StdinManifest); err != nil {
+			return err
+		}
+	}
 	return res.Failed
+}
+
+// onlyStdin reports whether every -f is "-".
+func onlyStdin(names []string) bool {
+	for _, n := range names {
+		if n != "-" {
+			return false
+		}
+	}
+	return len(names) > 0
 }

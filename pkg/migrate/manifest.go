@@ -19,17 +19,23 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 )
 
-// ManifestFile is a local manifest file.
+// ManifestFile is a local manifest file, or standard input.
 type ManifestFile struct {
 	Path string
 	Data []byte
 	Mode fs.FileMode
+	// Stdin is set for the manifest read from standard input (-f -): its
+	// edit is printed, never written.
+	Stdin bool
 }
+
+// StdinPath names standard input in reports and diffs.
+const StdinPath = "<stdin>"
 
 // ReadManifests reads the files, and the *.yaml and *.yml files of the
 // directories (of their subdirectories too with recursive), in a stable
-// order.
-func ReadManifests(paths []string, recursive bool) ([]ManifestFile, error) {
+// order. "-" reads stdin, once.
+func ReadManifests(paths []string, recursive bool, stdin io.Reader) ([]ManifestFile, error) {
 	var out []ManifestFile
 	read := func(p string) error {
 		info, err := os.Stat(p)
@@ -43,9 +49,22 @@ func ReadManifests(paths []string, recursive bool) ([]ManifestFile, error) {
 		out = append(out, ManifestFile{Path: p, Data: data, Mode: info.Mode().Perm()})
 		return nil
 	}
+	stdinRead := false
 	for _, p := range paths {
 		if p == "-" {
-			return nil, errors.New("-f -: migrate edits files in place, so it needs file names, not stdin")
+			if stdinRead {
+				return nil, errors.New(`-f -: standard input given more than once`)
+			}
+			stdinRead = true
+			if stdin == nil {
+				return nil, errors.New("-f -: no standard input to read from")
+			}
+			data, err := io.ReadAll(stdin)
+			if err != nil {
+				return nil, fmt.Errorf("-f -: %w", err)
+			}
+			out = append(out, ManifestFile{Path: StdinPath, Data: data, Stdin: true})
+			continue
 		}
 		info, err := os.Stat(p)
 		if err != nil {
@@ -104,11 +123,48 @@ type FileEdit struct {
 	After  []byte
 	// Diff is the unified diff from Before to After.
 	Diff string
+	// Stdin is set for the manifest read from standard input.
+	Stdin bool
 }
 
-// EditManifests removes the replica count from every document of files
-// that describes the target, and lists the other documents that set a
-// replica count. Only the lines of the field (and the comment lines right
+// listItems returns the items sequence of a List document (kind: List, or
+// any kind ending in List, holding items), or nil for any other document.
+func listItems(doc *yaml.Node) *yaml.Node {
+	if !strings.HasSuffix(identify(doc).kind, "List") {
+		return nil
+	}
+	_, _, items := lookup(doc, []string{"items"})
+	if items == nil || items.Kind != yaml.SequenceNode {
+		return nil
+	}
+	return items
+}
+
+// objectAt is where an object sits in a file: its document, and its index
+// in the document's items when the document is a List (-1 otherwise).
+type objectAt struct{ doc, item int }
+
+// objectsOf lists the objects of document di: the document itself, or the
+// items of a List.
+func objectsOf(di int, doc *yaml.Node) ([]*yaml.Node, []objectAt) {
+	items := listItems(doc)
+	if items == nil {
+		return []*yaml.Node{doc}, []objectAt{{doc: di, item: -1}}
+	}
+	var objs []*yaml.Node
+	var at []objectAt
+	for i, it := range items.Content {
+		if it.Kind == yaml.MappingNode {
+			objs = append(objs, it)
+			at = append(at, objectAt{doc: di, item: i})
+		}
+	}
+	return objs, at
+}
+
+// EditManifests removes the replica count from every object of files that
+// describes the target (an object is a document, or an item of a List
+// document), and lists the other objects that set a replica count. Only the lines of the field (and the comment lines right
 // above it) are removed; every other byte of the file stays as it was.
 // Files that are not YAML (a template, say) are skipped with a warning.
 func EditManifests(files []ManifestFile, mt ManifestTarget) ([]FileEdit, []ManifestChange, []string) {
@@ -124,8 +180,14 @@ func EditManifests(files []ManifestFile, mt ManifestTarget) ([]FileEdit, []Manif
 			continue
 		}
 		var remove []int // 1-based lines to remove
-		var removedDocs []int
+		var removedDocs []objectAt
+		var objects []*yaml.Node
+		var where []objectAt
 		for di, doc := range docs {
+			objs, at := objectsOf(di, doc)
+			objects, where = append(objects, objs...), append(where, at...)
+		}
+		for oi, doc := range objects {
 			id := identify(doc)
 			if id.kind == "" {
 				continue
@@ -159,7 +221,7 @@ func EditManifests(files []ManifestFile, mt ManifestTarget) ([]FileEdit, []Manif
 			}
 			changes = append(changes, c)
 			remove = append(remove, lines...)
-			removedDocs = append(removedDocs, di)
+			removedDocs = append(removedDocs, where[oi])
 		}
 		if len(remove) == 0 {
 			continue
@@ -175,16 +237,20 @@ func EditManifests(files []ManifestFile, mt ManifestTarget) ([]FileEdit, []Manif
 			continue
 		}
 		edits = append(edits, FileEdit{
-			Path: f.Path, Mode: f.Mode, Before: f.Data, After: after,
+			Path: f.Path, Mode: f.Mode, Before: f.Data, After: after, Stdin: f.Stdin,
 			Diff: UnifiedDiff("a/"+filepath.ToSlash(f.Path), "b/"+filepath.ToSlash(f.Path), f.Data, after),
 		})
 	}
 	return edits, changes, warnings
 }
 
-// WriteEdits saves the edited files, keeping their permissions.
+// WriteEdits saves the edited files, keeping their permissions. The edit of
+// standard input is not a file: it is skipped (the caller prints it).
 func WriteEdits(edits []FileEdit) error {
 	for _, e := range edits {
+		if e.Stdin {
+			continue
+		}
 		mode := e.Mode
 		if mode == 0 {
 			mode = 0o644
@@ -350,7 +416,7 @@ func removeLines(data []byte, remove []int) []byte {
 
 // checkEdit decodes both texts and checks that they differ by exactly the
 // field in the documents edited.
-func checkEdit(before, after []byte, docs []int, path []string) error {
+func checkEdit(before, after []byte, objects []objectAt, path []string) error {
 	decode := func(data []byte) ([]any, error) {
 		dec := yaml.NewDecoder(bytes.NewReader(data))
 		var out []any
@@ -374,11 +440,18 @@ func checkEdit(before, after []byte, docs []int, path []string) error {
 	if err != nil {
 		return fmt.Errorf("the edited file would not parse: %w", err)
 	}
-	for _, di := range docs {
-		if di >= len(want) {
-			return errors.New("document " + strconv.Itoa(di) + " is missing")
+	for _, at := range objects {
+		if at.doc >= len(want) {
+			return errors.New("document " + strconv.Itoa(at.doc) + " is missing")
 		}
-		m, _ := want[di].(map[string]any)
+		m, _ := want[at.doc].(map[string]any)
+		if at.item >= 0 {
+			items, _ := m["items"].([]any)
+			if at.item >= len(items) {
+				return errors.New("item " + strconv.Itoa(at.item) + " of document " + strconv.Itoa(at.doc) + " is missing")
+			}
+			m, _ = items[at.item].(map[string]any)
+		}
 		for i, seg := range path {
 			if m == nil {
 				break

@@ -42,7 +42,7 @@ func readManifest(t *testing.T, name string) ManifestFile {
 // diff (golden files under testdata/TestEditManifests), and checks that
 // editing the result again changes nothing.
 func TestEditManifests(t *testing.T) {
-	for _, name := range []string{"app.yaml", "flow.yaml", "template.yaml", "already.yaml"} {
+	for _, name := range []string{"app.yaml", "flow.yaml", "template.yaml", "already.yaml", "list.yaml"} {
 		t.Run(strings.TrimSuffix(name, ".yaml"), func(t *testing.T) {
 			f := readManifest(t, name)
 			edits, changes, warnings := EditManifests([]ManifestFile{f}, webTarget())
@@ -116,7 +116,7 @@ func TestWriteEdits(t *testing.T) {
 	if err := os.WriteFile(p, src.Data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	files, err := ReadManifests([]string{dir}, false)
+	files, err := ReadManifests([]string{dir}, false, nil)
 	if err != nil || len(files) != 1 || files[0].Mode != 0o600 {
 		t.Fatalf("files = %+v, %v", files, err)
 	}
@@ -131,7 +131,7 @@ func TestWriteEdits(t *testing.T) {
 	if info, _ := os.Stat(p); info.Mode().Perm() != 0o600 {
 		t.Errorf("mode = %v", info.Mode())
 	}
-	if _, err := ReadManifests([]string{"-"}, false); err == nil {
+	if _, err := ReadManifests([]string{"-"}, false, nil); err == nil {
 		t.Error("stdin accepted")
 	}
 }
@@ -154,5 +154,54 @@ func TestUnifiedDiff(t *testing.T) {
 		if got := UnifiedDiff("x", "y", []byte(tc.a), []byte(tc.b)); got != tc.want {
 			t.Errorf("UnifiedDiff(%q, %q) =\n%s\nwant\n%s", tc.a, tc.b, got, tc.want)
 		}
+	}
+}
+
+// The items of a List are edited like documents; the other items, the
+// comments and the second document stay as they were.
+func TestEditManifests_list(t *testing.T) {
+	f := readManifest(t, "list.yaml")
+	edits, changes, _ := EditManifests([]ManifestFile{f}, webTarget())
+	if len(edits) != 1 {
+		t.Fatalf("edits = %d, changes %+v", len(edits), changes)
+	}
+	want := strings.Replace(string(f.Data), "    # Launch size.\n    replicas: 3 # see capacity plan\n", "", 1)
+	want = strings.Replace(want, "    replicas: 4\n", "", 1)
+	if string(edits[0].After) != want {
+		t.Errorf("after:\n%s", edits[0].After)
+	}
+	var removed int
+	for _, c := range changes {
+		if c.Action == ManifestRemove {
+			removed++
+		}
+	}
+	if removed != 2 {
+		t.Errorf("removed %d fields, want 2 (the web items of both Lists): %+v", removed, changes)
+	}
+}
+
+// "-" reads standard input once; its edit is marked and never written.
+func TestReadManifests_stdin(t *testing.T) {
+	src := readManifest(t, "app.yaml")
+	files, err := ReadManifests([]string{"-"}, false, bytes.NewReader(src.Data))
+	if err != nil || len(files) != 1 || !files[0].Stdin || files[0].Path != StdinPath || !bytes.Equal(files[0].Data, src.Data) {
+		t.Fatalf("files = %+v, %v", files, err)
+	}
+	if _, err := ReadManifests([]string{"-", "-"}, false, bytes.NewReader(nil)); err == nil || !strings.Contains(err.Error(), "more than once") {
+		t.Errorf("stdin twice: %v", err)
+	}
+	if _, err := ReadManifests([]string{"-"}, false, nil); err == nil {
+		t.Error("no stdin: no error")
+	}
+	edits, _, _ := EditManifests(files, webTarget())
+	if len(edits) != 1 || !edits[0].Stdin {
+		t.Fatalf("edits = %+v", edits)
+	}
+	if err := WriteEdits(edits); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(StdinPath); !os.IsNotExist(err) {
+		t.Errorf("WriteEdits wrote a file for stdin: %v", err)
 	}
 }
