@@ -236,3 +236,37 @@ func TestMigrate_refusals(t *testing.T) {
 		t.Errorf("missing: %v", err)
 	}
 }
+
+// With -f -, migrate is a filter: the manifest read from stdin comes out
+// edited on stdout, whole (a List keeps its other items and comments), and
+// the report goes to stderr.
+func TestMigrate_stdin(t *testing.T) {
+	c, _, _ := fakeCluster(t, "kubectl-csa", true)
+	src := "apiVersion: v1\nkind: List\nitems:\n# the app\n- apiVersion: apps/v1\n  kind: Deployment\n  metadata:\n    name: kubectl-csa\n    namespace: mig-scratch\n  spec:\n    replicas: 3 # launch\n    selector: {}\n- apiVersion: v1\n  kind: Service\n  metadata:\n    name: kubectl-csa\n"
+	streams, in, out, errOut := genericiooptions.NewTestIOStreams()
+	in.WriteString(src)
+	cmd := NewCmdMigrate(streams, nil, func(o *MigrateOptions) error {
+		o.Clients.MigrateClients = c
+		return o.Run(context.Background())
+	})
+	cmd.SetArgs([]string{"deployment/kubectl-csa", "-n", "mig-scratch", "-f", "-"})
+	cmd.SilenceErrors, cmd.SilenceUsage = true, true
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.Replace(src, "    replicas: 3 # launch\n", "", 1); out.String() != want {
+		t.Errorf("stdout:\n%s\nwant:\n%s", out, want)
+	}
+	for _, want := range []string{"Plan: 1 step", "-    replicas: 3 # launch", "<stdin>"} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	if strings.Contains(errOut.String(), "--write saves it") {
+		t.Errorf("stderr suggests --write for stdin:\n%s", errOut)
+	}
+
+	if _, err := runMigrateFlags(t, "deploy/web", "-f", "-", "--write"); err == nil || !strings.Contains(err.Error(), "printed to standard output") {
+		t.Errorf("--write with -f -: %v", err)
+	}
+}

@@ -114,9 +114,12 @@ func WriteText(w io.Writer, r *Report) error {
 		}
 		for _, d := range r.ManifestDiffs {
 			p("")
-			if d.Written {
+			switch {
+			case d.Written:
 				p("Saved %s:", d.File)
-			} else {
+			case d.File == StdinPath:
+				p("Diff of %s (the edited manifest is printed to standard output):", d.File)
+			default:
 				p("Diff of %s (not saved; --write saves it):", d.File)
 			}
 			b.WriteString(d.Diff)
