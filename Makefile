@@ -142,6 +142,25 @@ fuzz: ## Fuzz the engine against upstream (FUZZTIME=60s)
 	$(call section,fuzz FuzzEvaluate for $(FUZZTIME))
 	cd test/differential && $(GO) test -run '^$$' -fuzz FuzzEvaluate -fuzztime $(FUZZTIME) .
 
+# The main module's fuzz targets as PACKAGE:TARGET, run one after the other
+# by fuzz-all (docs/reliability.md, "Fuzzing", says what each checks).
+# fuzz-all gives each FUZZTIME, 10m unless set on the command line or in the
+# environment, and FUZZ_PARALLEL workers.
+FUZZ_TARGETS := ./pkg/load:FuzzLoad ./pkg/whatif:FuzzParseOverride ./pkg/cmd:FuzzWhatifFlags ./pkg/engine:FuzzEngine
+FUZZ_ALL_TIME = $(if $(filter command line environment,$(origin FUZZTIME)),$(FUZZTIME),10m)
+FUZZ_PARALLEL ?= 1
+
+.PHONY: fuzz-all
+fuzz-all: ## Run every fuzz target in turn, then FuzzEvaluate against upstream (FUZZTIME=10m each, FUZZ_PARALLEL=1)
+	@for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t##*:}; \
+		printf '\n$(BOLD)==> fuzz %s (%s) for %s$(RESET)\n' "$$name" "$$pkg" "$(FUZZ_ALL_TIME)"; \
+		echo "$(GO) test -run '^\$$' -fuzz '^$$name\$$' -fuzztime $(FUZZ_ALL_TIME) -parallel $(FUZZ_PARALLEL) $$pkg"; \
+		$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZ_ALL_TIME) -parallel $(FUZZ_PARALLEL) "$$pkg" || exit 1; \
+	done
+	$(call section,fuzz FuzzEvaluate (test/differential) for $(FUZZ_ALL_TIME))
+	cd test/differential && $(GO) test -run '^$$' -fuzz '^FuzzEvaluate$$' -fuzztime $(FUZZ_ALL_TIME) -parallel $(FUZZ_PARALLEL) .
+
 ##@ Checks
 
 .PHONY: vet
