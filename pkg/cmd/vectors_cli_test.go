@@ -32,6 +32,8 @@ const vectorDir = "../engine/testdata/vectors"
 type obj = map[string]any
 
 type cliVector struct {
+	// Version is the release directory the vector was read from.
+	Version      string          `json:"-"`
 	ID           string          `json:"id"`
 	Source       string          `json:"source"`
 	Now          time.Time       `json:"now"`
@@ -76,17 +78,46 @@ type cliVector struct {
 	Expect json.RawMessage `json:"expect"`
 }
 
+// readCLIVectors reads file from every release directory (v1.X.Y) that has it.
 func readCLIVectors(t *testing.T, file string) []cliVector {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(vectorDir, file))
+	entries, err := os.ReadDir(vectorDir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var vs []cliVector
-	if err := json.Unmarshal(raw, &vs); err != nil {
-		t.Fatal(err)
+	for _, e := range entries {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), "v1.") {
+			continue
+		}
+		raw, err := os.ReadFile(filepath.Join(vectorDir, e.Name(), file))
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		var one []cliVector
+		if err := json.Unmarshal(raw, &one); err != nil {
+			t.Fatal(err)
+		}
+		for i := range one {
+			one[i].Version = e.Name()
+		}
+		vs = append(vs, one...)
 	}
 	return vs
+}
+
+// countVersion counts the vectors of one release.
+func countVersion(vs []cliVector, version string) int {
+	n := 0
+	for _, v := range vs {
+		if v.Version == version {
+			n++
+		}
+	}
+	return n
 }
 
 // objects turns a vector into the documents of an offline snapshot.
@@ -231,8 +262,8 @@ func runVectorCLI(t *testing.T, v *cliVector, tolerance *float64) cliOutput {
 			args = append(args, flag+"="+val)
 		}
 	}
-	// The vectors come from the upstream tests of v1.36.3.
-	args = append(args, "--controller-version=v1.36.3")
+	// Each vector replays the release whose upstream tests it comes from.
+	args = append(args, "--controller-version="+v.Version)
 	if len(v.FeatureGates) > 0 {
 		var gates []string
 		for g, on := range v.FeatureGates {
@@ -241,7 +272,7 @@ func runVectorCLI(t *testing.T, v *cliVector, tolerance *float64) cliOutput {
 		args = append(args, "--feature-gates="+strings.Join(gates, ","))
 	}
 	if v.Target != nil {
-		if e := engine.ScaleUpdateOutcome(v.Target.UpdateResults, profile.Default(profile.MustParse("v1.36.3")).Switches); e != "" {
+		if e := engine.ScaleUpdateOutcome(v.Target.UpdateResults, profile.Default(profile.MustParse(v.Version)).Switches); e != "" {
 			args = append(args, "--assume-scale-update-error="+e)
 		}
 	}
@@ -259,12 +290,12 @@ func runVectorCLI(t *testing.T, v *cliVector, tolerance *float64) cliOutput {
 
 func TestVectorsThroughCLIReconcile(t *testing.T) {
 	vs := readCLIVectors(t, "reconcile.json")
-	if len(vs) != 84 {
-		t.Fatalf("%d reconcile vectors, want 84", len(vs))
+	if n := countVersion(vs, "v1.36.3"); n != 84 {
+		t.Fatalf("%d v1.36.3 reconcile vectors, want 84", n)
 	}
 	for i := range vs {
 		v := &vs[i]
-		t.Run(v.ID, func(t *testing.T) {
+		t.Run(v.Version+"/"+v.ID, func(t *testing.T) {
 			var exp struct {
 				DesiredReplicas *int32 `json:"desiredReplicas"`
 				Conditions      []struct {
@@ -328,12 +359,12 @@ func TestVectorsThroughCLIReconcile(t *testing.T) {
 
 func TestVectorsThroughCLICalculator(t *testing.T) {
 	vs := readCLIVectors(t, "replica_calculator.json")
-	if len(vs) != 57 {
-		t.Fatalf("%d calculator vectors, want 57", len(vs))
+	if n := countVersion(vs, "v1.36.3"); n != 57 {
+		t.Fatalf("%d v1.36.3 calculator vectors, want 57", n)
 	}
 	for i := range vs {
 		v := &vs[i]
-		t.Run(v.ID, func(t *testing.T) {
+		t.Run(v.Version+"/"+v.ID, func(t *testing.T) {
 			var exp struct {
 				MetricReplicas *int32 `json:"metricReplicas"`
 				Utilization    *int32 `json:"utilization"`
