@@ -19,6 +19,7 @@ import (
 	metricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/validation"
 )
 
 // DefaultNamespace is the namespace used when neither the options nor the
@@ -114,6 +115,11 @@ func (inv *inventory) build(sources []Source, opts Options) (*Result, error) {
 		delete(apiErrors, APIErrorScale)
 	} else {
 		snap.Target, err = inv.resolveTarget(hpa.Spec.ScaleTargetRef.APIVersion, hpa.Spec.ScaleTargetRef.Kind, hpa.Spec.ScaleTargetRef.Name, ns, nsOf)
+		if errs := validation.ScaleTargetRef(hpa.Spec.ScaleTargetRef); err != nil && len(errs) > 0 {
+			// The API server would have refused the HPA: say so rather
+			// than ask for a target it can never have.
+			return nil, chosen.from.errorf("%s", errs[0].Error())
+		}
 		if err != nil {
 			ref := hpa.Spec.ScaleTargetRef
 			return nil, fmt.Errorf("scale target %s/%s of HPA %q not found in the input: %w", ref.Kind, ref.Name, ns+"/"+hpa.Name, err)

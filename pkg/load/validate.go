@@ -21,7 +21,8 @@ import (
 // a metric sample with a negative usage or without a timestamp. The error
 // is the first problem, on one line, naming the file, the object and the
 // field. An HPA written in another API version than autoscaling/v2 names
-// the field as it was written where it can.
+// the field as it was written where it can. What the API server accepts but
+// the controller reads otherwise than written is added to r.Warnings.
 func (r *Result) Validate(p profile.Profile) error {
 	inv := r.inv
 	if inv == nil {
@@ -40,6 +41,9 @@ func (r *Result) Validate(p profile.Profile) error {
 		engine.DefaultHPA(hpa)
 		if errs := validation.HPA(hpa, opts); len(errs) > 0 {
 			return e.from.errorf("%s", e.paths.rename(errs[0]).Error())
+		}
+		for _, w := range validation.Warnings(hpa) {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("%s: %s", e.from, w))
 		}
 	}
 	for _, e := range inv.scales {

@@ -166,6 +166,12 @@ func Spec(s *autoscalingv2.HorizontalPodAutoscalerSpec, path *field.Path, opts O
 	return errs
 }
 
+// ScaleTargetRef validates spec.scaleTargetRef alone, as HPA does: a
+// loader checks it before it looks the target up.
+func ScaleTargetRef(ref autoscalingv2.CrossVersionObjectReference) field.ErrorList {
+	return objectReference(ref, field.NewPath("spec", "scaleTargetRef"), ref.Kind == "ReplicationController")
+}
+
 // objectReference checks a scaleTargetRef or a describedObject.
 func objectReference(ref autoscalingv2.CrossVersionObjectReference, path *field.Path, emptyGroupOK bool) field.ErrorList {
 	var errs field.ErrorList
@@ -507,4 +513,41 @@ func nonNegative(q resource.Quantity, path *field.Path) field.ErrorList {
 		return field.ErrorList{field.Invalid(path, q.String(), apimachineryvalidation.IsNegativeErrorMsg)}
 	}
 	return nil
+}
+
+// Warnings lists what the API server accepts in a (defaulted) HPA but the
+// controller reads otherwise than the target's type says: a Resource or
+// ContainerResource target whose type names the field not given (the
+// controller reads the field that is given), an Object target whose type
+// names the field not given (the controller fails the metric). One
+// sentence each, starting with the field path.
+func Warnings(hpa *autoscalingv2.HorizontalPodAutoscaler) []string {
+	var out []string
+	for i := range hpa.Spec.Metrics {
+		m := &hpa.Spec.Metrics[i]
+		path := field.NewPath("spec", "metrics").Index(i)
+		var t *autoscalingv2.MetricTarget
+		switch {
+		case m.Type == autoscalingv2.ResourceMetricSourceType && m.Resource != nil:
+			t, path = &m.Resource.Target, path.Child("resource", "target")
+		case m.Type == autoscalingv2.ContainerResourceMetricSourceType && m.ContainerResource != nil:
+			t, path = &m.ContainerResource.Target, path.Child("containerResource", "target")
+		case m.Type == autoscalingv2.ObjectMetricSourceType && m.Object != nil:
+			t := m.Object.Target
+			if (t.Type == autoscalingv2.ValueMetricType && t.Value == nil) || (t.Type == autoscalingv2.AverageValueMetricType && t.AverageValue == nil) || t.Type == autoscalingv2.UtilizationMetricType {
+				out = append(out, fmt.Sprintf("%s: type %s has no matching field (value for Value, averageValue for AverageValue): the controller fails this metric (the API server accepts it)",
+					path.Child("object", "target"), t.Type))
+			}
+			continue
+		default:
+			continue
+		}
+		switch {
+		case t.Type == autoscalingv2.UtilizationMetricType && t.AverageUtilization == nil && t.AverageValue != nil:
+			out = append(out, fmt.Sprintf("%s: type Utilization without averageUtilization: the controller uses averageValue %s as a raw target, not a utilization (the API server accepts it)", path, t.AverageValue))
+		case t.Type != autoscalingv2.UtilizationMetricType && t.AverageValue == nil && t.AverageUtilization != nil:
+			out = append(out, fmt.Sprintf("%s: type %s without averageValue: the controller uses averageUtilization %d%% (the API server accepts it)", path, t.Type, *t.AverageUtilization))
+		}
+	}
+	return out
 }

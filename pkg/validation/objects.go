@@ -90,7 +90,7 @@ func MetricValue(mv *custommetricsv1beta2.MetricValue) field.ErrorList {
 // timestamp and a window that is not negative.
 func ExternalMetricValue(ev *externalmetricsv1beta1.ExternalMetricValue) field.ErrorList {
 	w := ev.WindowSeconds
-	return sample(ev.Timestamp, "windowSeconds", w, w != nil && *w < 0)
+	return sample(ev.Timestamp, "window", w, w != nil && *w < 0)
 }
 
 // sample requires a timestamp and a window that is not negative.
