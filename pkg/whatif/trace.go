@@ -99,10 +99,11 @@ func ParseTrace(name string, data []byte) (*Trace, error) {
 		if errors.Is(err, io.EOF) {
 			break
 		}
-		line, _ := r.FieldPos(0)
 		if err != nil {
+			// A record that does not parse has no field positions.
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
+		line, _ := r.FieldPos(0)
 		if len(rec) > len(header) {
 			return nil, fmt.Errorf("%s line %d: %d values for %d columns", name, line, len(rec), len(header))
 		}
