@@ -4,6 +4,7 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -281,7 +282,7 @@ func FuzzEngine(f *testing.F) {
 		if dec == nil {
 			t.Fatal("Evaluate returned no decision")
 		}
-		if after, _ := json.Marshal(snap); string(before) != string(after) {
+		if after, _ := json.Marshal(snap); !bytes.Equal(before, after) {
 			t.Fatal("Evaluate modified its input snapshot")
 		}
 		if dec.Outcome == "" || dec.Summary == "" {
