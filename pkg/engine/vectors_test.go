@@ -350,6 +350,7 @@ func deref[T any](p *T) any {
 // proposal must come out the same, whether or not a short-circuit is taken.
 func TestVectorsCalculatorThroughEvaluate(t *testing.T) {
 	forEachVector(t, "replica_calculator.json", vectorID, func(t *testing.T, v Vector) {
+		t.Helper()
 		exp := decode[calculatorExpect](t, v, v.Expect)
 		snap := vectorSnapshot(t, v)
 		snap.State = ControllerState{}
@@ -458,6 +459,7 @@ func checkReconcile(t *testing.T, v Vector, dec *explain.Decision) {
 
 func TestVectorsReconcile(t *testing.T) {
 	forEachVector(t, "reconcile.json", vectorID, func(t *testing.T, v Vector) {
+		t.Helper()
 		dec, _ := reconcileVectorDecision(t, v)
 		checkReconcile(t, v, dec)
 	})
@@ -467,6 +469,7 @@ func TestVectorsReconcile(t *testing.T) {
 // README says every reconcile vector also holds with the production 2.
 func TestVectorsReconcileProductionFactor(t *testing.T) {
 	forEachVector(t, "reconcile.json", vectorID, func(t *testing.T, v Vector) {
+		t.Helper()
 		if v.Controller != nil {
 			f := 2.0
 			v.Controller.LegacyScaleUpLimitFactor = &f
@@ -493,6 +496,7 @@ func TestVectorsGroupPods(t *testing.T) {
 		IgnoredPods   []string `json:"ignoredPods"`
 	}
 	forEachVector(t, "group_pods.json", vectorID, func(t *testing.T, v Vector) {
+		t.Helper()
 		in := decode[input](t, v, v.Input)
 		exp := decode[expect](t, v, v.Expect)
 		set := vectorSettings(t, v)
@@ -529,6 +533,7 @@ func TestVectorsRequests(t *testing.T) {
 		Error         string           `json:"error"`
 	}
 	forEachVector(t, "requests.json", vectorID, func(t *testing.T, v Vector) {
+		t.Helper()
 		in := decode[input](t, v, v.Input)
 		exp := decode[expect](t, v, v.Expect)
 		pods := make([]*corev1.Pod, len(in.Pods))
@@ -562,6 +567,7 @@ func TestVectorsQuantity(t *testing.T) {
 		MilliValue int64  `json:"milliValue"`
 	}
 	forEachVector(t, "quantity.json", vectorID, func(t *testing.T, v Vector) {
+		t.Helper()
 		in := decode[input](t, v, v.Input)
 		exp := decode[expect](t, v, v.Expect)
 		q := buildQuantity(corev1.ResourceName(in.Resource), in.RawValueMilli, vectorSettings(t, v).Profile.Switches.MemoryStatusBinarySI)
@@ -588,6 +594,7 @@ func TestVectorsUtilization(t *testing.T) {
 		Error           string   `json:"error"`
 	}
 	forEachVector(t, "utilization.json", vectorID, func(t *testing.T, v Vector) {
+		t.Helper()
 		in := decode[input](t, v, v.Input)
 		exp := decode[expect](t, v, v.Expect)
 		samples := podSamples{}
@@ -639,6 +646,7 @@ func TestVectorsMetricsClient(t *testing.T) {
 		Error     string            `json:"error"`
 	}
 	forEachVector(t, "metrics_client.json", vectorID, func(t *testing.T, v Vector) {
+		t.Helper()
 		in := decode[input](t, v, v.Input)
 		exp := decode[expect](t, v, v.Expect)
 		snap := &Snapshot{PodMetrics: v.PodMetrics, CustomMetrics: v.CustomMetrics, ExternalMetrics: v.ExternalMetrics, APIErrors: v.MetricErrors}

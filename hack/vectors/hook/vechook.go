@@ -557,9 +557,12 @@ func vecCalcEnter(c *ReplicaCalculator, fn string, args map[string]any) {
 		},
 	}
 	notes := "Synthesised HPA/target: the upstream test calls the ReplicaCalculator directly; minReplicas/maxReplicas are irrelevant at this level. Zero-valued timestamps in the upstream fixture (pod startTime, Ready lastTransitionTime, metric timestamp) are encoded as now-1h."
+	hpaJSON := vecObj(hpa, base).(map[string]any)
 	if down != defaultTestingTolerance || up != defaultTestingTolerance {
-		hpa.Spec.Behavior = &autoscalingv2.HorizontalPodAutoscalerBehavior{
-			ScaleUp: &autoscalingv2.HPAScalingRules{Tolerance: vecQuantityOfFloat(up)}, ScaleDown: &autoscalingv2.HPAScalingRules{Tolerance: vecQuantityOfFloat(down)},
+		// Written as JSON: the tolerance field exists in the API from v1.33 only.
+		hpaJSON["spec"].(map[string]any)["behavior"] = map[string]any{
+			"scaleUp":   map[string]any{"tolerance": vecQuantityOfFloat(up).String()},
+			"scaleDown": map[string]any{"tolerance": vecQuantityOfFloat(down).String()},
 		}
 		notes += " Per-direction tolerances are given exactly in calculator.tolerances; hpa.spec.behavior carries the same values as quantities."
 	}
@@ -571,7 +574,7 @@ func vecCalcEnter(c *ReplicaCalculator, fn string, args map[string]any) {
 			"initialReadinessDelay":   vecDuration(c.delayOfInitialReadinessStatus),
 		},
 		"calculator": calc,
-		"hpa":        vecObj(hpa, base),
+		"hpa":        hpaJSON,
 		"target": map[string]any{
 			"apiVersion": "apps/v1", "kind": "Deployment", "name": "test-deployment",
 			"selector": sel.String(), "specReplicas": current, "statusReplicas": current,
@@ -665,6 +668,9 @@ type vecReconcileCase struct {
 	done     bool
 	scale    map[string]any
 	scaleErr string
+	// firstDone is closed when the first reconcile has returned and its
+	// inputs are recorded (the test may end before that).
+	firstDone chan struct{}
 }
 
 var vecCase *vecReconcileCase
@@ -766,6 +772,7 @@ func vecReconcileEnter(a *HorizontalController, hpa *autoscalingv2.HorizontalPod
 	}
 	c.inFirst = true
 	c.vector = map[string]any{}
+	c.firstDone = make(chan struct{})
 	vecMu.Unlock()
 	base := time.Now()
 	if _, ok := a.scaleNamespacer.(vecScales); !ok {
@@ -888,6 +895,7 @@ func vecReconcileEnter(a *HorizontalController, hpa *autoscalingv2.HorizontalPod
 		vecMu.Unlock()
 		v["target"] = target
 		m.into(v)
+		close(c.firstDone)
 	}
 }
 
@@ -915,9 +923,15 @@ func vecFinishReconcile(c *vecReconcileCase) {
 		vecCase = nil
 	}
 	v := c.vector
+	first := c.firstDone
 	vecMu.Unlock()
 	if v == nil || c.t.Failed() || c.t.Skipped() {
 		return
+	}
+	select {
+	case <-first:
+	case <-time.After(10 * time.Second):
+		panic("vector hook: the first reconcile of " + c.t.Name() + " did not return")
 	}
 	tc := c.tc
 	exp := map[string]any{}
