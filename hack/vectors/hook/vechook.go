@@ -783,7 +783,14 @@ func vecReconcileEnter(a *HorizontalController, hpa *autoscalingv2.HorizontalPod
 	h.ResourceVersion = ""
 	v := c.vector
 	v["hpa"] = vecObj(h, base)
-	v["featureGates"] = vecGatesNow()
+	gates := vecGatesNow()
+	if on, ok := vecFieldAny(a, "containerResourceMetricsEnabled"); ok {
+		// v1.29 and older: the controller does not read the HPAContainerMetrics
+		// gate; its constructor takes the value (kube-controller-manager passes
+		// the gate's) and the tests pass their own.
+		gates["HPAContainerMetrics"] = on.(bool)
+	}
+	v["featureGates"] = gates
 	tol, ok := vecFieldAny(a, "tolerance")
 	if !ok {
 		// v1.32 and older keep the tolerance in the calculator.
@@ -827,16 +834,40 @@ func vecReconcileEnter(a *HorizontalController, hpa *autoscalingv2.HorizontalPod
 	if sels, ok := vecFieldAny(c.tc, "hpaSelectors"); ok {
 		rv := reflect.ValueOf(sels)
 		var others []map[string]any
-		if rv.Kind() == reflect.Map {
+		type keySel struct {
+			key reflect.Value
+			sel labels.Selector
+		}
+		var pairs []keySel
+		switch {
+		case rv.Kind() == reflect.Map:
+			// v1.30+: map[selectors.Key]labels.Selector.
 			for _, k := range rv.MapKeys() {
-				kn, _ := vecField(k, "Name")
-				kns, _ := vecField(k, "Namespace")
-				sel := rv.MapIndex(k).Interface().(labels.Selector)
-				if kn.String() == h.Name && kns.String() == h.Namespace {
-					continue
-				}
-				others = append(others, map[string]any{"namespace": kns.String(), "name": kn.String(), "selector": sel.String()})
+				pairs = append(pairs, keySel{k, rv.MapIndex(k).Interface().(labels.Selector)})
 			}
+		case rv.Kind() == reflect.Pointer && !rv.IsNil():
+			// v1.29 and older: *selectors.BiMultimap, whose selecting objects
+			// are map[Key]*selectingObject{key, selector, …}.
+			if so, ok := vecField(rv, "selectingObjects"); ok && so.Kind() == reflect.Map {
+				for _, k := range so.MapKeys() {
+					s, ok := vecField(so.MapIndex(k), "selector")
+					if !ok {
+						panic("vector hook: BiMultimap selecting object without selector")
+					}
+					pairs = append(pairs, keySel{k, s.Interface().(labels.Selector)})
+				}
+			} else {
+				panic("vector hook: hpaSelectors of unknown shape " + rv.Type().String())
+			}
+		}
+		for _, ks := range pairs {
+			kn, _ := vecField(ks.key, "Name")
+			kns, _ := vecField(ks.key, "Namespace")
+			sel := ks.sel
+			if kn.String() == h.Name && kns.String() == h.Namespace {
+				continue
+			}
+			others = append(others, map[string]any{"namespace": kns.String(), "name": kn.String(), "selector": sel.String()})
 		}
 		if len(others) > 0 {
 			sort.Slice(others, func(i, j int) bool { return others[i]["name"].(string) < others[j]["name"].(string) })
