@@ -62,8 +62,10 @@ var reliabilityCases = []reliabilityCase{
 	{file: "container-resource-pods", input: "ContainerResource `name: pods`", want: `spec.metrics[0].containerResource.name: Invalid value: "pods": must be a standard resource for containers`},
 	// Targets.
 	{file: "utilization-zero", input: "Utilization target of 0%", want: `spec.metrics[0].resource.target.averageUtilization: Invalid value: 0: must be greater than 0`},
-	{file: "utilization-as-averagevalue", input: "`type: Utilization` with `averageValue: 300m` and no `averageUtilization` (the API server accepts it)", accepted: true,
-		want: `spec.metrics[0].resource.target: type Utilization without averageUtilization: the controller uses averageValue 300m as a raw target, not a utilization (the API server accepts it)`},
+	{
+		file: "utilization-as-averagevalue", input: "`type: Utilization` with `averageValue: 300m` and no `averageUtilization` (the API server accepts it)", accepted: true,
+		want: `spec.metrics[0].resource.target: type Utilization without averageUtilization: the controller uses averageValue 300m as a raw target, not a utilization (the API server accepts it)`,
+	},
 	{file: "target-type-unknown", input: "target `type: Percent`", want: `spec.metrics[0].resource.target.type: Invalid value: "Percent": must be either Utilization, Value, or AverageValue`},
 	{file: "resource-both-targets", input: "Resource target with `averageUtilization` and `averageValue`", want: `spec.metrics[0].resource.target.averageValue: Forbidden: may not set both a target raw value and a target utilization`},
 	{file: "resource-no-target", input: "Resource target with neither", want: `spec.metrics[0].resource.target.averageUtilization: Required value: must set either a target raw value or a target utilization`},

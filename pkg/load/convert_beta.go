@@ -48,7 +48,7 @@ type hpaV2beta1 struct {
 // round-trip annotations are removed.
 func convertHPAv2beta1(in *hpaV2beta1) (*autoscalingv2.HorizontalPodAutoscaler, []string) {
 	var warnings []string
-	out := &autoscalingv2.HorizontalPodAutoscaler{TypeMeta: in.TypeMeta, ObjectMeta: *in.ObjectMeta.DeepCopy()}
+	out := &autoscalingv2.HorizontalPodAutoscaler{TypeMeta: in.TypeMeta, ObjectMeta: *in.DeepCopy()}
 	out.APIVersion = autoscalingv2.SchemeGroupVersion.String()
 	out.Spec.ScaleTargetRef = autoscalingv2.CrossVersionObjectReference(in.Spec.ScaleTargetRef)
 	out.Spec.MinReplicas = in.Spec.MinReplicas

@@ -191,16 +191,24 @@ spec:
 		in   string
 		want string // "" for valid
 	}{
-		{"v2 max 0", strings.Replace(hpaWeb, "maxReplicas: 10", "maxReplicas: 0", 1),
-			`a.yaml:2 (document 1): autoscaling/v2 HorizontalPodAutoscaler "web": spec.maxReplicas: Required value: must be set and greater than 0`},
-		{"v1 cpu target", v1(""),
-			`a.yaml:2 (document 1): autoscaling/v1 HorizontalPodAutoscaler "web": spec.targetCPUUtilizationPercentage: Invalid value: 0: must be greater than 0`},
-		{"v1 annotation metric", strings.Replace(v1(`  annotations:
+		{
+			"v2 max 0", strings.Replace(hpaWeb, "maxReplicas: 10", "maxReplicas: 0", 1),
+			`a.yaml:2 (document 1): autoscaling/v2 HorizontalPodAutoscaler "web": spec.maxReplicas: Required value: must be set and greater than 0`,
+		},
+		{
+			"v1 cpu target", v1(""),
+			`a.yaml:2 (document 1): autoscaling/v1 HorizontalPodAutoscaler "web": spec.targetCPUUtilizationPercentage: Invalid value: 0: must be greater than 0`,
+		},
+		{
+			"v1 annotation metric", strings.Replace(v1(`  annotations:
     autoscaling.alpha.kubernetes.io/metrics: '[{"type":"Pods","pods":{"metricName":"rps","targetAverageValue":"0"}}]'`), "targetCPUUtilizationPercentage: 0", "targetCPUUtilizationPercentage: 50", 1),
-			`a.yaml:2 (document 1): autoscaling/v1 HorizontalPodAutoscaler "web": metadata.annotations[autoscaling.alpha.kubernetes.io/metrics][0].pods.targetAverageValue: Invalid value: "0": must be positive`},
-		{"v1 behavior annotation", strings.Replace(v1(`  annotations:
+			`a.yaml:2 (document 1): autoscaling/v1 HorizontalPodAutoscaler "web": metadata.annotations[autoscaling.alpha.kubernetes.io/metrics][0].pods.targetAverageValue: Invalid value: "0": must be positive`,
+		},
+		{
+			"v1 behavior annotation", strings.Replace(v1(`  annotations:
     autoscaling.alpha.kubernetes.io/behavior: '{"scaleDown":{"stabilizationWindowSeconds":4000}}'`), "targetCPUUtilizationPercentage: 0", "targetCPUUtilizationPercentage: 50", 1),
-			`a.yaml:2 (document 1): autoscaling/v1 HorizontalPodAutoscaler "web": metadata.annotations[autoscaling.alpha.kubernetes.io/behavior].scaleDown.stabilizationWindowSeconds: Invalid value: 4000: must be less than or equal to 3600`},
+			`a.yaml:2 (document 1): autoscaling/v1 HorizontalPodAutoscaler "web": metadata.annotations[autoscaling.alpha.kubernetes.io/behavior].scaleDown.stabilizationWindowSeconds: Invalid value: 4000: must be less than or equal to 3600`,
+		},
 		{"v2beta1 resource", `
 apiVersion: autoscaling/v2beta1
 kind: HorizontalPodAutoscaler
@@ -212,14 +220,22 @@ spec:
   - type: Resource
     resource: {name: cpu, targetAverageUtilization: -5}
 `, `a.yaml:2 (document 1): autoscaling/v2beta1 HorizontalPodAutoscaler "web": spec.metrics[0].resource.targetAverageUtilization: Invalid value: -5: must be greater than 0`},
-		{"negative scale", hpaWeb + "---\napiVersion: autoscaling/v1\nkind: Scale\nmetadata: {name: web, namespace: shop}\nspec: {replicas: -1}\n",
-			`a.yaml:9 (document 2): autoscaling/v1 Scale "web": spec.replicas: Invalid value: -1: must be greater than or equal to 0`},
-		{"negative request", hpaWeb + "---\napiVersion: v1\nkind: Pod\nmetadata: {name: web-1, namespace: shop}\nspec:\n  containers:\n  - {name: app, resources: {requests: {cpu: -100m}}}\n",
-			`a.yaml:9 (document 2): v1 Pod "web-1": spec.containers[0].resources.requests[cpu]: Invalid value: "-100m": must be greater than or equal to 0`},
-		{"negative usage", hpaWeb + "---\napiVersion: metrics.k8s.io/v1beta1\nkind: PodMetrics\nmetadata: {name: web-1, namespace: shop}\ntimestamp: \"2026-01-01T00:00:00Z\"\nwindow: 15s\ncontainers:\n- {name: app, usage: {cpu: -5m}}\n",
-			`a.yaml:9 (document 2): metrics.k8s.io/v1beta1 PodMetrics "web-1": containers[0].usage[cpu]: Invalid value: "-5m": must be greater than or equal to 0`},
-		{"no timestamp", hpaWeb + "---\napiVersion: metrics.k8s.io/v1beta1\nkind: PodMetrics\nmetadata: {name: web-1, namespace: shop}\nwindow: 15s\ncontainers:\n- {name: app, usage: {cpu: 5m}}\n",
-			`a.yaml:9 (document 2): metrics.k8s.io/v1beta1 PodMetrics "web-1": timestamp: Required value: a metrics API always stamps its samples`},
+		{
+			"negative scale", hpaWeb + "---\napiVersion: autoscaling/v1\nkind: Scale\nmetadata: {name: web, namespace: shop}\nspec: {replicas: -1}\n",
+			`a.yaml:9 (document 2): autoscaling/v1 Scale "web": spec.replicas: Invalid value: -1: must be greater than or equal to 0`,
+		},
+		{
+			"negative request", hpaWeb + "---\napiVersion: v1\nkind: Pod\nmetadata: {name: web-1, namespace: shop}\nspec:\n  containers:\n  - {name: app, resources: {requests: {cpu: -100m}}}\n",
+			`a.yaml:9 (document 2): v1 Pod "web-1": spec.containers[0].resources.requests[cpu]: Invalid value: "-100m": must be greater than or equal to 0`,
+		},
+		{
+			"negative usage", hpaWeb + "---\napiVersion: metrics.k8s.io/v1beta1\nkind: PodMetrics\nmetadata: {name: web-1, namespace: shop}\ntimestamp: \"2026-01-01T00:00:00Z\"\nwindow: 15s\ncontainers:\n- {name: app, usage: {cpu: -5m}}\n",
+			`a.yaml:9 (document 2): metrics.k8s.io/v1beta1 PodMetrics "web-1": containers[0].usage[cpu]: Invalid value: "-5m": must be greater than or equal to 0`,
+		},
+		{
+			"no timestamp", hpaWeb + "---\napiVersion: metrics.k8s.io/v1beta1\nkind: PodMetrics\nmetadata: {name: web-1, namespace: shop}\nwindow: 15s\ncontainers:\n- {name: app, usage: {cpu: 5m}}\n",
+			`a.yaml:9 (document 2): metrics.k8s.io/v1beta1 PodMetrics "web-1": timestamp: Required value: a metrics API always stamps its samples`,
+		},
 		{"sidecar sample", hpaWeb + "---\napiVersion: metrics.k8s.io/v1beta1\nkind: PodMetrics\nmetadata: {name: web-1, namespace: shop}\ntimestamp: \"2026-01-01T00:00:00Z\"\nwindow: 15s\ncontainers:\n- {name: app, usage: {cpu: 5m}}\n- {name: proxy, usage: {cpu: 1m}}\n", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
