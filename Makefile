@@ -90,7 +90,7 @@ demo-offline: build ## Explain a bundled example snapshot, no cluster (adjust wi
 ##@ Test
 
 .PHONY: test
-test: vet verify-code-patterns lint test-unit release-check test-differential test-e2e ## Run every check and test (what CI runs)
+test: vet verify-code-patterns lint test-unit release-check-host test-differential test-e2e ## Run every check and test (what CI runs)
 	$(call section,make test: all passed)
 
 .PHONY: test-unit
@@ -229,6 +229,11 @@ clean-tools: ## Remove the installed tools from $(KUBECTL_HPA_CACHE)
 release-check: ## goreleaser check + a --snapshot release (dist/), krew manifest checks and a krew install run through kubectl
 	$(call section,hack/release/check.sh)
 	hack/release/check.sh
+
+.PHONY: release-check-host
+release-check-host: ## release-check with the host's archive only, for the snapshot and the rebuilt release (part of make test)
+	$(call section,RELEASE_CHECK_PLATFORMS=host hack/release/check.sh)
+	RELEASE_CHECK_PLATFORMS=host hack/release/check.sh
 
 .PHONY: release-snapshot
 release-snapshot: ## Build the six release archives of the work tree into dist/ (goreleaser --snapshot)

@@ -13,8 +13,10 @@ cd "$REPO_ROOT"
 log "goreleaser check"
 goreleaser_in "$REPO_ROOT" check
 t=$(now)
-log "goreleaser release --snapshot --clean (dist/)"
+log "goreleaser release --snapshot --clean (dist/; platforms: $RELEASE_CHECK_PLATFORMS)"
 dirty=
 if [ -n "$(git status --porcelain 2>/dev/null)" ]; then dirty=1; fi
-KUBECTL_HPA_DIRTY=$dirty goreleaser_in "$REPO_ROOT" release --snapshot --clean --parallelism "$GORELEASER_PARALLELISM"
-log "snapshot built in $(elapsed "$t"): $(ls dist/*.tar.gz dist/*.zip | wc -l) archives, dist/checksums.txt"
+config=$(goreleaser_config "$REPO_ROOT")
+# shellcheck disable=SC2086 # $config is one flag or nothing
+KUBECTL_HPA_DIRTY=$dirty goreleaser_in "$REPO_ROOT" release --snapshot --clean --parallelism "$GORELEASER_PARALLELISM" $config
+log "snapshot built in $(elapsed "$t"): $(ls dist/*.tar.gz dist/*.zip 2>/dev/null | wc -l) archives, dist/checksums.txt"
