@@ -108,3 +108,17 @@ func TestParseLimits(t *testing.T) {
 		t.Error("trace value 2P accepted")
 	}
 }
+
+// A projection's work is bounded by the pods it simulates over its syncs.
+func TestProjectWorkLimit(t *testing.T) {
+	s := cpuSnapshot(4, "300m")
+	opts := ProjectOptions{Duration: 5 * time.Minute, PodStartup: DefaultPodStartup, NoSkip: true, MaxPodSyncs: 40}
+	_, err := Project(s, engine.DefaultSettings(), opts)
+	if err == nil || !strings.Contains(err.Error(), "simulated more than 40 pods over its syncs") {
+		t.Fatalf("err = %v", err)
+	}
+	opts.MaxPodSyncs = 0 // the default
+	if _, err := Project(s, engine.DefaultSettings(), opts); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -41,6 +41,9 @@ type ProjectOptions struct {
 	TraceName string
 	// MaxSteps bounds the number of syncs (default DefaultMaxSteps).
 	MaxSteps int
+	// MaxPodSyncs bounds the pods simulated, summed over the replayed syncs
+	// (default MaxPodSyncs).
+	MaxPodSyncs int
 	// NoSkip replays every sync, even the quiet repeats that Project
 	// otherwise copies (tests compare both).
 	NoSkip bool
@@ -69,6 +72,9 @@ func Project(snap *engine.Snapshot, set engine.Settings, opts ProjectOptions) (*
 	}
 	if opts.MaxSteps <= 0 {
 		opts.MaxSteps = DefaultMaxSteps
+	}
+	if opts.MaxPodSyncs <= 0 {
+		opts.MaxPodSyncs = MaxPodSyncs
 	}
 	if opts.LoadModel == "" {
 		opts.LoadModel = explain.LoadConstantTotal
@@ -118,8 +124,8 @@ func Project(snap *engine.Snapshot, set engine.Settings, opts ProjectOptions) (*
 		if err != nil {
 			return nil, err
 		}
-		if work += len(sim.snap.Pods); work > MaxPodSyncs {
-			return nil, fmt.Errorf("the projection stops at %s: it simulated more than %d pods over its syncs (pods times replayed syncs), the limit; shorten --for or lower --max", offset(t.Sub(snap.Now)), MaxPodSyncs)
+		if work += len(sim.snap.Pods); work > opts.MaxPodSyncs {
+			return nil, fmt.Errorf("the projection stops at %s: it simulated more than %d pods over its syncs (pods times replayed syncs), the limit; shorten --for or lower --max", offset(t.Sub(snap.Now)), opts.MaxPodSyncs)
 		}
 		if dec.Rescale && dec.DesiredReplicas > MaxPods && int(dec.DesiredReplicas) > sim.countMeasured() {
 			return nil, fmt.Errorf("the projection scales to %d replicas at %s; whatif simulates at most %d pods: lower --max (or the load), or shorten --for", dec.DesiredReplicas, offset(t.Sub(snap.Now)), MaxPods)
