@@ -254,7 +254,7 @@ func ParseTarget(s string) (TargetOverride, error) {
 func ParseBehavior(name string, data []byte) (*autoscalingv2.HorizontalPodAutoscalerBehavior, error) {
 	var probe map[string]any
 	if err := yaml.Unmarshal(data, &probe); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, fmt.Errorf("%s: %s", name, joinLines(err.Error()))
 	}
 	if spec, ok := probe["spec"].(map[string]any); ok {
 		if b, ok := spec["behavior"]; ok {
@@ -264,12 +264,12 @@ func ParseBehavior(name string, data []byte) (*autoscalingv2.HorizontalPodAutosc
 	if b, ok := probe["behavior"]; ok {
 		var err error
 		if data, err = yaml.Marshal(b); err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+			return nil, fmt.Errorf("%s: %s", name, joinLines(err.Error()))
 		}
 	}
 	var out autoscalingv2.HorizontalPodAutoscalerBehavior
 	if err := yaml.UnmarshalStrict(data, &out); err != nil {
-		return nil, fmt.Errorf("%s: %w (want a behavior stanza: scaleUp and/or scaleDown)", name, err)
+		return nil, fmt.Errorf("%s: %s (want a behavior stanza: scaleUp and/or scaleDown)", name, joinLines(err.Error()))
 	}
 	if out.ScaleUp == nil && out.ScaleDown == nil {
 		return nil, fmt.Errorf("%s: no scaleUp or scaleDown rules found", name)
@@ -294,4 +294,26 @@ func ParseBehavior(name string, data []byte) (*autoscalingv2.HorizontalPodAutosc
 		}
 	}
 	return &out, nil
+}
+
+// joinLines makes a multi-line message (the YAML decoder lists its errors
+// one per line) one line: a line ending in ':' runs on into the next, the
+// others are separated by "; ".
+func joinLines(msg string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(msg, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			if strings.HasSuffix(b.String(), ":") {
+				b.WriteString(" ")
+			} else {
+				b.WriteString("; ")
+			}
+		}
+		b.WriteString(l)
+	}
+	return b.String()
 }
