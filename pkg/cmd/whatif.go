@@ -291,7 +291,7 @@ func (o *WhatifOptions) Complete(c *cobra.Command, args []string) error {
 		if tol.value == "" {
 			continue
 		}
-		q, err := resource.ParseQuantity(tol.value)
+		q, err := whatif.ParseQuantity(tol.value)
 		if err != nil || q.Sign() < 0 {
 			return flagErrorf(c, "%s: %q is not a tolerance (a non-negative number like 0.05)", tol.flag, tol.value)
 		}

@@ -86,7 +86,7 @@ func ParseChange(s string, ofRequest bool) (Change, error) {
 		c.Kind, c.Percent = OfRequest, p
 		return c, nil
 	}
-	q, err := resource.ParseQuantity(s)
+	q, err := ParseQuantity(s)
 	if err != nil {
 		return c, fmt.Errorf("%q is not a quantity (like 200m, 1.5, 512Mi)", s)
 	}
@@ -234,7 +234,7 @@ func ParseTarget(s string) (TargetOverride, error) {
 		t.Utilization = &u
 		return t, nil
 	}
-	q, err := resource.ParseQuantity(val)
+	q, err := ParseQuantity(val)
 	if err != nil {
 		return t, fmt.Errorf("%q: %q is not a quantity", s, val)
 	}
@@ -316,4 +316,18 @@ func joinLines(msg string) string {
 		b.WriteString(l)
 	}
 	return b.String()
+}
+
+// ParseQuantity is resource.ParseQuantity for the values of flags and
+// traces, refusing a decimal exponent of more than two digits:
+// "1e100000000" (or "E100000000") parses, but every later computation on it
+// works on a number of a hundred million digits.
+func ParseQuantity(s string) (resource.Quantity, error) {
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		exp := strings.TrimLeft(s[i+1:], "+-")
+		if len(exp) > 2 && strings.Trim(exp, "0123456789") == "" {
+			return resource.Quantity{}, fmt.Errorf("%q: the exponent is out of range", s)
+		}
+	}
+	return resource.ParseQuantity(s)
 }

@@ -130,7 +130,7 @@ func ParseTrace(name string, data []byte) (*Trace, error) {
 			if v == "" {
 				continue
 			}
-			q, err := resource.ParseQuantity(v)
+			q, err := ParseQuantity(v)
 			if err != nil {
 				return nil, fmt.Errorf("%s line %d, column %s: %q is not a quantity", name, line, tr.Columns[i].Header, v)
 			}
