@@ -149,17 +149,20 @@ fuzz: ## Fuzz the engine against upstream (FUZZTIME=60s)
 FUZZ_TARGETS := ./pkg/load:FuzzLoad ./pkg/whatif:FuzzParseOverride ./pkg/cmd:FuzzWhatifFlags ./pkg/engine:FuzzEngine
 FUZZ_ALL_TIME = $(if $(filter command line environment,$(origin FUZZTIME)),$(FUZZTIME),10m)
 FUZZ_PARALLEL ?= 1
+# Time spent minimizing each new input; Go's default (60s) eats most of a
+# 10m run on the large YAML seeds of FuzzLoad.
+FUZZ_MINIMIZETIME ?= 5s
 
 .PHONY: fuzz-all
 fuzz-all: ## Run every fuzz target in turn, then FuzzEvaluate against upstream (FUZZTIME=10m each, FUZZ_PARALLEL=1)
 	@for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; name=$${t##*:}; \
 		printf '\n$(BOLD)==> fuzz %s (%s) for %s$(RESET)\n' "$$name" "$$pkg" "$(FUZZ_ALL_TIME)"; \
-		echo "$(GO) test -run '^\$$' -fuzz '^$$name\$$' -fuzztime $(FUZZ_ALL_TIME) -parallel $(FUZZ_PARALLEL) $$pkg"; \
-		$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZ_ALL_TIME) -parallel $(FUZZ_PARALLEL) "$$pkg" || exit 1; \
+		echo "$(GO) test -run '^\$$' -fuzz '^$$name\$$' -fuzztime $(FUZZ_ALL_TIME) -fuzzminimizetime $(FUZZ_MINIMIZETIME) -parallel $(FUZZ_PARALLEL) $$pkg"; \
+		$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZ_ALL_TIME) -fuzzminimizetime $(FUZZ_MINIMIZETIME) -parallel $(FUZZ_PARALLEL) "$$pkg" || exit 1; \
 	done
 	$(call section,fuzz FuzzEvaluate (test/differential) for $(FUZZ_ALL_TIME))
-	cd test/differential && $(GO) test -run '^$$' -fuzz '^FuzzEvaluate$$' -fuzztime $(FUZZ_ALL_TIME) -parallel $(FUZZ_PARALLEL) .
+	cd test/differential && $(GO) test -run '^$$' -fuzz '^FuzzEvaluate$$' -fuzztime $(FUZZ_ALL_TIME) -fuzzminimizetime $(FUZZ_MINIMIZETIME) -parallel $(FUZZ_PARALLEL) .
 
 ##@ Checks
 
