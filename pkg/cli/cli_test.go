@@ -48,7 +48,8 @@ func TestMain_errors(t *testing.T) {
 		{"unknown command", "", []string{"explian"}, "error: unknown command \"explian\" for \"kubectl hpa\"\n\nDid you mean this?\n\texplain\n"},
 		{
 			// Found by FuzzWhatifFlags: a value with a newline split the error.
-			"control characters in a value", "", []string{"explain", "web", "-f", "-", "--feature-gates", "A=1\nB\x1b[31m"},
+			"control characters in a value", "",
+			[]string{"explain", "web", "-f", "-", "--feature-gates", "A=1\nB\x1b[31m"},
 			"error: --feature-gates: A=1\\nB\\x1b[31m: the value must be true or false\nSee 'kubectl hpa explain --help' for usage.\n",
 		},
 	} {
