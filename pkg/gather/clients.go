@@ -6,6 +6,7 @@ package gather
 import (
 	"fmt"
 
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
@@ -18,11 +19,24 @@ import (
 	externalclient "k8s.io/metrics/pkg/client/external_metrics"
 )
 
+// protobuf returns a copy of cfg that asks for Kubernetes' protobuf encoding,
+// with JSON as the fallback, as kube-controller-manager's own clients do.
+// Built-in objects (pods, events, workloads, HPAs) decode several times faster
+// than from JSON, which is what a many-HPA read spends its time on. Only the
+// typed core client gets it: the metrics APIs are served by aggregated
+// servers that need not speak protobuf, and the scale client is dynamic.
+func protobuf(cfg *rest.Config) *rest.Config {
+	c := rest.CopyConfig(cfg)
+	c.ContentType = runtime.ContentTypeProtobuf
+	c.AcceptContentTypes = runtime.ContentTypeProtobuf + "," + runtime.ContentTypeJSON
+	return c
+}
+
 // NewClients builds every client from one REST config (pkg/action's
 // Factory sets it up: user agent, request counter, throttling). Discovery is
 // cached in memory for the process.
 func NewClients(cfg *rest.Config) (*Clients, error) {
-	kube, err := kubernetes.NewForConfig(cfg)
+	kube, err := kubernetes.NewForConfig(protobuf(cfg))
 	if err != nil {
 		return nil, fmt.Errorf("create the Kubernetes client: %w", err)
 	}
