@@ -676,12 +676,13 @@ type vecReconcileCase struct {
 var vecCase *vecReconcileCase
 
 // vecInCalculatorTest: only replica_calculator_test.go's tests give
-// calculator vectors; they are named TestReplicaCalc…, and up to v1.36 one
-// is TestPlainMetricReplicaCalcMissingMetricsNoChangeEq.
+// calculator vectors (most are named TestReplicaCalc…, not all: e.g.
+// TestPlainMetricReplicaCalcMissingMetricsNoChangeEq, and from v1.34
+// TestExternalPerPodMetric*Overflow).
 func vecInCalculatorTest() bool {
 	vecMu.Lock()
 	defer vecMu.Unlock()
-	return vecTest != nil && strings.Contains(vecTest.Name(), "ReplicaCalc")
+	return vecTest != nil && vecTestFile == "replica_calculator_test.go"
 }
 
 // vecInReconcileTest: calculator calls made by a reconcile are not
@@ -762,11 +763,21 @@ func vecIsConflict(err error) bool {
 	return false
 }
 
+// vecOwner is the test case each controller was first seen in.
+var vecOwner = map[*HorizontalController]*vecReconcileCase{}
+
 // vecReconcileEnter is inserted (deferred) at the entry of
 // reconcileAutoscaler; only the first reconcile of a test case is recorded.
 func vecReconcileEnter(a *HorizontalController, hpa *autoscalingv2.HorizontalPodAutoscaler, key string) func() {
 	vecMu.Lock()
 	c := vecCase
+	if owner, ok := vecOwner[a]; !ok {
+		vecOwner[a] = c
+	} else if owner != c {
+		// A worker of an earlier test's controller, still running: not this
+		// test case's reconcile.
+		c = nil
+	}
 	if c == nil || c.vector != nil || c.done {
 		vecMu.Unlock()
 		return func() {}
@@ -1005,10 +1016,13 @@ func vecFinishReconcile(c *vecReconcileCase) {
 	vecEmit("reconcile", v)
 }
 
+// vecTestFile is the file of the running test.
+var vecTestFile string
+
 // vecRunTest is inserted at the entry of every Test function: it names the
-// running test for hooks that have no *testing.T.
-func vecRunTest(t *testing.T) {
+// running test (and its file) for hooks that have no *testing.T.
+func vecRunTest(t *testing.T, file string) {
 	vecMu.Lock()
-	vecTest = t
+	vecTest, vecTestFile = t, file
 	vecMu.Unlock()
 }

@@ -181,7 +181,7 @@ func instrumentFile(path string, found map[string]int) (int, error) {
 		case typ == "replicaCalcTestCase" && name == "runTest":
 			at(fd, fmt.Sprintf("defer vecCalcCase(%s, %s)", tParam(fd), recv), "calcCase")
 		case typ == "" && strings.HasPrefix(name, "Test") && tParam(fd) != "":
-			at(fd, fmt.Sprintf("vecRunTest(%s)", tParam(fd)), "tests")
+			at(fd, fmt.Sprintf("vecRunTest(%s, %q)", tParam(fd), filepath.Base(path)), "tests")
 			if rule, ok := tables[name]; ok {
 				n, err := instrumentTable(fset, fd, rule, &ins)
 				if err != nil {
