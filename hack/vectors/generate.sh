@@ -33,7 +33,8 @@ mkdir -p "$outdir"
 outdir=$(cd "$outdir" && pwd)
 
 "$here/scratch.sh" "$version" "$work"
-cp "$here/hook/vechook.go" "$work/podautoscaler/vechook.go"
+sed 's|^//go:build ignore$|//go:build vectorhook|' "$here/hook/vechook.go" >"$work/podautoscaler/vechook.go"
+grep -q '^//go:build vectorhook$' "$work/podautoscaler/vechook.go" || { echo "generate.sh: hook/vechook.go has no //go:build ignore line to rewrite" >&2; exit 1; }
 (cd "$repo" && GOFLAGS= go run ./hack/vectors/instrument "$work/podautoscaler")
 
 raw=$work/out

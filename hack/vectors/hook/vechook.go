@@ -1,10 +1,11 @@
 // Copyright 2026 The kubectl-hpa Authors.
 // SPDX-License-Identifier: Apache-2.0
 
-//go:build vectorhook
+//go:build ignore
 
-// This file is not part of kubectl-hpa's build. hack/vectors/generate.sh copies
-// it into a scratch copy of upstream's pkg/controller/podautoscaler package
+// This file is not part of kubectl-hpa's build ("ignore" also keeps go mod tidy
+// from adding what it imports to our go.mod). hack/vectors/generate.sh copies
+// it, with the build constraint rewritten to vectorhook, into a scratch copy of upstream's pkg/controller/podautoscaler package
 // (package podautoscaler) and builds the package's tests with -tags vectorhook.
 // hack/vectors/instrument inserts calls to the vec* functions below at the
 // entry of the code under test and of the tests' own helpers. Nothing here
