@@ -880,6 +880,7 @@ func checkNormalize(t *testing.T, v Vector) {
 // converted for each release, and why).
 var vectorCounts = map[string]map[string]int{
 	"v1.37.2":  {"replica_calculator.json": 76, "reconcile.json": 35},
+	"v1.35.4":  {"replica_calculator.json": 78, "reconcile.json": 89},
 	"v1.34.4":  {"replica_calculator.json": 76, "reconcile.json": 89},
 	"v1.33.13": {"replica_calculator.json": 74, "reconcile.json": 88},
 	"v1.31.14": {"replica_calculator.json": 64, "reconcile.json": 84},
