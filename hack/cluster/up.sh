@@ -285,6 +285,21 @@ fail_startup() {
 	exit 1
 }
 
+# started COMP succeeds while the process start() launched for COMP is alive.
+# Unlike pid_of, it does not look for the binary's name in its command line:
+# for a moment after start(), the child is still the forked shell (or setsid)
+# that has not exec'ed the binary yet, and on a loaded machine a poll can land
+# in that moment (a wait once failed with "kube-apiserver exited" and an empty
+# log). The PID is our own child's, so it cannot have been reused.
+started() {
+	local pid state
+	pid=$(<"$RUN/$1.pid") || return 1
+	[[ $pid =~ ^[0-9]+$ ]] || return 1
+	# An exited child stays a zombie (state Z) until the shell reaps it.
+	state=$(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null | cut -d' ' -f1) || return 1
+	[ -n "$state" ] && [ "$state" != Z ]
+}
+
 # wait_for DESC LOG-COMPONENT CMD...: polls CMD every 0.2s for up to UP_TIMEOUT
 # seconds; fails with the component's log tail if it times out or the component
 # dies. LOG-COMPONENT may be empty.
@@ -293,7 +308,7 @@ wait_for() {
 	shift 2
 	local deadline=$((SECONDS + UP_TIMEOUT))
 	until "$@" >/dev/null 2>&1; do
-		if [ -n "$comp" ] && ! pid_of "$comp" >/dev/null; then
+		if [ -n "$comp" ] && ! started "$comp"; then
 			fail_startup "$comp" "$comp exited while waiting for: $desc"
 		fi
 		if [ "$SECONDS" -ge "$deadline" ]; then
@@ -433,7 +448,7 @@ apiservices_available() {
 deadline=$((SECONDS + UP_TIMEOUT))
 until apiservices_available >/dev/null 2>&1; do
 	for c in metrics-server fake-metrics-adapter; do
-		pid_of "$c" >/dev/null || fail_startup "$c" "$c exited while waiting for the APIServices"
+		started "$c" || fail_startup "$c" "$c exited while waiting for the APIServices"
 	done
 	if [ "$SECONDS" -ge "$deadline" ]; then
 		kc get apiservices "${APISERVICES[@]}" >&2 || true
