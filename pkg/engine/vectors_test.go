@@ -883,6 +883,7 @@ var vectorCounts = map[string]map[string]int{
 	"v1.35.4":  {"replica_calculator.json": 78, "reconcile.json": 89},
 	"v1.34.4":  {"replica_calculator.json": 76, "reconcile.json": 89},
 	"v1.33.13": {"replica_calculator.json": 74, "reconcile.json": 88},
+	"v1.32.13": {"replica_calculator.json": 64, "reconcile.json": 84},
 	"v1.31.14": {"replica_calculator.json": 64, "reconcile.json": 84},
 	"v1.30.14": {"replica_calculator.json": 64, "reconcile.json": 84},
 	"v1.29.15": {"replica_calculator.json": 64, "reconcile.json": 85},
