@@ -186,7 +186,7 @@ func (c *calculator) getResourceReplicas(cur, target int32, resource corev1.Reso
 	scaleUpWithUnready := len(g.unready) > 0 && ratio > 1.0
 	if !scaleUpWithUnready && len(g.missing) == 0 {
 		if tol.isWithin(ratio) {
-			tr.Steps = append(tr.Steps, fmt.Sprintf("ratio %.4g is within the tolerance band [%.4g, %.4g]: keep %d replicas", ratio, 1-tol.down, 1+tol.up, cur))
+			tr.Steps = append(tr.Steps, fmt.Sprintf("ratio %.4g is %s: keep %d replicas", ratio, tol.within(ratio), cur))
 			return cur, util, rawAvg, ts, nil
 		}
 		n := ceilInt32(ratio * float64(g.readyCount))
@@ -265,7 +265,7 @@ func (c *calculator) finishFillIn(tr *explain.MetricResult, fi *explain.FillIn, 
 	if fi.Within || fi.DirectionFlip {
 		fi.Result = cur
 		if fi.Within {
-			tr.Steps = append(tr.Steps, fmt.Sprintf("after the fill-in the ratio is %.4g, within the tolerance band: keep %d replicas", newRatio, cur))
+			tr.Steps = append(tr.Steps, fmt.Sprintf("after the fill-in the ratio is %.4g, %s: keep %d replicas", newRatio, tol.within(newRatio), cur))
 		} else {
 			tr.Steps = append(tr.Steps, fmt.Sprintf("after the fill-in the ratio %.4g points the other way than %.4g: keep %d replicas", newRatio, ratio, cur))
 		}
@@ -329,7 +329,7 @@ func (c *calculator) plainReplicas(samples podSamples, cur int32, target int64, 
 	scaleUpWithUnready := len(g.unready) > 0 && ratio > 1.0
 	if !scaleUpWithUnready && len(g.missing) == 0 {
 		if tol.isWithin(ratio) {
-			tr.Steps = append(tr.Steps, fmt.Sprintf("ratio %.4g is within the tolerance band [%.4g, %.4g]: keep %d replicas", ratio, 1-tol.down, 1+tol.up, cur))
+			tr.Steps = append(tr.Steps, fmt.Sprintf("ratio %.4g is %s: keep %d replicas", ratio, tol.within(ratio), cur))
 			return cur, avg, nil
 		}
 		n := ceilInt32(ratio * float64(g.readyCount))
@@ -393,7 +393,7 @@ func (c *calculator) usageRatioReplicaCount(cur int32, ratio float64, tol tolera
 		return n, nil
 	}
 	if tol.isWithin(ratio) {
-		tr.Steps = append(tr.Steps, fmt.Sprintf("ratio %.4g is within the tolerance band [%.4g, %.4g]: keep %d replicas", ratio, 1-tol.down, 1+tol.up, cur))
+		tr.Steps = append(tr.Steps, fmt.Sprintf("ratio %.4g is %s: keep %d replicas", ratio, tol.within(ratio), cur))
 		return cur, nil
 	}
 	ready, err := c.readyPodsCount()

@@ -4,7 +4,9 @@
 package engine
 
 import (
+	"fmt"
 	"math"
+	"strconv"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 
@@ -27,6 +29,16 @@ func (t tolerances) isWithin(ratio float64) bool {
 		return math.Abs(1.0-ratio) <= t.up
 	}
 	return (1.0-t.down) <= ratio && ratio <= (1.0+t.up)
+}
+
+// within words a ratio the test keeps: "within the tolerance band [0.9,
+// 1.1]", or for the absolute test "within the tolerance (|1 − ratio| =
+// 0.08 ≤ 0.1)".
+func (t tolerances) within(ratio float64) string {
+	if t.absolute {
+		return fmt.Sprintf("within the tolerance (|1 − ratio| = %s ≤ %s)", strconv.FormatFloat(math.Abs(1.0-ratio), 'g', -1, 64), strconv.FormatFloat(t.up, 'g', -1, 64))
+	}
+	return fmt.Sprintf("within the tolerance band [%.4g, %.4g]", 1-t.down, 1+t.up)
 }
 
 func (t tolerances) check(ratio float64) *explain.ToleranceCheck {

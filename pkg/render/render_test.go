@@ -130,3 +130,27 @@ func TestToleranceWords(t *testing.T) {
 		}
 	}
 }
+
+// The absolute test of v1.32 and older is printed as the controller makes
+// it, with the deviation in full where two decimals would hide the answer.
+func TestCheckWordsAbsolute(t *testing.T) {
+	abs := func(tol float64) *explain.ToleranceCheck {
+		return &explain.ToleranceCheck{ScaleDown: tol, ScaleUp: tol, Lower: 1 - tol, Upper: 1 + tol, Test: explain.ToleranceAbsolute}
+	}
+	for _, tc := range []struct {
+		check  *explain.ToleranceCheck
+		ratio  float64
+		within bool
+		want   string
+	}{
+		{abs(0.1), 1.1, false, "|1 − 1.1| = 0.10000000000000009 ≤ 0.1? no"},
+		{abs(0.1), 1.08, true, "|1 − 1.08| = 0.08 ≤ 0.1? yes"},
+		{abs(0.1), 0.5, false, "|1 − 0.50| = 0.50 ≤ 0.1? no"},
+		{abs(0.05), 0.96, true, "|1 − 0.96| = 0.04 ≤ 0.05? yes"},
+		{&explain.ToleranceCheck{Lower: 0.9, Upper: 1.1, Test: explain.ToleranceInterval}, 1.1, true, "0.90 ≤ 1.10 ≤ 1.10? yes"},
+	} {
+		if got := checkWords(tc.check, tc.ratio, tc.within); got != tc.want {
+			t.Errorf("checkWords(%+v, %v) = %q, want %q", tc.check, tc.ratio, got, tc.want)
+		}
+	}
+}

@@ -307,7 +307,7 @@ func (v *styledView) metric(m *explain.MetricResult, short bool) {
 		v.kv("usage", usageArithmetic(m, u)...)
 		var tol string
 		if tc := m.Tolerance; tc != nil {
-			tol = v.toleranceVerdict(tc.Lower, tc.Ratio, tc.Upper, tc.Within)
+			tol = v.toleranceVerdict(tc, tc.Ratio, tc.Within)
 		}
 		v.kv("ratio", ratioWords(m, u), tol)
 	}
@@ -404,12 +404,12 @@ func (v *styledView) classStyle(class string) lipgloss.Style {
 
 // toleranceVerdict writes the tolerance test out: "0.90 ≤ 1.43 ≤ 1.10 →
 // outside, scale up".
-func (v *styledView) toleranceVerdict(lower, ratio, upper float64, within bool) string {
-	s := toleranceTest(lower, ratio, upper) + " → "
+func (v *styledView) toleranceVerdict(tc *explain.ToleranceCheck, ratio float64, within bool) string {
+	s := checkTest(tc, ratio) + " → "
 	switch {
 	case within:
 		return s + paint(v.th.ok, "within, no change")
-	case ratio > upper:
+	case ratio > 1:
 		return s + paint(v.th.bold, "outside, scale up")
 	default:
 		return s + paint(v.th.bold, "outside, scale down")
@@ -441,7 +441,7 @@ func (v *styledView) fillInArithmetic(m *explain.MetricResult, f *explain.FillIn
 	}
 	parts := []string{s + ": " + value}
 	if tc := m.Tolerance; tc != nil {
-		parts = append(parts, v.toleranceVerdict(tc.Lower, f.NewRatio, tc.Upper, f.Within))
+		parts = append(parts, v.toleranceVerdict(tc, f.NewRatio, f.Within))
 	}
 	if f.DirectionFlip {
 		parts = append(parts, paint(v.th.warn, "the direction flips"))

@@ -336,7 +336,7 @@ func (t *textView) metric(m *explain.MetricResult, total int, short bool) {
 		rest = append(rest, field{"Usage", usageWords(m, u)}, field{"Ratio", appliedWords(m, u)})
 	}
 	if tc := m.Tolerance; tc != nil {
-		rest = append(rest, field{"Tolerance", toleranceWords(tc.Lower, tc.Ratio, tc.Upper, tc.Within) + toleranceSource(tc)})
+		rest = append(rest, field{"Tolerance", checkWords(tc, tc.Ratio, tc.Within) + toleranceSource(tc)})
 	}
 	t.fields(2, rest...)
 	if f := m.FillIn; f != nil {
@@ -402,7 +402,7 @@ func (t *textView) fillIn(m *explain.MetricResult, f *explain.FillIn) {
 	}
 	ratio := formatFloat(f.NewRatio)
 	if tc := m.Tolerance; tc != nil {
-		ratio = toleranceWords(tc.Lower, f.NewRatio, tc.Upper, f.Within)
+		ratio = checkWords(tc, f.NewRatio, f.Within)
 	} else {
 		ratio += ", within tolerance? " + yesNo(f.Within)
 	}

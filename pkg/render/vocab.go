@@ -317,6 +317,26 @@ func toleranceWords(lower, ratio, upper float64, within bool) string {
 	return toleranceTest(lower, ratio, upper) + "? " + yesNo(within)
 }
 
+// checkWords prints the tolerance test of tc applied to ratio, in the form
+// the replayed controller uses: "0.90 ≤ 1.43 ≤ 1.10? no", or for v1.32 and
+// older "|1 − 1.10| = 0.10000000000000009 ≤ 0.1? no".
+func checkWords(tc *explain.ToleranceCheck, ratio float64, within bool) string {
+	return checkTest(tc, ratio) + "? " + yesNo(within)
+}
+
+// checkTest prints the test of tc applied to ratio without its answer.
+func checkTest(tc *explain.ToleranceCheck, ratio float64) string {
+	if tc.Test != explain.ToleranceAbsolute {
+		return toleranceTest(tc.Lower, ratio, tc.Upper)
+	}
+	dev := math.Abs(1.0 - ratio)
+	r, d, t := fixed2(ratio), fixed2(dev), formatFull(tc.ScaleUp)
+	if d == fixed2(tc.ScaleUp) && dev != tc.ScaleUp {
+		r, d = formatFull(ratio), formatFull(dev)
+	}
+	return "|1 − " + r + "| = " + d + " ≤ " + t
+}
+
 // toleranceTest prints "0.90 ≤ 1.43 ≤ 1.10".
 func toleranceTest(lower, ratio, upper float64) string {
 	l, r, u := toleranceNumbers(lower, ratio, upper)
@@ -329,6 +349,9 @@ func toleranceBand(tc *explain.ToleranceCheck) string {
 	where := "outside"
 	if tc.Within {
 		where = "within"
+	}
+	if tc.Test == explain.ToleranceAbsolute {
+		return fmt.Sprintf("%s (%s)", checkTest(tc, tc.Ratio), where)
 	}
 	return fmt.Sprintf("%s %s [%s, %s]", r, where, l, u)
 }
