@@ -8,32 +8,12 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
-	"time"
 
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 )
-
-// maxUpstreamElapsed bounds the real time between the clock shift and the
-// end of the upstream call. Generated now-relative edges are ≤ 1ns or whole
-// seconds away from the boundary, so any ε below one second gives the same
-// answer as the engine's 1µs; a slower call is retried.
-const maxUpstreamElapsed = 500 * time.Millisecond
-
-// runUpstreamStable runs upstream, retrying when the call was too slow for
-// the clock convention to hold.
-func runUpstreamStable(c *Case) upstreamResult {
-	var up upstreamResult
-	for i := 0; i < 5; i++ {
-		up = runUpstream(c)
-		if up.Elapsed < maxUpstreamElapsed {
-			return up
-		}
-	}
-	panic(fmt.Sprintf("seed %d: upstream call took %v five times", c.Seed, up.Elapsed))
-}
 
 // runEngine calls the engine, turning a panic into an error.
 func runEngine(c *Case) (dec *explain.Decision, err error) {
@@ -73,6 +53,13 @@ func fmtQ(q *resource.Quantity) string {
 	return fmt.Sprintf("%s (milli %d)", q.String(), q.MilliValue())
 }
 
+func fmtWQ(q *wireQuantity) string {
+	if q == nil {
+		return "null"
+	}
+	return fmt.Sprintf("%s (milli %d)", q.String, q.Milli)
+}
+
 // compare checks the engine's first metric against upstream's calculator.
 func compare(c *Case, up upstreamResult, dec *explain.Decision, evalErr error) []mismatch {
 	var out []mismatch
@@ -90,11 +77,11 @@ func compare(c *Case, up upstreamResult, dec *explain.Decision, evalErr error) [
 	m := dec.Metrics[0]
 	if up.Err != nil {
 		if m.Error == nil {
-			add("error", up.Err.Error(), fmt.Sprintf("no error (replicas=%s utilization=%s value=%s)", fmtI32(m.ProposedReplicas), fmtI32(m.Utilization), fmtQ(m.Value)))
+			add("error", up.errText(), fmt.Sprintf("no error (replicas=%s utilization=%s value=%s)", fmtI32(m.ProposedReplicas), fmtI32(m.Utilization), fmtQ(m.Value)))
 			return out
 		}
-		if !strings.Contains(*m.Error, up.Err.Error()) {
-			add("error text", up.Err.Error(), *m.Error)
+		if !strings.Contains(*m.Error, up.errText()) {
+			add("error text", up.errText(), *m.Error)
 		}
 		if m.ProposedReplicas != nil {
 			add("proposedReplicas on error", "null", fmtI32(m.ProposedReplicas))
@@ -102,7 +89,7 @@ func compare(c *Case, up upstreamResult, dec *explain.Decision, evalErr error) [
 		return out
 	}
 	if m.Error != nil {
-		add("error", fmt.Sprintf("no error (replicas=%d utilization=%s value=%s)", up.Replicas, fmtI32(up.Utilization), fmtQ(up.Value)), *m.Error)
+		add("error", fmt.Sprintf("no error (replicas=%d utilization=%s value=%s)", up.Replicas, fmtI32(up.Utilization), fmtWQ(up.Value)), *m.Error)
 		return out
 	}
 	if m.ProposedReplicas == nil || *m.ProposedReplicas != up.Replicas {
@@ -114,9 +101,9 @@ func compare(c *Case, up upstreamResult, dec *explain.Decision, evalErr error) [
 	switch {
 	case up.Value == nil && m.Value == nil:
 	case up.Value == nil || m.Value == nil:
-		add("value", fmtQ(up.Value), fmtQ(m.Value))
-	case up.Value.MilliValue() != m.Value.MilliValue() || up.Value.String() != m.Value.String():
-		add("value", fmtQ(up.Value), fmtQ(m.Value))
+		add("value", fmtWQ(up.Value), fmtQ(m.Value))
+	case up.Value.Milli != m.Value.MilliValue() || up.Value.String != m.Value.String():
+		add("value", fmtWQ(up.Value), fmtQ(m.Value))
 	}
 	return out
 }
@@ -157,7 +144,7 @@ func describeEngine(dec *explain.Decision, err error) string {
 func describeUpstream(up upstreamResult) string {
 	e := "null"
 	if up.Err != nil {
-		e = up.Err.Error()
+		e = *up.Err
 	}
-	return fmt.Sprintf("%s: replicas=%d utilization=%s value=%s error=%s", up.Function, up.Replicas, fmtI32(up.Utilization), fmtQ(up.Value), e)
+	return fmt.Sprintf("%s: replicas=%d utilization=%s value=%s error=%s", up.Function, up.Replicas, fmtI32(up.Utilization), fmtWQ(up.Value), e)
 }

@@ -27,13 +27,13 @@ func TestGeneratorCoverage(t *testing.T) {
 	start := time.Now()
 	for i := 0; i < n; i++ {
 		c := Generate(uint64(i + 1))
-		if !c.Settings.Profile.Gates[profile.PodLevelResources] {
+		if on, ok := c.Settings.Profile.Gates[profile.PodLevelResources]; ok && !on {
 			continue
 		}
 		up := runUpstreamStable(c)
 		funcs[up.Function]++
 		if up.Err != nil {
-			msg := up.Err.Error()
+			msg := *up.Err
 			if j := strings.LastIndex(msg, ": "); j >= 0 && !strings.HasPrefix(msg[j:], ": Deployment") {
 				msg = msg[j+2:]
 			}

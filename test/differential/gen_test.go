@@ -249,11 +249,17 @@ func (g *gen) build() {
 	if g.chance(0.03) {
 		setGate(&set, profile.HPAScaleToZero, true)
 		snap.Target.SpecReplicas = 0
-		hpa.Status.Conditions = []autoscalingv2.HorizontalPodAutoscalerCondition{{
-			Type: autoscalingv2.ScaledToZero, Status: corev1.ConditionTrue, Reason: "ScaledToZero",
-			Message:            "the HPA controller scaled the workload to zero",
-			LastTransitionTime: mt(g.now.Add(-time.Hour)),
-		}}
+		if upstreamVersion.Minor >= 36 {
+			hpa.Status.Conditions = []autoscalingv2.HorizontalPodAutoscalerCondition{{
+				Type: autoscalingv2.ScaledToZero, Status: corev1.ConditionTrue, Reason: "ScaledToZero",
+				Message:            "the HPA controller scaled the workload to zero",
+				LastTransitionTime: mt(g.now.Add(-time.Hour)),
+			}}
+		} else {
+			// Before v1.36 the controller computes metrics at 0 replicas
+			// only when minReplicas is 0 (and writes no ScaledToZero).
+			hpa.Spec.MinReplicas = i32p(0)
+		}
 	}
 
 	for _, m := range hpa.Spec.Metrics {
@@ -261,8 +267,34 @@ func (g *gen) build() {
 	}
 	if g.reconcile {
 		g.widenReplicas(hpa, &set)
+		// v1.29 only: the beta HPAContainerMetrics gate can be off (no random
+		// draw in other versions, so their streams are unchanged).
+		if gateSettable(upstreamVersion, profile.HPAContainerMetrics) && g.chance(0.1) {
+			setGate(&set, profile.HPAContainerMetrics, false)
+		}
 	}
 	g.c.Settings = set
+	fitVersion(g.c)
+}
+
+// fitVersion removes from a case the fields upstreamVersion's API does not
+// have, so that the engine and the oracle see the same objects (the oracle
+// would drop them when decoding): behavior tolerances before v1.33, pod-level
+// resources before v1.32.
+func fitVersion(c *Case) {
+	minor := upstreamVersion.Minor
+	if b := c.Snapshot.HPA.Spec.Behavior; b != nil && minor < 33 {
+		for _, r := range []*autoscalingv2.HPAScalingRules{b.ScaleUp, b.ScaleDown} {
+			if r != nil {
+				r.Tolerance = nil
+			}
+		}
+	}
+	if minor < 32 {
+		for i := range c.Snapshot.Pods {
+			c.Snapshot.Pods[i].Spec.Resources = nil
+		}
+	}
 }
 
 // widen adds what only the controller-level comparison needs.

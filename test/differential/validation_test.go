@@ -34,10 +34,10 @@ var flagValidationCases = flag.Int("validation-cases", 0, "number of random HPAs
 // and requires pkg/validation to agree with upstream's
 // ValidateHorizontalPodAutoscaler (on the object defaulted and converted
 // by upstream's registered functions, with the options the registry
-// strategy passes for a create at v1.36.3): the same accept/reject, the
-// same first error (field path, type and message) and the same errors.
-// Half of the cases replay HPAScaleToZero on (the gate's alpha, possible
-// at v1.36.3), half off (its default).
+// strategy passes for a create at v1.37.2, this module's graph): the same
+// accept/reject, the same first error (field path, type and message) and
+// the same errors. Half of the cases replay HPAScaleToZero on (the gate's
+// default at v1.37.2), half off.
 func TestValidationParity(t *testing.T) {
 	n := *flagValidationCases
 	if n == 0 {
@@ -107,9 +107,11 @@ func generalize(p string) string {
 func ourErrors(in *autoscalingv2.HorizontalPodAutoscaler, scaleToZero bool) field.ErrorList {
 	h := in.DeepCopy()
 	engine.DefaultHPA(h)
-	p := profile.Default(upstreamVersion)
-	if scaleToZero {
-		p = withGates(p, map[profile.Gate]bool{profile.HPAScaleToZero: true})
+	// Upstream's validation runs in this process: the version of this
+	// module's graph, whatever DIFF_VERSION says.
+	p, err := profile.New(profile.MustParse(defaultVersion), map[profile.Gate]bool{profile.HPAScaleToZero: scaleToZero})
+	if err != nil {
+		panic(err)
 	}
 	return validation.HPA(h, validation.OptionsFor(p))
 }
