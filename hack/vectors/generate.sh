@@ -44,7 +44,7 @@ mkdir -p "$raw"
 skip='^(TestMultipleHPAs)$'
 echo "running the upstream tests of $version with the hooks (log: $work/test.log)"
 set +e
-(cd "$work" && VECTOR_OUT=$raw GOFLAGS=-mod=mod go test -tags vectorhook -count=1 -timeout 30m -skip "$skip" -v ./podautoscaler/ >"$work/test.log" 2>&1)
+(cd "$work" && VECTOR_OUT=$raw VECTOR_VERSION=$version GOFLAGS=-mod=mod go test -tags vectorhook -count=1 -timeout 30m -skip "$skip" -v ./podautoscaler/ >"$work/test.log" 2>&1)
 status=$?
 set -e
 grep -E '^(--- FAIL|FAIL|ok)' "$work/test.log" || true

@@ -39,7 +39,9 @@ type cliVector struct {
 	Source       string          `json:"source"`
 	Now          time.Time       `json:"now"`
 	FeatureGates map[string]bool `json:"featureGates"`
-	Controller   struct {
+	// EmulationVersion: the feature gates emulated this older minor.
+	EmulationVersion string `json:"emulationVersion"`
+	Controller       struct {
 		Tolerance               *float64 `json:"tolerance"`
 		CPUInitializationPeriod string   `json:"cpuInitializationPeriod"`
 		InitialReadinessDelay   string   `json:"initialReadinessDelay"`
@@ -309,6 +311,12 @@ func TestVectorsThroughCLIReconcile(t *testing.T) {
 			}
 			if err := json.Unmarshal(v.Expect, &exp); err != nil {
 				t.Fatal(err)
+			}
+			if v.EmulationVersion != "" {
+				// The CLI replays a release with that release's gates; it has
+				// no --emulated-version (the vector turns off a gate locked at
+				// its release). pkg/engine replays it with profile.NewEmulated.
+				t.Skipf("%s: feature gates emulate v%s; the CLI has no emulated version", v.ID, v.EmulationVersion)
 			}
 			got := runVectorCLI(t, v, nil)
 			where := v.ID + " (" + v.Source + ")"

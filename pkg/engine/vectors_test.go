@@ -34,25 +34,29 @@ const epsilon = time.Microsecond
 // Vector is one test vector; the schema is described in
 // testdata/vectors/README.md.
 type Vector struct {
-	ID              string                                       `json:"id"`
-	Source          string                                       `json:"source"`
-	Level           string                                       `json:"level"`
-	Step            string                                       `json:"step"`
-	Now             time.Time                                    `json:"now"`
-	FeatureGates    map[profile.Gate]bool                        `json:"featureGates"`
-	Controller      *VectorController                            `json:"controller"`
-	Calculator      *VectorCalculator                            `json:"calculator"`
-	Input           json.RawMessage                              `json:"input"`
-	HPA             *autoscalingv2.HorizontalPodAutoscaler       `json:"hpa"`
-	Target          *VectorTarget                                `json:"target"`
-	Pods            []corev1.Pod                                 `json:"pods"`
-	PodMetrics      []metricsv1beta1.PodMetrics                  `json:"podMetrics"`
-	CustomMetrics   []custommetricsv1beta2.MetricValue           `json:"customMetrics"`
-	ExternalMetrics []externalmetricsv1beta1.ExternalMetricValue `json:"externalMetrics"`
-	MetricErrors    map[string]string                            `json:"metricErrors"`
-	State           *VectorState                                 `json:"state"`
-	Expect          json.RawMessage                              `json:"expect"`
-	Notes           string                                       `json:"notes"`
+	ID           string                `json:"id"`
+	Source       string                `json:"source"`
+	Level        string                `json:"level"`
+	Step         string                `json:"step"`
+	Now          time.Time             `json:"now"`
+	FeatureGates map[profile.Gate]bool `json:"featureGates"`
+	// EmulationVersion: the test ran the release's controller with its
+	// feature gates emulating this older minor ("1.36"); featureGates are
+	// then that minor's gates.
+	EmulationVersion string                                       `json:"emulationVersion"`
+	Controller       *VectorController                            `json:"controller"`
+	Calculator       *VectorCalculator                            `json:"calculator"`
+	Input            json.RawMessage                              `json:"input"`
+	HPA              *autoscalingv2.HorizontalPodAutoscaler       `json:"hpa"`
+	Target           *VectorTarget                                `json:"target"`
+	Pods             []corev1.Pod                                 `json:"pods"`
+	PodMetrics       []metricsv1beta1.PodMetrics                  `json:"podMetrics"`
+	CustomMetrics    []custommetricsv1beta2.MetricValue           `json:"customMetrics"`
+	ExternalMetrics  []externalmetricsv1beta1.ExternalMetricValue `json:"externalMetrics"`
+	MetricErrors     map[string]string                            `json:"metricErrors"`
+	State            *VectorState                                 `json:"state"`
+	Expect           json.RawMessage                              `json:"expect"`
+	Notes            string                                       `json:"notes"`
 
 	// Version is the controller release whose tests the vector comes from
 	// (its directory under testdata/vectors); it is not in the file.
@@ -210,7 +214,17 @@ func vectorSettings(t *testing.T, v Vector) Settings {
 			s.LegacyScaleUpLimitMinimum = *c.LegacyScaleUpLimitMinimum
 		}
 	}
-	p, err := profile.New(v.Version, v.FeatureGates)
+	var p profile.Profile
+	var err error
+	if v.EmulationVersion != "" {
+		var minor int
+		if _, serr := fmt.Sscanf(v.EmulationVersion, "1.%d", &minor); serr != nil {
+			t.Fatalf("%s: emulationVersion %q: %v", v.ID, v.EmulationVersion, serr)
+		}
+		p, err = profile.NewEmulated(v.Version, minor, v.FeatureGates)
+	} else {
+		p, err = profile.New(v.Version, v.FeatureGates)
+	}
 	if err != nil {
 		t.Fatalf("%s (%s): feature gates: %v", v.ID, v.Source, err)
 	}
@@ -879,7 +893,7 @@ func checkNormalize(t *testing.T, v Vector) {
 // with no entry must not exist (testdata/vectors/README.md lists what was not
 // converted for each release, and why).
 var vectorCounts = map[string]map[string]int{
-	"v1.37.2":  {"replica_calculator.json": 76, "reconcile.json": 35},
+	"v1.37.2":  {"replica_calculator.json": 76, "reconcile.json": 107},
 	"v1.35.4":  {"replica_calculator.json": 78, "reconcile.json": 89},
 	"v1.34.4":  {"replica_calculator.json": 76, "reconcile.json": 89},
 	"v1.33.13": {"replica_calculator.json": 74, "reconcile.json": 88},

@@ -107,9 +107,35 @@ func New(v Version, overrides map[Gate]bool) (Profile, error) {
 	if err := v.Check(); err != nil {
 		return Profile{}, err
 	}
+	return resolve(v, v.Minor, v.MinorString(), overrides)
+}
+
+// NewEmulated resolves the profile of version v whose feature gates emulate
+// an older minor (kube-controller-manager --emulated-version): which gates
+// exist, their defaults and their locks are those of emulatedMinor, while
+// the switches still follow v's code. The emulated minor is v's own or one
+// of the three before it, and at least 31 (the first release with
+// emulation), as kube-controller-manager accepts.
+func NewEmulated(v Version, emulatedMinor int, overrides map[Gate]bool) (Profile, error) {
+	if err := v.Check(); err != nil {
+		return Profile{}, err
+	}
+	if emulatedMinor > v.Minor || emulatedMinor < v.Minor-3 || emulatedMinor < 31 {
+		return Profile{}, fmt.Errorf("emulated version v1.%d is out of range for %s (v1.%d to %s)", emulatedMinor, v.MinorString(), max(v.Minor-3, 31), v.MinorString())
+	}
+	where := v.MinorString()
+	if emulatedMinor != v.Minor {
+		where = fmt.Sprintf("v1.%d (emulated by %s)", emulatedMinor, v.MinorString())
+	}
+	return resolve(v, emulatedMinor, where, overrides)
+}
+
+// resolve applies the overrides to the gates of gateMinor (named where in
+// errors) and derives v's switches from them.
+func resolve(v Version, gateMinor int, where string, overrides map[Gate]bool) (Profile, error) {
 	p := Profile{Version: v, Gates: map[Gate]bool{}}
 	states := map[Gate]GateState{}
-	for _, g := range GatesAt(v.Minor) {
+	for _, g := range GatesAt(gateMinor) {
 		p.Gates[g.Name] = g.Enabled
 		states[g.Name] = g
 	}
@@ -123,11 +149,11 @@ func New(v Version, overrides map[Gate]bool) (Profile, error) {
 		st, ok := states[g]
 		switch {
 		case !ok && known(g):
-			return Profile{}, fmt.Errorf("feature gate %s does not exist in %s (gates of %s: %s)", g, v.MinorString(), v.MinorString(), strings.Join(GateNamesAt(v.Minor), ", "))
+			return Profile{}, fmt.Errorf("feature gate %s does not exist in %s (gates of %s: %s)", g, where, where, strings.Join(GateNamesAt(gateMinor), ", "))
 		case !ok:
-			return Profile{}, fmt.Errorf("unknown feature gate %q (gates of %s: %s)", g, v.MinorString(), strings.Join(GateNamesAt(v.Minor), ", "))
+			return Profile{}, fmt.Errorf("unknown feature gate %q (gates of %s: %s)", g, where, strings.Join(GateNamesAt(gateMinor), ", "))
 		case st.Stage.Locked && val != st.Stage.Default:
-			return Profile{}, fmt.Errorf("feature gate %s is %s and locked to %t in %s", g, st.Stage.Level, st.Stage.Default, v.MinorString())
+			return Profile{}, fmt.Errorf("feature gate %s is %s and locked to %t in %s", g, st.Stage.Level, st.Stage.Default, where)
 		}
 		p.Gates[g] = val
 	}

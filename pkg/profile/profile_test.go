@@ -4,6 +4,7 @@
 package profile
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -161,5 +162,49 @@ func TestSwitchesByVersion(t *testing.T) {
 	}
 	if !Default(Version{Minor: 29, Patch: -1}).Switches.ContainerResourceMetrics {
 		t.Error("v1.29 default gates must compute ContainerResource metrics")
+	}
+}
+
+// A v1.37 controller whose gates emulate v1.36 may turn HPAConfigurableTolerance
+// off (upstream's TestConfigurableTolerance does so): the gates are v1.36's,
+// the switches v1.37's.
+func TestNewEmulated(t *testing.T) {
+	v := MustParse("1.37")
+	p, err := NewEmulated(v, 36, map[Gate]bool{HPAConfigurableTolerance: false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Switches.BehaviorTolerance {
+		t.Error("BehaviorTolerance with HPAConfigurableTolerance off")
+	}
+	if p.Gates[HPAScaleToZero] || p.Gates[HPAGeneration] {
+		t.Errorf("gates of v1.36 expected: %v", p.Gates)
+	}
+	if _, ok := p.Gates[HPAGeneration]; ok {
+		t.Errorf("HPAGeneration does not exist at v1.36: %v", p.Gates)
+	}
+	// The code stays v1.37's: switches that no gate drives are v1.37's.
+	if !p.Switches.ObjectMetricErrorReordered || p.Switches.AbsoluteTolerance {
+		t.Errorf("v1.37 switches expected: %+v", p.Switches)
+	}
+	same, err := NewEmulated(v, 37, nil)
+	if err != nil || !reflect.DeepEqual(same, Default(v)) {
+		t.Errorf("emulating its own minor: %+v %v", same, err)
+	}
+	for _, c := range []struct {
+		minor int
+		gates map[Gate]bool
+		want  string
+	}{
+		{33, nil, "emulated version v1.33 is out of range for v1.37 (v1.34 to v1.37)"},
+		{38, nil, "emulated version v1.38 is out of range"},
+		{36, map[Gate]bool{HPAGeneration: true}, "feature gate HPAGeneration does not exist in v1.36 (emulated by v1.37)"},
+	} {
+		if _, err := NewEmulated(v, c.minor, c.gates); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%d %v: %v, want %q", c.minor, c.gates, err, c.want)
+		}
+	}
+	if _, err := NewEmulated(MustParse("1.32"), 30, nil); err == nil {
+		t.Error("emulating v1.30: want an error (emulation starts at v1.31)")
 	}
 }

@@ -19,30 +19,32 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 )
 
 // vector holds the fields in the order the README's schema lists them.
 type vector struct {
-	ID              string          `json:"id"`
-	Source          string          `json:"source"`
-	Level           json.RawMessage `json:"level"`
-	Step            json.RawMessage `json:"step,omitempty"`
-	Now             json.RawMessage `json:"now"`
-	FeatureGates    json.RawMessage `json:"featureGates,omitempty"`
-	Controller      json.RawMessage `json:"controller,omitempty"`
-	Calculator      json.RawMessage `json:"calculator,omitempty"`
-	Input           json.RawMessage `json:"input,omitempty"`
-	HPA             json.RawMessage `json:"hpa,omitempty"`
-	Target          json.RawMessage `json:"target,omitempty"`
-	Pods            json.RawMessage `json:"pods,omitempty"`
-	PodMetrics      json.RawMessage `json:"podMetrics,omitempty"`
-	CustomMetrics   json.RawMessage `json:"customMetrics,omitempty"`
-	ExternalMetrics json.RawMessage `json:"externalMetrics,omitempty"`
-	MetricErrors    json.RawMessage `json:"metricErrors,omitempty"`
-	State           json.RawMessage `json:"state,omitempty"`
-	Expect          json.RawMessage `json:"expect"`
-	Notes           json.RawMessage `json:"notes,omitempty"`
+	ID               string          `json:"id"`
+	Source           string          `json:"source"`
+	Level            json.RawMessage `json:"level"`
+	Step             json.RawMessage `json:"step,omitempty"`
+	Now              json.RawMessage `json:"now"`
+	FeatureGates     json.RawMessage `json:"featureGates,omitempty"`
+	EmulationVersion json.RawMessage `json:"emulationVersion,omitempty"`
+	Controller       json.RawMessage `json:"controller,omitempty"`
+	Calculator       json.RawMessage `json:"calculator,omitempty"`
+	Input            json.RawMessage `json:"input,omitempty"`
+	HPA              json.RawMessage `json:"hpa,omitempty"`
+	Target           json.RawMessage `json:"target,omitempty"`
+	Pods             json.RawMessage `json:"pods,omitempty"`
+	PodMetrics       json.RawMessage `json:"podMetrics,omitempty"`
+	CustomMetrics    json.RawMessage `json:"customMetrics,omitempty"`
+	ExternalMetrics  json.RawMessage `json:"externalMetrics,omitempty"`
+	MetricErrors     json.RawMessage `json:"metricErrors,omitempty"`
+	State            json.RawMessage `json:"state,omitempty"`
+	Expect           json.RawMessage `json:"expect"`
+	Notes            json.RawMessage `json:"notes,omitempty"`
 }
 
 var files = []struct{ level, file string }{
@@ -80,7 +82,6 @@ func run(raw, out string) error {
 			return err
 		}
 		var vs []vector
-		seen := map[string]int{}
 		sc := bufio.NewScanner(bytes.NewReader(in))
 		sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
 		for sc.Scan() {
@@ -88,17 +89,13 @@ func run(raw, out string) error {
 			if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
 				return fmt.Errorf("%s: %w", f.level, err)
 			}
-			id := kebab(testName(v.Source))
-			seen[id]++
-			if n := seen[id]; n > 1 {
-				id = fmt.Sprintf("%s-%d", id, n)
-			}
-			v.ID = id
+			v.ID = kebab(testName(v.Source))
 			vs = append(vs, v)
 		}
 		if err := sc.Err(); err != nil {
 			return err
 		}
+		numberRepeats(vs)
 		b, err := json.MarshalIndent(vs, "", " ")
 		if err != nil {
 			return err
@@ -109,6 +106,48 @@ func run(raw, out string) error {
 		fmt.Printf("%-26s %4d\n", f.file, len(vs))
 	}
 	return nil
+}
+
+// numberRepeats gives the vectors that share a name (a test without sub-test
+// names that runs several cases, e.g. over a map, in random order) the
+// suffixes -2, -3 … in an order of their content, not of the run: their HPA
+// spec first, then their expectations, then the whole vector. The group keeps
+// the places its members had in the file.
+func numberRepeats(vs []vector) {
+	at := map[string][]int{}
+	var order []string
+	for i, v := range vs {
+		if _, ok := at[v.ID]; !ok {
+			order = append(order, v.ID)
+		}
+		at[v.ID] = append(at[v.ID], i)
+	}
+	for _, id := range order {
+		idx := at[id]
+		if len(idx) < 2 {
+			continue
+		}
+		group := make([]vector, len(idx))
+		for k, i := range idx {
+			group[k] = vs[i]
+		}
+		sort.SliceStable(group, func(a, b int) bool { return contentKey(group[a]) < contentKey(group[b]) })
+		for k, i := range idx {
+			vs[i] = group[k]
+			if k > 0 {
+				vs[i].ID = fmt.Sprintf("%s-%d", id, k+1)
+			}
+		}
+	}
+}
+
+func contentKey(v vector) string {
+	var spec struct {
+		Spec json.RawMessage `json:"spec"`
+	}
+	_ = json.Unmarshal(v.HPA, &spec)
+	whole, _ := json.Marshal(v)
+	return string(spec.Spec) + "\x00" + string(v.Calculator) + string(v.Input) + "\x00" + string(v.Expect) + "\x00" + string(whole)
 }
 
 // testName is the part of "file TestName/sub" after the file.

@@ -40,10 +40,13 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	autoscalingclient "k8s.io/client-go/kubernetes/typed/autoscaling/v2"
 	scaleclient "k8s.io/client-go/scale"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/component-base/featuregate"
 	resourceclient "k8s.io/metrics/pkg/client/clientset/versioned/typed/metrics/v1beta1"
 	customclient "k8s.io/metrics/pkg/client/custom_metrics"
@@ -260,6 +263,9 @@ type vecMetrics struct {
 	errors          map[string]string
 	seenPodMetrics  bool
 	seenCustom      map[string]bool
+	// objectAdapted: an Object metric answer was recorded for the object
+	// asked for (see object).
+	objectAdapted bool
 }
 
 func newVecMetrics() *vecMetrics {
@@ -329,6 +335,19 @@ func (m *vecMetrics) object(c customclient.CustomMetricsClient, ns, name string,
 		return
 	}
 	m.custom(mv, base)
+	// The v1.37 table tests' fake (AddGetCustomMetricsReactor) answers a get
+	// for any object with its first pod item, whose describedObject names that
+	// pod; the real API (and the older tests' fake) names the object asked
+	// for. The value is recorded as the answer for the object asked for.
+	j := m.customMetrics[len(m.customMetrics)-1].(map[string]any)
+	wantName := ref.Name
+	if gvk.Kind == "Namespace" && gvk.Group == "" {
+		wantName = ns
+	}
+	if d, ok := j["describedObject"].(map[string]any); !ok || d["kind"] != ref.Kind || d["name"] != wantName {
+		j["describedObject"] = map[string]any{"kind": ref.Kind, "apiVersion": ref.APIVersion, "name": wantName}
+		m.objectAdapted = true
+	}
 }
 
 func (m *vecMetrics) external(e externalclient.ExternalMetricsClient, ns, name string, sel *metav1.LabelSelector, base time.Time) {
@@ -672,6 +691,13 @@ type vecReconcileCase struct {
 	// firstDone is closed when the first reconcile has returned and its
 	// inputs are recorded (the test may end before that).
 	firstDone chan struct{}
+	// direct: a v1.37+ table test that calls reconcileAutoscaler itself
+	// (through newHorizontalSetup) and asserts inline; its expectations are
+	// the outputs of that reconcile (statusWrites, events, updates), written
+	// only if the test passed.
+	direct       bool
+	statusWrites []*autoscalingv2.HorizontalPodAutoscaler
+	events       []any
 }
 
 var vecCase *vecReconcileCase
@@ -704,6 +730,73 @@ func vecSetupController(t *testing.T, tc any) {
 	vecCase = c
 	vecMu.Unlock()
 	t.Cleanup(func() { vecFinishReconcile(c) })
+}
+
+// vecHorizontalSetup is inserted at the entry of newHorizontalSetup (v1.37+):
+// the table tests that call it run one reconcileAutoscaler each, directly.
+func vecHorizontalSetup(t *testing.T, scenario any) {
+	if os.Getenv("VECTOR_OUT") == "" {
+		return
+	}
+	c := &vecReconcileCase{t: t, tc: scenario, direct: true}
+	vecMu.Lock()
+	vecCase = c
+	vecMu.Unlock()
+	t.Cleanup(func() { vecFinishReconcile(c) })
+}
+
+// vecHPAs records the status writes of the first reconcile (direct cases).
+type vecHPAs struct {
+	autoscalingclient.HorizontalPodAutoscalersGetter
+	c *vecReconcileCase
+}
+
+type vecHPAIface struct {
+	autoscalingclient.HorizontalPodAutoscalerInterface
+	c *vecReconcileCase
+}
+
+func (h vecHPAs) HorizontalPodAutoscalers(ns string) autoscalingclient.HorizontalPodAutoscalerInterface {
+	return vecHPAIface{h.HorizontalPodAutoscalersGetter.HorizontalPodAutoscalers(ns), h.c}
+}
+
+func (h vecHPAIface) UpdateStatus(ctx context.Context, hpa *autoscalingv2.HorizontalPodAutoscaler, opts metav1.UpdateOptions) (*autoscalingv2.HorizontalPodAutoscaler, error) {
+	vecMu.Lock()
+	if h.c.inFirst {
+		h.c.statusWrites = append(h.c.statusWrites, hpa.DeepCopy())
+	}
+	vecMu.Unlock()
+	return h.HorizontalPodAutoscalerInterface.UpdateStatus(ctx, hpa, opts)
+}
+
+// vecRecorder records the events the first reconcile emits (direct cases);
+// the broadcaster delivers them asynchronously, the calls are synchronous.
+type vecRecorder struct {
+	record.EventRecorder
+	c *vecReconcileCase
+}
+
+func (r vecRecorder) add(eventtype, reason, message string) {
+	vecMu.Lock()
+	defer vecMu.Unlock()
+	if r.c.inFirst {
+		r.c.events = append(r.c.events, map[string]any{"type": eventtype, "reason": reason, "message": message})
+	}
+}
+
+func (r vecRecorder) Event(obj runtime.Object, eventtype, reason, message string) {
+	r.add(eventtype, reason, message)
+	r.EventRecorder.Event(obj, eventtype, reason, message)
+}
+
+func (r vecRecorder) Eventf(obj runtime.Object, eventtype, reason, messageFmt string, args ...any) {
+	r.add(eventtype, reason, fmt.Sprintf(messageFmt, args...))
+	r.EventRecorder.Eventf(obj, eventtype, reason, messageFmt, args...)
+}
+
+func (r vecRecorder) AnnotatedEventf(obj runtime.Object, annotations map[string]string, eventtype, reason, messageFmt string, args ...any) {
+	r.add(eventtype, reason, fmt.Sprintf(messageFmt, args...))
+	r.EventRecorder.AnnotatedEventf(obj, annotations, eventtype, reason, messageFmt, args...)
 }
 
 // vecScales records what the scale subresource answers in the first reconcile.
@@ -791,6 +884,14 @@ func vecReconcileEnter(a *HorizontalController, hpa *autoscalingv2.HorizontalPod
 	if _, ok := a.scaleNamespacer.(vecScales); !ok {
 		a.scaleNamespacer = vecScales{a.scaleNamespacer, c}
 	}
+	if c.direct {
+		if _, ok := a.hpaNamespacer.(vecHPAs); !ok {
+			a.hpaNamespacer = vecHPAs{a.hpaNamespacer, c}
+		}
+		if _, ok := a.eventRecorder.(vecRecorder); !ok {
+			a.eventRecorder = vecRecorder{a.eventRecorder, c}
+		}
+	}
 	h := hpa.DeepCopy()
 	h.APIVersion, h.Kind = "autoscaling/v2", "HorizontalPodAutoscaler"
 	h.ResourceVersion = ""
@@ -804,6 +905,9 @@ func vecReconcileEnter(a *HorizontalController, hpa *autoscalingv2.HorizontalPod
 		gates["HPAContainerMetrics"] = on.(bool)
 	}
 	v["featureGates"] = gates
+	if ev := vecEmulation(); ev != "" {
+		v["emulationVersion"] = ev
+	}
 	tol, ok := vecFieldAny(a, "tolerance")
 	if !ok {
 		// v1.32 and older keep the tolerance in the calculator.
@@ -939,6 +1043,9 @@ func vecReconcileEnter(a *HorizontalController, hpa *autoscalingv2.HorizontalPod
 		vecMu.Unlock()
 		v["target"] = target
 		m.into(v)
+		if m.objectAdapted {
+			v["objectAdapted"] = true
+		}
 		close(c.firstDone)
 	}
 }
@@ -976,6 +1083,10 @@ func vecFinishReconcile(c *vecReconcileCase) {
 	case <-first:
 	case <-time.After(10 * time.Second):
 		panic("vector hook: the first reconcile of " + c.t.Name() + " did not return")
+	}
+	if c.direct {
+		vecFinishDirect(c, v)
+		return
 	}
 	tc := c.tc
 	exp := map[string]any{}
@@ -1015,6 +1126,93 @@ func vecFinishReconcile(c *vecReconcileCase) {
 	v["source"] = vecSource("horizontal_test.go", c.t)
 	v["notes"] = "Expectations apply to the first reconcile of this HPA. Zero-valued timestamps in the upstream fixture are encoded as now-1h. Upstream horizontal_test.go sets the package variable scaleUpLimitFactor=8 (production: 2); it only matters on the legacy (behavior==nil) path." + notes
 	vecEmit("reconcile", v)
+}
+
+// vecFinishDirect writes the vector of a direct case (vecHorizontalSetup):
+// the expectations are what the reconcile wrote and emitted. The test asserts
+// part of these outputs inline (desired replicas in the scale and status
+// writes, whether the scale was updated, the conditions where the case lists
+// them, …); it passed, so every output recorded here is upstream's own on
+// these inputs and agrees with every assertion the case made.
+func vecFinishDirect(c *vecReconcileCase, v map[string]any) {
+	vecMu.Lock()
+	writes := c.statusWrites
+	events := c.events
+	updates := c.updates
+	vecMu.Unlock()
+	exp := map[string]any{}
+	if len(writes) > 1 {
+		panic(fmt.Sprintf("vector hook: %d status writes in one reconcile of %s", len(writes), c.t.Name()))
+	}
+	if len(writes) == 1 {
+		st := writes[0].Status
+		exp["desiredReplicas"] = st.DesiredReplicas
+		conds := []any{}
+		for _, cnd := range st.Conditions {
+			conds = append(conds, map[string]any{"type": string(cnd.Type), "status": string(cnd.Status), "reason": cnd.Reason})
+		}
+		exp["conditions"] = conds
+		for _, m := range st.CurrentMetrics {
+			if m.Type == autoscalingv2.ResourceMetricSourceType && m.Resource != nil && m.Resource.Name == v1.ResourceCPU && m.Resource.Current.AverageUtilization != nil {
+				exp["utilization"] = *m.Resource.Current.AverageUtilization
+			}
+		}
+		exp["statusUpdated"] = true
+	} else {
+		// The computed status equals the HPA's: the controller skipped the write.
+		exp["statusUpdated"] = false
+	}
+	scaled := false
+	for _, u := range updates {
+		if u == "ok" {
+			scaled = true
+		}
+	}
+	exp["scaleUpdated"] = scaled
+	if events == nil {
+		events = []any{}
+	}
+	exp["events"] = events
+	v["expect"] = exp
+	v["source"] = vecSource("horizontal_test.go", c.t)
+	adapted := ""
+	if v["objectAdapted"] == true {
+		adapted = " The test's fake custom metrics API answers a get for any object with its first pod item; that value is recorded as the answer for the object the spec names."
+	}
+	delete(v, "objectAdapted")
+	if ev, ok := v["emulationVersion"].(string); ok {
+		adapted += fmt.Sprintf(" The test sets the feature gates' emulation version to %s (to turn off a gate locked at this release); featureGates are the gates known at %s.", ev, ev)
+	}
+	v["notes"] = "Expectations are the outputs of this reconcile (the status write, the scale update, the events), recorded from upstream's controller in a run where the test passed; the test asserts part of them inline. Zero-valued timestamps in the upstream fixture are encoded as now-1h. Upstream horizontal_test.go sets the package variable scaleUpLimitFactor=8 (production: 2); it only matters on the legacy (behavior==nil) path." + adapted
+	vecEmit("reconcile", v)
+}
+
+// vecEmulation is the feature gates' emulation version ("1.36") when a test
+// set it below the release under test ($VECTOR_VERSION), else "". Releases
+// before v1.31 have no emulation version.
+func vecEmulation() string {
+	m := reflect.ValueOf(utilfeature.DefaultMutableFeatureGate).MethodByName("EmulationVersion")
+	if !m.IsValid() || m.Type().NumIn() != 0 || m.Type().NumOut() != 1 {
+		return ""
+	}
+	out := m.Call(nil)[0]
+	if out.Kind() == reflect.Pointer && out.IsNil() {
+		return ""
+	}
+	str, ok := out.Interface().(fmt.Stringer)
+	if !ok {
+		return ""
+	}
+	parts := strings.SplitN(str.String(), ".", 3)
+	if len(parts) < 2 {
+		return ""
+	}
+	ev := parts[0] + "." + parts[1]
+	rel := strings.SplitN(strings.TrimPrefix(os.Getenv("VECTOR_VERSION"), "v"), ".", 3)
+	if len(rel) < 2 || ev == rel[0]+"."+rel[1] {
+		return ""
+	}
+	return ev
 }
 
 // vecTestFile is the file of the running test.

@@ -16,6 +16,8 @@
 //   - (*HorizontalController).reconcileAutoscaler:
 //     defer vecReconcileEnter(recv, hpaParam, keyParam)()
 //   - (*testCase).setupController: vecSetupController(t, recv)
+//   - newHorizontalSetup (v1.37+, the table tests that call reconcileAutoscaler
+//     directly): vecHorizontalSetup(t, scenario)
 //   - the calculator tests' assertion helpers (assertResourceReplicas,
 //     assertMetricReplicas; v1.37+): vecCalcExpect(t, map[string]any{"wantX": wantX, ...})
 //   - (*replicaCalcTestCase).runTest (v1.36 and older): vecCalcCase(t, recv) after
@@ -174,6 +176,12 @@ func instrumentFile(path string, found map[string]int) (int, error) {
 				return 0, fmt.Errorf("%s: reconcileAutoscaler has parameters %v", path, p)
 			}
 			at(fd, fmt.Sprintf("defer vecReconcileEnter(%s, %s, %s)()", recv, p[0], p[1]), "reconcileAutoscaler")
+		case typ == "" && name == "newHorizontalSetup":
+			p := params(fd)
+			if len(p) < 2 {
+				return 0, fmt.Errorf("%s: newHorizontalSetup has parameters %v", path, p)
+			}
+			at(fd, fmt.Sprintf("vecHorizontalSetup(%s, %s)", tParam(fd), p[1]), "horizontalSetup")
 		case typ == "testCase" && name == "setupController":
 			at(fd, fmt.Sprintf("vecSetupController(%s, %s)", tParam(fd), recv), "setupController")
 		case typ == "" && (name == "assertResourceReplicas" || name == "assertMetricReplicas"):
