@@ -5,6 +5,7 @@ package differential
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"strings"
 	"testing"
@@ -23,11 +24,17 @@ import (
 // calcVector is the subset of a shared calculator vector this harness reads
 // (testdata/replica_calculator.json is a copy of shared/vectors).
 type calcVector struct {
-	ID           string                                       `json:"id"`
-	Now          time.Time                                    `json:"now"`
-	FeatureGates map[profile.Gate]bool                        `json:"featureGates"`
-	Controller   map[string]any                               `json:"controller"`
-	Calculator   struct{ Function string }                    `json:"calculator"`
+	ID           string                `json:"id"`
+	Now          time.Time             `json:"now"`
+	FeatureGates map[profile.Gate]bool `json:"featureGates"`
+	Controller   map[string]any        `json:"controller"`
+	Calculator   struct {
+		Function   string
+		Tolerances *struct {
+			ScaleDown float64 `json:"scaleDown"`
+			ScaleUp   float64 `json:"scaleUp"`
+		} `json:"tolerances"`
+	} `json:"calculator"`
 	HPA          *autoscalingv2.HorizontalPodAutoscaler       `json:"hpa"`
 	Target       engine.Target                                `json:"target"`
 	Pods         []corev1.Pod                                 `json:"pods"`
@@ -46,9 +53,23 @@ type calcVector struct {
 
 func (v *calcVector) toCase(t *testing.T) *Case {
 	set := upstreamSettings()
-	set.Profile = withGates(set.Profile, v.FeatureGates)
+	gates := maps.Clone(v.FeatureGates)
+	if tol := v.Calculator.Tolerances; tol != nil && tol.ScaleUp != tol.ScaleDown {
+		// The calculator takes per-direction tolerances whatever the gates
+		// (v1.33+); the controller derives them from spec.behavior only with
+		// HPAConfigurableTolerance on (alpha in v1.33 and v1.34, off in those
+		// releases' tests), so such a vector is replayed with the gate on.
+		if gates == nil {
+			gates = map[profile.Gate]bool{}
+		}
+		gates[profile.HPAConfigurableTolerance] = true
+	}
+	set.Profile = withGates(set.Profile, gates)
 	if tol, ok := v.Controller["tolerance"].(float64); ok {
 		set.Tolerance = tol
+	}
+	if tol := v.Calculator.Tolerances; tol != nil {
+		set.Tolerance = tol.ScaleDown
 	}
 	dur := func(k string, def time.Duration) time.Duration {
 		s, ok := v.Controller[k].(string)
