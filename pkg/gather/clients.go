@@ -55,11 +55,12 @@ func NewClients(cfg *rest.Config) (*Clients, error) {
 		return nil, fmt.Errorf("create the external metrics client: %w", err)
 	}
 	return &Clients{
-		Kube:     kube,
-		Scales:   scales,
-		Mapper:   mapper,
-		Metrics:  metrics,
-		Custom:   customclient.NewForConfig(cfg, mapper, customclient.NewAvailableAPIsGetter(disc)),
-		External: external,
+		Kube:      kube,
+		Scales:    scales,
+		Mapper:    mapper,
+		Metrics:   metrics,
+		Custom:    customclient.NewForConfig(cfg, mapper, customclient.NewAvailableAPIsGetter(disc)),
+		External:  external,
+		WatchList: true,
 	}, nil
 }

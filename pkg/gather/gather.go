@@ -47,6 +47,12 @@ type Clients struct {
 	External externalclient.ExternalMetricsClient
 	// Calls counts the HTTP requests made through these clients, if set.
 	Calls *CallCounter
+	// WatchList lets a many-HPA read stream the scope's pods in one watch
+	// request that starts with the current state (sendInitialEvents), and
+	// fall back to the paged list where the server refuses it. NewClients
+	// sets it; clients built from fakes leave it off (a fake watch never
+	// sends the end-of-initial-events bookmark).
+	WatchList bool
 }
 
 // Result is a gathered snapshot plus what the user should know about how it

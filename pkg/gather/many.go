@@ -8,15 +8,18 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/tools/pager"
 	metricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
 
@@ -174,15 +177,83 @@ func (s *Scope) namespaces() map[string]bool {
 func (s *Scope) listPods(ctx context.Context) error {
 	api := s.c.Kube.CoreV1().Pods(s.opts.Namespace)
 	keep := s.namespaces()
+	add := func(p *corev1.Pod) {
+		if keep[p.Namespace] {
+			s.pods[p.Namespace] = append(s.pods[p.Namespace], ReducePod(p))
+		}
+	}
+	if s.c.WatchList {
+		s.pods = map[string][]corev1.Pod{}
+		done, err := streamInitial(ctx, api.Watch, func(obj runtime.Object) bool {
+			p, ok := obj.(*corev1.Pod)
+			if ok {
+				add(p)
+			}
+			return ok
+		})
+		if done {
+			return err
+		}
+	}
 	s.pods = map[string][]corev1.Pod{}
 	return s.each(ctx, func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return api.List(ctx, o) }, s.listOptions(),
 		func(obj runtime.Object) error {
-			p := obj.(*corev1.Pod)
-			if keep[p.Namespace] {
-				s.pods[p.Namespace] = append(s.pods[p.Namespace], ReducePod(p))
-			}
+			add(obj.(*corev1.Pod))
 			return nil
 		})
+}
+
+// streamInitialTimeout bounds a streamed read on the server side; a read
+// that has not finished by then falls back to the paged list.
+const streamInitialTimeout = 5 * time.Minute
+
+// streamInitial reads the current state of a collection in one watch
+// request (the API server's streaming list, KEP-3157: sendInitialEvents,
+// served from its watch cache) and hands each object to add as it is
+// decoded, so that the client never holds more than one undecoded object.
+// done is false when the stream did not deliver the whole state (the server
+// refuses the request, as v1.33 does by default, or the stream broke
+// before the end-of-initial-events bookmark): the caller then reads with
+// the paged list, from scratch. add returns false for an object it cannot
+// use, which also ends the stream unfinished.
+func streamInitial(ctx context.Context, watchFn func(context.Context, metav1.ListOptions) (watch.Interface, error), add func(runtime.Object) bool) (done bool, err error) {
+	timeout, initial := int64(streamInitialTimeout/time.Second), true
+	w, err := watchFn(ctx, metav1.ListOptions{
+		SendInitialEvents:    &initial,
+		ResourceVersionMatch: metav1.ResourceVersionMatchNotOlderThan,
+		AllowWatchBookmarks:  true,
+		TimeoutSeconds:       &timeout,
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return true, ctx.Err()
+		}
+		return false, nil
+	}
+	defer w.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return true, ctx.Err()
+		case ev, ok := <-w.ResultChan():
+			if !ok {
+				return false, nil
+			}
+			switch ev.Type {
+			case watch.Added:
+				if !add(ev.Object) {
+					return false, nil
+				}
+			case watch.Bookmark:
+				if m, err := meta.Accessor(ev.Object); err == nil && m.GetAnnotations()[metav1.InitialEventsAnnotationKey] == "true" {
+					return true, nil
+				}
+			default:
+				// An error, or a change before the state was complete.
+				return false, nil
+			}
+		}
+	}
 }
 
 func (s *Scope) listPodMetrics(ctx context.Context) error {
