@@ -207,16 +207,19 @@ func vGenMetric(r *rand.Rand) autoscalingv2.MetricSpec {
 	switch r.IntN(5) {
 	case 0:
 		return autoscalingv2.MetricSpec{Type: autoscalingv2.ResourceMetricSourceType, Resource: &autoscalingv2.ResourceMetricSource{
-			Name: pick(r, corev1.ResourceCPU, corev1.ResourceMemory), Target: vGenTarget(r, "resource")}}
+			Name: pick(r, corev1.ResourceCPU, corev1.ResourceMemory), Target: vGenTarget(r, "resource"),
+		}}
 	case 1:
 		return autoscalingv2.MetricSpec{Type: autoscalingv2.ContainerResourceMetricSourceType, ContainerResource: &autoscalingv2.ContainerResourceMetricSource{
-			Name: pick(r, corev1.ResourceCPU, corev1.ResourceMemory, "hugepages-2Mi", "example.com/gpu"), Container: pick(r, "app", "sidecar-1"), Target: vGenTarget(r, "resource")}}
+			Name: pick(r, corev1.ResourceCPU, corev1.ResourceMemory, "hugepages-2Mi", "example.com/gpu"), Container: pick(r, "app", "sidecar-1"), Target: vGenTarget(r, "resource"),
+		}}
 	case 2:
 		return autoscalingv2.MetricSpec{Type: autoscalingv2.PodsMetricSourceType, Pods: &autoscalingv2.PodsMetricSource{Metric: id, Target: vGenTarget(r, "pods")}}
 	case 3:
 		return autoscalingv2.MetricSpec{Type: autoscalingv2.ObjectMetricSourceType, Object: &autoscalingv2.ObjectMetricSource{
 			DescribedObject: autoscalingv2.CrossVersionObjectReference{Kind: pick(r, "Ingress", "Service"), Name: "main", APIVersion: pick(r, "networking.k8s.io/v1", "v1", "")},
-			Metric:          id, Target: vGenTarget(r, "object")}}
+			Metric:          id, Target: vGenTarget(r, "object"),
+		}}
 	default:
 		return autoscalingv2.MetricSpec{Type: autoscalingv2.ExternalMetricSourceType, External: &autoscalingv2.ExternalMetricSource{Metric: id, Target: vGenTarget(r, "external")}}
 	}
@@ -317,7 +320,8 @@ func anIdentifier(r *rand.Rand, h *autoscalingv2.HorizontalPodAutoscaler) *autos
 		}
 	}
 	h.Spec.Metrics = append(h.Spec.Metrics, autoscalingv2.MetricSpec{Type: autoscalingv2.PodsMetricSourceType, Pods: &autoscalingv2.PodsMetricSource{
-		Metric: autoscalingv2.MetricIdentifier{Name: "rps"}, Target: vGenTarget(r, "pods")}})
+		Metric: autoscalingv2.MetricIdentifier{Name: "rps"}, Target: vGenTarget(r, "pods"),
+	}})
 	return &h.Spec.Metrics[len(h.Spec.Metrics)-1].Pods.Metric
 }
 
@@ -354,7 +358,8 @@ var hpaMutators = []hpaMutator{
 	{"scale to zero with an object metric", func(r *rand.Rand, h *autoscalingv2.HorizontalPodAutoscaler) {
 		h.Spec.MinReplicas = i32p(0)
 		h.Spec.Metrics = append(h.Spec.Metrics, autoscalingv2.MetricSpec{Type: autoscalingv2.ObjectMetricSourceType, Object: &autoscalingv2.ObjectMetricSource{
-			DescribedObject: autoscalingv2.CrossVersionObjectReference{Kind: "Service", Name: "q", APIVersion: "v1"}, Metric: autoscalingv2.MetricIdentifier{Name: "depth"}, Target: vGenTarget(r, "object")}})
+			DescribedObject: autoscalingv2.CrossVersionObjectReference{Kind: "Service", Name: "q", APIVersion: "v1"}, Metric: autoscalingv2.MetricIdentifier{Name: "depth"}, Target: vGenTarget(r, "object"),
+		}})
 	}},
 	{"metadata.name", func(r *rand.Rand, h *autoscalingv2.HorizontalPodAutoscaler) {
 		h.Name = pick(r, "", "Web", "web_1", strings.Repeat("a", 254), "-web")

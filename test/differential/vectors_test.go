@@ -22,7 +22,7 @@ import (
 )
 
 // calcVector is the subset of a shared calculator vector this harness reads
-// (testdata/replica_calculator.json is a copy of shared/vectors).
+// (pkg/engine/testdata/vectors/<version>/replica_calculator.json).
 type calcVector struct {
 	ID           string                `json:"id"`
 	Now          time.Time             `json:"now"`

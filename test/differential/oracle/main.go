@@ -41,7 +41,9 @@ import (
 )
 
 func main() {
-	workers := flag.Int("workers", runtime.GOMAXPROCS(0), "cases run at once")
+	// A controller run mostly waits (for its informers and events), so the
+	// pool is larger than the core count; the test sends at most 8 at once.
+	workers := flag.Int("workers", max(8, runtime.GOMAXPROCS(0)), "cases run at once")
 	flag.Parse()
 	if os.Getenv("DIFF_KLOG") == "" {
 		fs := flag.NewFlagSet("klog", flag.ContinueOnError)
