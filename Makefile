@@ -123,7 +123,7 @@ test-differential: ## Compare the engine with upstream's controller on random sn
 	cd test/differential && $(GO) test -count=1 -run '^TestValidationParity$$' $(DIFF_TEST_FLAGS) .
 
 .PHONY: test-versions
-test-versions: ## Run the differential test against all nine supported controller versions (long: about an hour)
+test-versions: ## Run the differential test against all nine supported controller versions (about 20 min once the oracles are built; each first build 2-6 min)
 	$(MAKE) test-differential DIFF_VERSIONS="$(DIFF_ALL_VERSIONS)" DIFF_QUICK_CASES=100000 DIFF_QUICK_RECONCILE_CASES=10000
 
 # Extra flags for the end-to-end suite, e.g.
