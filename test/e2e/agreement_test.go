@@ -631,6 +631,19 @@ func tolerancePerDirection(s *scenario) {
 	b.ScaleUp.Tolerance = ptr(resource.MustParse("0.5"))
 	b.ScaleDown.Tolerance = ptr(resource.MustParse("0.05"))
 	s.createHPA(hpaFor("web", 1, 10, b, externalMetric("queue-depth", map[string]string{"queue": "orders"}, "100", true)))
+	if env.minor < 33 {
+		// Before v1.33 the API server drops behavior.*.tolerance and the
+		// controller tests |1 − ratio| ≤ 0.1: 280 over 2 pods against 100
+		// is a ratio of 1.4, so it scales to ceil(2.8) = 3, then holds
+		// (280/3 ≈ 93.3, ratio 0.93).
+		s.settle("web", settleOptions{}, desired(3))
+		d := s.explainAgrees("web")
+		tc := s.metricByIndex(d, 0).Tolerance
+		if tc == nil || tc.ScaleUp != 0.1 || tc.ScaleDown != 0.1 || tc.Test != explain.ToleranceAbsolute || !tc.Within {
+			t.Errorf("tolerance %s, want the flag's 0.1 both ways, tested as |1 − ratio| ≤ 0.1, within", jsonString(tc))
+		}
+		return
+	}
 	s.settle("web", settleOptions{}, desired(2), metricCurrent(0, "140"))
 	d := s.explainAgrees("web")
 	m := s.metricByIndex(d, 0)

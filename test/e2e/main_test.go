@@ -31,6 +31,8 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	metricsclient "k8s.io/metrics/pkg/client/clientset/versioned"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
 )
 
 // setupUserAgent is the user agent of the suite's own client, so that the
@@ -56,6 +58,10 @@ var env struct {
 	cfg     *rest.Config
 	kube    kubernetes.Interface
 	metrics metricsclient.Interface
+	// minor is the API server's minor version (37 for v1.37.2), which is
+	// the controller's too: scenarios whose answer differs between
+	// controller versions expect that version's.
+	minor int
 }
 
 func TestMain(m *testing.M) {
@@ -114,9 +120,18 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
 		return 1
 	}
-	if v, err := env.kube.Discovery().ServerVersion(); err == nil {
-		fmt.Fprintf(os.Stderr, "e2e: Kubernetes %s at %s\n", v.GitVersion, env.cfg.Host)
+	v, err := env.kube.Discovery().ServerVersion()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e: read the server version:", err)
+		return 1
 	}
+	pv, err := profile.Parse(v.GitVersion)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e: the server version:", err)
+		return 1
+	}
+	env.minor = pv.Minor
+	fmt.Fprintf(os.Stderr, "e2e: Kubernetes %s at %s\n", v.GitVersion, env.cfg.Host)
 	code := m.Run()
 	if binaryPath != "" {
 		_ = os.RemoveAll(filepath.Dir(binaryPath))
