@@ -140,6 +140,9 @@ func TestWatchRecordsTheHistory(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	updates := make(chan *WatchUpdate, 100)
+	// changes are the replays between syncs, made when an input changed
+	// (not recorded): they say when the watch has seen an update.
+	changes := make(chan *WatchUpdate, 100)
 	done := make(chan error, 1)
 	go func() {
 		done <- Watch(ctx, WatchConfig{
@@ -149,10 +152,29 @@ func TestWatchRecordsTheHistory(t *testing.T) {
 		}, func(u *WatchUpdate) error {
 			if u.Sync {
 				updates <- u
+				return nil
+			}
+			select {
+			case changes <- u:
+			default:
 			}
 			return nil
 		})
 	}()
+	seen := func(what string, ok func(*explain.Decision) bool) {
+		t.Helper()
+		deadline := time.After(10 * time.Second)
+		for {
+			select {
+			case u := <-changes:
+				if len(u.Decisions) == 1 && ok(u.Decisions[0]) {
+					return
+				}
+			case <-deadline:
+				t.Fatalf("the watch never saw %s", what)
+			}
+		}
+	}
 	next := func() *explain.Decision {
 		t.Helper()
 		select {
@@ -194,6 +216,10 @@ func TestWatchRecordsTheHistory(t *testing.T) {
 	if _, err := c.kube.AppsV1().Deployments("shop").Update(ctx, dep, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
+	// The next sync must read both updates, as the controller's would.
+	seen("the rescale to 8", func(d *explain.Decision) bool {
+		return d.CurrentReplicas == 8 && d.Agreement.Checked
+	})
 	// The load drops to 200m on each pod: 20 %, ratio 0.4, wants 2 (the
 	// four pods listed), held at 8 by the recommendation of 8 recorded at
 	// w0 until it leaves the 60 s window.
