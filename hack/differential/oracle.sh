@@ -43,6 +43,14 @@ export GOFLAGS=-mod=mod GOTOOLCHAIN=local
 log=$dir/build.log
 : >"$log"
 
+# copy_sources puts the oracle's files into the scratch module, with the wire
+# format the tests share (test/differential/wire.go) as package main.
+copy_sources() {
+	cp "$root"/test/differential/oracle/*.go .
+	sed 's/^package differential$/package main/' "$root/test/differential/wire.go" >wire_shared.go
+	grep -q '^package main$' wire_shared.go || { echo "oracle.sh: test/differential/wire.go has no 'package differential' line" >&2; exit 1; }
+}
+
 # The module is written once per version (and again when this script changes).
 stamp=$(sha256sum "$self" | cut -c1-16)
 if [ ! -f go.sum ] || [ "$(cat module.stamp 2>/dev/null)" != "$stamp" ]; then
@@ -87,13 +95,13 @@ if [ ! -f go.sum ] || [ "$(cat module.stamp 2>/dev/null)" != "$stamp" ]; then
 	} >go.mod
 	# The sources are needed for go mod tidy to see the imports.
 	rm -f ./*.go
-	cp "$root"/test/differential/oracle/*.go .
+	copy_sources
 	go mod tidy >>"$log" 2>&1 || { cat "$log" >&2; exit 1; }
 	echo "$stamp" >module.stamp
 fi
 
 rm -f ./*.go
-cp "$root"/test/differential/oracle/*.go .
+copy_sources
 # A substituted module must not provide any package of the oracle.
 if [ -s substitutions.txt ]; then
 	deps=$(go list -deps -tags "$tags" -f '{{with .Module}}{{.Path}}{{end}}' . 2>>"$log" | sort -u)

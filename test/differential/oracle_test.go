@@ -17,10 +17,6 @@ import (
 	"time"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
-	corev1 "k8s.io/api/core/v1"
-	custommetricsv1beta2 "k8s.io/metrics/pkg/apis/custom_metrics/v1beta2"
-	externalmetricsv1beta1 "k8s.io/metrics/pkg/apis/external_metrics/v1beta1"
-	metricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
@@ -29,54 +25,9 @@ import (
 
 // The upstream side of every comparison is the oracle (oracle/*.go): a
 // process built against upstreamVersion's k8s.io/kubernetes by
-// hack/differential/oracle.sh. This file is its client; the wire types
-// mirror oracle/wire.go.
-
-type oracleRequest struct {
-	ID         uint64          `json:"id"`
-	Kind       string          `json:"kind"`
-	Gates      map[string]bool `json:"gates,omitempty"`
-	Case       *wireCase       `json:"case,omitempty"`
-	WantEvents []int           `json:"wantEvents,omitempty"`
-}
-
-type wireCase struct {
-	Seed                    uint64                                       `json:"seed"`
-	Ref                     time.Time                                    `json:"ref"`
-	HPA                     *autoscalingv2.HorizontalPodAutoscaler       `json:"hpa"`
-	Pods                    []corev1.Pod                                 `json:"pods"`
-	PodMetrics              []metricsv1beta1.PodMetrics                  `json:"podMetrics"`
-	CustomMetrics           []custommetricsv1beta2.MetricValue           `json:"customMetrics"`
-	ExternalMetrics         []externalmetricsv1beta1.ExternalMetricValue `json:"externalMetrics"`
-	APIErrors               map[string]string                            `json:"apiErrors"`
-	TargetName              string                                       `json:"targetName"`
-	Selector                string                                       `json:"selector"`
-	SpecReplicas            int32                                        `json:"specReplicas"`
-	StatusReplicas          int32                                        `json:"statusReplicas"`
-	Tolerance               float64                                      `json:"tolerance"`
-	ToleranceDown           float64                                      `json:"toleranceDown"`
-	ToleranceUp             float64                                      `json:"toleranceUp"`
-	CPUInitializationPeriod time.Duration                                `json:"cpuInitializationPeriod"`
-	InitialReadinessDelay   time.Duration                                `json:"initialReadinessDelay"`
-	DownscaleStabilization  time.Duration                                `json:"downscaleStabilization"`
-	// Times are the objects' timestamps to the nanosecond (metav1.Time
-	// travels in JSON to the second).
-	Times exactTimes `json:"times"`
-}
-
-type exactTimes struct {
-	Pods          []podTimes  `json:"pods"`
-	PodMetrics    []time.Time `json:"podMetrics"`
-	Custom        []time.Time `json:"custom"`
-	External      []time.Time `json:"external"`
-	HPAConditions []time.Time `json:"hpaConditions"`
-}
-
-type podTimes struct {
-	Start      *time.Time  `json:"start,omitempty"`
-	Deletion   *time.Time  `json:"deletion,omitempty"`
-	Conditions []time.Time `json:"conditions"`
-}
+// hack/differential/oracle.sh. This file is its client; the requests are
+// in wire.go, shared with the oracle, and the responses are decoded here
+// into the types the comparisons use.
 
 func timesOf(snap *engine.Snapshot) exactTimes {
 	t := exactTimes{Pods: []podTimes{}, PodMetrics: []time.Time{}, Custom: []time.Time{}, External: []time.Time{}, HPAConditions: []time.Time{}}
@@ -114,28 +65,6 @@ type oracleResponse struct {
 	Info  *oracleInfo    `json:"info,omitempty"`
 	Calc  *upstreamWire  `json:"calc,omitempty"`
 	Run   *controllerRun `json:"run,omitempty"`
-}
-
-type oracleInfo struct {
-	Modules map[string]string `json:"modules"`
-	Gates   map[string]bool   `json:"gates"`
-	Epoch   string            `json:"epoch"`
-}
-
-// wireQuantity is a quantity as upstream computed it: its milli-value and
-// how it prints.
-type wireQuantity struct {
-	Milli  int64  `json:"milli"`
-	String string `json:"string"`
-}
-
-type upstreamWire struct {
-	Function    string        `json:"function"`
-	Replicas    int32         `json:"replicas"`
-	Utilization *int32        `json:"utilization,omitempty"`
-	Value       *wireQuantity `json:"value,omitempty"`
-	Err         *string       `json:"err,omitempty"`
-	Elapsed     int64         `json:"elapsedNs"`
 }
 
 // controllerResult is what one sync of the real controller did.

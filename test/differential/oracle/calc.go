@@ -39,8 +39,8 @@ const maxElapsed = 500 * time.Millisecond
 
 // runCalcStable runs the case, again when the call was too slow for the
 // clock convention to hold.
-func runCalcStable(c *wireCase) calcResult {
-	var r calcResult
+func runCalcStable(c *wireCase) upstreamWire {
+	var r upstreamWire
 	for i := 0; i < 5; i++ {
 		r = runCalc(c)
 		if time.Duration(r.Elapsed) < maxElapsed {
@@ -52,7 +52,7 @@ func runCalcStable(c *wireCase) calcResult {
 
 // runCalc feeds the case's first metric to ReplicaCalculator the way the
 // controller's per-metric dispatch does.
-func runCalc(c *wireCase) (res calcResult) {
+func runCalc(c *wireCase) (res upstreamWire) {
 	hpa := c.HPA
 	spec := hpa.Spec.Metrics[0]
 	ns := hpa.Namespace
@@ -83,10 +83,10 @@ func runCalc(c *wireCase) (res calcResult) {
 	}
 	ctx := context.Background()
 
-	decimal := func(v int64) *quantity { return toQuantity(resource.NewMilliQuantity(v, resource.DecimalSI)) }
+	decimal := func(v int64) *wireQuantity { return toQuantity(resource.NewMilliQuantity(v, resource.DecimalSI)) }
 	// The quantity the controller writes to status for a resource metric:
 	// from v1.34 memory is BinarySI, before that every resource is DecimalSI.
-	resQuantity := func(r corev1.ResourceName, v int64) *quantity {
+	resQuantity := func(r corev1.ResourceName, v int64) *wireQuantity {
 		if r == corev1.ResourceMemory && minor() >= 34 {
 			return toQuantity(resource.NewMilliQuantity(v, resource.BinarySI))
 		}
@@ -183,13 +183,13 @@ func minor() int {
 	return n
 }
 
-func withErr(res calcResult, err error) calcResult {
+func withErr(res upstreamWire, err error) upstreamWire {
 	s := err.Error()
 	res.Err = &s
 	res.Replicas, res.Utilization, res.Value = 0, nil, nil
 	return res
 }
 
-func toQuantity(q *resource.Quantity) *quantity {
-	return &quantity{Milli: q.MilliValue(), String: q.String()}
+func toQuantity(q *resource.Quantity) *wireQuantity {
+	return &wireQuantity{Milli: q.MilliValue(), String: q.String()}
 }

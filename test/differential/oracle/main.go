@@ -69,7 +69,7 @@ func serve(in io.Reader, out io.Writer, workers int) {
 		enc   = json.NewEncoder(out)
 		gates gateState
 		wg    sync.WaitGroup
-		reqs  = make(chan request)
+		reqs  = make(chan oracleRequest)
 	)
 	write := func(r response) {
 		outMu.Lock()
@@ -91,7 +91,7 @@ func serve(in io.Reader, out io.Writer, workers int) {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 1<<20), 1<<30)
 	for sc.Scan() {
-		var req request
+		var req oracleRequest
 		if err := json.Unmarshal(sc.Bytes(), &req); err != nil {
 			write(response{Error: "decode request: " + err.Error()})
 			continue
@@ -111,7 +111,7 @@ func serve(in io.Reader, out io.Writer, workers int) {
 	}
 }
 
-func handle(gates *gateState, req request) (resp response) {
+func handle(gates *gateState, req oracleRequest) (resp response) {
 	resp.ID = req.ID
 	defer func() {
 		if r := recover(); r != nil {

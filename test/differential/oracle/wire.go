@@ -8,71 +8,13 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"time"
 
-	autoscalingv2 "k8s.io/api/autoscaling/v2"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	custommetricsv1beta2 "k8s.io/metrics/pkg/apis/custom_metrics/v1beta2"
-	externalmetricsv1beta1 "k8s.io/metrics/pkg/apis/external_metrics/v1beta1"
-	metricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
 )
 
-// The wire format. test/differential/oracle_test.go has the same types; the
-// Kubernetes objects travel as their JSON, which each version decodes into
-// its own types (fields the version does not have are dropped).
-
-type request struct {
-	ID   uint64 `json:"id"`
-	Kind string `json:"kind"` // info, calc or reconcile
-	// Gates are set process-wide before the case runs.
-	Gates      map[string]bool `json:"gates,omitempty"`
-	Case       *wireCase       `json:"case,omitempty"`
-	WantEvents []int           `json:"wantEvents,omitempty"`
-}
-
-type wireCase struct {
-	Seed uint64 `json:"seed"`
-	// Ref is the instant the case describes; upstream runs at Ref+ε, every
-	// timestamp shifted onto the real clock.
-	Ref             time.Time                                    `json:"ref"`
-	HPA             *autoscalingv2.HorizontalPodAutoscaler       `json:"hpa"`
-	Pods            []corev1.Pod                                 `json:"pods"`
-	PodMetrics      []metricsv1beta1.PodMetrics                  `json:"podMetrics"`
-	CustomMetrics   []custommetricsv1beta2.MetricValue           `json:"customMetrics"`
-	ExternalMetrics []externalmetricsv1beta1.ExternalMetricValue `json:"externalMetrics"`
-	APIErrors       map[string]string                            `json:"apiErrors"`
-	TargetName      string                                       `json:"targetName"`
-	Selector        string                                       `json:"selector"`
-	SpecReplicas    int32                                        `json:"specReplicas"`
-	StatusReplicas  int32                                        `json:"statusReplicas"`
-	// Tolerance is the controller's flag; ToleranceDown/Up the pair the
-	// controller derives for this HPA (v1.33+ calculator API).
-	Tolerance               float64       `json:"tolerance"`
-	ToleranceDown           float64       `json:"toleranceDown"`
-	ToleranceUp             float64       `json:"toleranceUp"`
-	CPUInitializationPeriod time.Duration `json:"cpuInitializationPeriod"`
-	InitialReadinessDelay   time.Duration `json:"initialReadinessDelay"`
-	DownscaleStabilization  time.Duration `json:"downscaleStabilization"`
-	// Times are the objects' timestamps to the nanosecond: metav1.Time
-	// travels in JSON to the second, and the generated edges are 1ns away.
-	Times exactTimes `json:"times"`
-}
-
-// exactTimes lists, in the order of the case's objects, their timestamps.
-type exactTimes struct {
-	Pods          []podTimes  `json:"pods"`
-	PodMetrics    []time.Time `json:"podMetrics"`
-	Custom        []time.Time `json:"custom"`
-	External      []time.Time `json:"external"`
-	HPAConditions []time.Time `json:"hpaConditions"`
-}
-
-type podTimes struct {
-	Start      *time.Time  `json:"start,omitempty"`
-	Deletion   *time.Time  `json:"deletion,omitempty"`
-	Conditions []time.Time `json:"conditions"`
-}
+// The requests and calculator answers are defined once, in
+// test/differential/wire.go, which oracle.sh copies in beside these files;
+// the responses are this side's.
 
 // restoreTimes puts the exact timestamps back into the decoded objects.
 func (c *wireCase) restoreTimes() error {
@@ -112,31 +54,11 @@ func (c *wireCase) restoreTimes() error {
 }
 
 type response struct {
-	ID    uint64      `json:"id"`
-	Error string      `json:"error,omitempty"`
-	Info  *oracleInfo `json:"info,omitempty"`
-	Calc  *calcResult `json:"calc,omitempty"`
-	Run   *runResult  `json:"run,omitempty"`
-}
-
-type oracleInfo struct {
-	Modules map[string]string `json:"modules"`
-	Gates   map[string]bool   `json:"gates"`
-	Epoch   string            `json:"epoch"`
-}
-
-type quantity struct {
-	Milli  int64  `json:"milli"`
-	String string `json:"string"`
-}
-
-type calcResult struct {
-	Function    string    `json:"function"`
-	Replicas    int32     `json:"replicas"`
-	Utilization *int32    `json:"utilization,omitempty"`
-	Value       *quantity `json:"value,omitempty"`
-	Err         *string   `json:"err,omitempty"`
-	Elapsed     int64     `json:"elapsedNs"`
+	ID    uint64        `json:"id"`
+	Error string        `json:"error,omitempty"`
+	Info  *oracleInfo   `json:"info,omitempty"`
+	Calc  *upstreamWire `json:"calc,omitempty"`
+	Run   *runResult    `json:"run,omitempty"`
 }
 
 type event struct {
