@@ -22,9 +22,12 @@ import (
 // protobuf returns a copy of cfg that asks for Kubernetes' protobuf encoding,
 // with JSON as the fallback, as kube-controller-manager's own clients do.
 // Built-in objects (pods, events, workloads, HPAs) decode several times faster
-// than from JSON, which is what a many-HPA read spends its time on. Only the
-// typed core client gets it: the metrics APIs are served by aggregated
-// servers that need not speak protobuf, and the scale client is dynamic.
+// than from JSON, which is what a many-HPA read spends its time on. The
+// typed core client and the resource metrics client get it (metrics-server
+// serves PodMetrics in protobuf, as kube-controller-manager reads them; a
+// server that does not picks JSON from the Accept list). The custom and
+// external metrics clients keep JSON: their adapters need not speak
+// protobuf, and the scale client is dynamic.
 func protobuf(cfg *rest.Config) *rest.Config {
 	c := rest.CopyConfig(cfg)
 	c.ContentType = runtime.ContentTypeProtobuf
@@ -46,7 +49,7 @@ func NewClients(cfg *rest.Config) (*Clients, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create the scale client: %w", err)
 	}
-	metrics, err := metricsclient.NewForConfig(cfg)
+	metrics, err := metricsclient.NewForConfig(protobuf(cfg))
 	if err != nil {
 		return nil, fmt.Errorf("create the resource metrics client: %w", err)
 	}
@@ -55,12 +58,12 @@ func NewClients(cfg *rest.Config) (*Clients, error) {
 		return nil, fmt.Errorf("create the external metrics client: %w", err)
 	}
 	return &Clients{
-		Kube:      kube,
-		Scales:    scales,
-		Mapper:    mapper,
-		Metrics:   metrics,
-		Custom:    customclient.NewForConfig(cfg, mapper, customclient.NewAvailableAPIsGetter(disc)),
-		External:  external,
-		WatchList: true,
+		Kube:     kube,
+		Scales:   scales,
+		Mapper:   mapper,
+		Metrics:  metrics,
+		Custom:   customclient.NewForConfig(cfg, mapper, customclient.NewAvailableAPIsGetter(disc)),
+		External: external,
+		PodREST:  kube.CoreV1().RESTClient(),
 	}, nil
 }

@@ -25,6 +25,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/scale"
 	custommetricsv1beta2 "k8s.io/metrics/pkg/apis/custom_metrics/v1beta2"
 	externalmetricsv1beta1 "k8s.io/metrics/pkg/apis/external_metrics/v1beta1"
@@ -47,12 +48,11 @@ type Clients struct {
 	External externalclient.ExternalMetricsClient
 	// Calls counts the HTTP requests made through these clients, if set.
 	Calls *CallCounter
-	// WatchList lets a many-HPA read stream the scope's pods in one watch
-	// request that starts with the current state (sendInitialEvents), and
-	// fall back to the paged list where the server refuses it. NewClients
-	// sets it; clients built from fakes leave it off (a fake watch never
-	// sends the end-of-initial-events bookmark).
-	WatchList bool
+	// PodREST is the core/v1 REST client (protobuf) a many-HPA read reads
+	// its pods with, page by page, each page decoded as it arrives straight
+	// into what the replay keeps (podproto.go). NewClients sets it; without
+	// it (fakes) the pods are listed with Kube.
+	PodREST rest.Interface
 }
 
 // Result is a gathered snapshot plus what the user should know about how it

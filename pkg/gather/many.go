@@ -8,18 +8,16 @@ import (
 	"fmt"
 	"sort"
 	"sync"
-	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/tools/pager"
 	metricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
 
@@ -52,7 +50,7 @@ type Scope struct {
 	// HPAs are sorted by namespace and name.
 	HPAs []*autoscalingv2.HorizontalPodAutoscaler
 
-	pods        map[string][]corev1.Pod // by namespace, in list order
+	pods        map[string][]*corev1.Pod // by namespace, in list order, reduced
 	podsErr     error
 	podMetrics  map[string][]metricsv1beta1.PodMetrics
 	metricsErr  error
@@ -175,83 +173,63 @@ func (s *Scope) namespaces() map[string]bool {
 }
 
 func (s *Scope) listPods(ctx context.Context) error {
-	api := s.c.Kube.CoreV1().Pods(s.opts.Namespace)
 	keep := s.namespaces()
+	// add keeps p, reduced in place.
 	add := func(p *corev1.Pod) {
 		if keep[p.Namespace] {
-			s.pods[p.Namespace] = append(s.pods[p.Namespace], ReducePod(p))
+			*p = ReducePod(p)
+			s.pods[p.Namespace] = append(s.pods[p.Namespace], p)
 		}
 	}
-	if s.c.WatchList {
-		s.pods = map[string][]corev1.Pod{}
-		done, err := streamInitial(ctx, api.Watch, func(obj runtime.Object) bool {
-			p, ok := obj.(*corev1.Pod)
-			if ok {
-				add(p)
-			}
-			return ok
-		})
+	if s.c.PodREST != nil {
+		s.pods = map[string][]*corev1.Pod{}
+		done, err := s.readPodPages(ctx, add)
 		if done {
 			return err
 		}
 	}
-	s.pods = map[string][]corev1.Pod{}
+	// Clients without PodREST (fakes), or a server that did not answer
+	// with protobuf pages: client-go's paged list, from scratch.
+	s.pods = map[string][]*corev1.Pod{}
+	api := s.c.Kube.CoreV1().Pods(s.opts.Namespace)
 	return s.each(ctx, func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return api.List(ctx, o) }, s.listOptions(),
 		func(obj runtime.Object) error {
-			add(obj.(*corev1.Pod))
+			// A copy: the item is part of its page, which is not kept.
+			p := *obj.(*corev1.Pod)
+			add(&p)
 			return nil
 		})
 }
 
-// streamInitialTimeout bounds a streamed read on the server side; a read
-// that has not finished by then falls back to the paged list.
-const streamInitialTimeout = 5 * time.Minute
+// podPageSize is the page size of the pod read: pages this large cost the
+// API server no more than one whole list (measured at 20,000 pods,
+// docs/performance.md) and bound its work per request; the client holds one
+// encoded pod at a time whatever the size.
+const podPageSize = 10000
 
-// streamInitial reads the current state of a collection in one watch
-// request (the API server's streaming list, KEP-3157: sendInitialEvents,
-// served from its watch cache) and hands each object to add as it is
-// decoded, so that the client never holds more than one undecoded object.
-// done is false when the stream did not deliver the whole state (the server
-// refuses the request, as v1.33 does by default, or the stream broke
-// before the end-of-initial-events bookmark): the caller then reads with
-// the paged list, from scratch. add returns false for an object it cannot
-// use, which also ends the stream unfinished.
-func streamInitial(ctx context.Context, watchFn func(context.Context, metav1.ListOptions) (watch.Interface, error), add func(runtime.Object) bool) (done bool, err error) {
-	timeout, initial := int64(streamInitialTimeout/time.Second), true
-	w, err := watchFn(ctx, metav1.ListOptions{
-		SendInitialEvents:    &initial,
-		ResourceVersionMatch: metav1.ResourceVersionMatchNotOlderThan,
-		AllowWatchBookmarks:  true,
-		TimeoutSeconds:       &timeout,
-	})
-	if err != nil {
+// readPodPages reads the scope's pods page by page in protobuf, decoding
+// each page's body as it arrives into reduced pods (readPodList), so that
+// neither a page nor a full pod is ever held. done is false when the pods
+// must be read another way, from scratch: the server refused a page (an
+// expired continue token, say) or answered something else than a protobuf
+// PodList, or a page broke off.
+func (s *Scope) readPodPages(ctx context.Context, add func(*corev1.Pod)) (done bool, err error) {
+	cont := ""
+	for {
+		body, err := s.c.PodREST.Get().Namespace(s.opts.Namespace).Resource("pods").
+			VersionedParams(&metav1.ListOptions{Limit: podPageSize, Continue: cont}, scheme.ParameterCodec).Stream(ctx)
+		if err == nil {
+			cont, err = readPodList(body, add)
+			body.Close()
+		}
 		if ctx.Err() != nil {
 			return true, ctx.Err()
 		}
-		return false, nil
-	}
-	defer w.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return true, ctx.Err()
-		case ev, ok := <-w.ResultChan():
-			if !ok {
-				return false, nil
-			}
-			switch ev.Type {
-			case watch.Added:
-				if !add(ev.Object) {
-					return false, nil
-				}
-			case watch.Bookmark:
-				if m, err := meta.Accessor(ev.Object); err == nil && m.GetAnnotations()[metav1.InitialEventsAnnotationKey] == "true" {
-					return true, nil
-				}
-			default:
-				// An error, or a change before the state was complete.
-				return false, nil
-			}
+		if err != nil {
+			return false, nil
+		}
+		if cont == "" {
+			return true, nil
 		}
 	}
 }
@@ -499,9 +477,18 @@ func (s *Scope) snapshot(hpa *autoscalingv2.HorizontalPodAutoscaler) *Result {
 		if s.podsErr != nil {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("could not list the pods: %v", shortErr(s.podsErr)))
 		}
+		// Matched first, then copied once into a slice of the right size:
+		// a replay's pods are values, and at 20,000 pods the copies add up.
+		var matched []*corev1.Pod
 		for _, p := range s.pods[hpa.Namespace] {
 			if sel.Matches(labels.Set(p.Labels)) {
-				snap.Pods = append(snap.Pods, p)
+				matched = append(matched, p)
+			}
+		}
+		if len(matched) > 0 {
+			snap.Pods = make([]corev1.Pod, len(matched))
+			for i, p := range matched {
+				snap.Pods[i] = *p
 			}
 		}
 	}

@@ -4,80 +4,104 @@
 package gather
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"sync"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/util/validation/field"
-	"k8s.io/apimachinery/pkg/watch"
-	core "k8s.io/client-go/testing"
+	"k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
 	metricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
 )
 
-// streamCluster is the many-HPA cluster of TestManyListsOnce, with a pod
-// watch that behaves as stream says.
-func streamCluster(t *testing.T, stream func(pods []runtime.Object, opts metav1.ListOptions) (watch.Interface, error)) (*cluster, []runtime.Object) {
+// pagedCluster is the many-HPA cluster of TestManyListsOnce (two namespaces,
+// three HPAs each, a pod per HPA, and a stray pod of a namespace without
+// HPAs), its pods also served in protobuf pages of two by an HTTP server
+// whose answers page can change.
+func pagedCluster(t *testing.T, page func(w http.ResponseWriter, r *http.Request, body []byte) bool) (*cluster, *Clients, *podServer) {
 	t.Helper()
-	var objs, pods []runtime.Object
+	var objs []runtime.Object
+	var pods []corev1.Pod
 	var pms []metricsv1beta1.PodMetrics
 	for _, ns := range []string{"a", "b"} {
 		for i := range 3 {
 			name := fmt.Sprintf("app%d", i)
 			p := podObj(ns, name+"-pod", name)
+			p.Annotations = map[string]string{"dropped": "yes"}
+			p.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "kubelet", Operation: metav1.ManagedFieldsOperationUpdate}}
 			objs = append(objs, hpaObj(ns, name, name, cpu50), p, deploymentObj(ns, name, 2))
-			pods = append(pods, p)
+			pods = append(pods, *p)
 			pms = append(pms, podMetric(ns, name+"-pod", name, "250m"))
 		}
 	}
-	// A pod of a namespace without HPAs is dropped as it arrives.
 	other := podObj("c", "stray", "stray")
 	objs = append(objs, other)
-	pods = append(pods, other)
+	pods = append(pods, *other)
 	cl := newCluster(objs, map[string]string{}, pms)
-	cl.kube.PrependWatchReactor("pods", func(a core.Action) (bool, watch.Interface, error) {
-		opts := a.(core.WatchActionImpl).ListOptions
-		w, err := stream(pods, opts)
-		return true, w, err
-	})
-	return cl, pods
+	srv := &podServer{t: t, pods: pods, page: page}
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+	c := cl.clients()
+	kube, err := NewClients(&rest.Config{Host: hs.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.PodREST = kube.PodREST
+	return cl, c, srv
 }
 
-// fed returns a watcher that has already received events and then closes
-// if closeAfter is set.
-func fed(events []watch.Event, closeAfter bool) watch.Interface {
-	w := watch.NewFakeWithChanSize(len(events)+1, false)
-	for _, e := range events {
-		w.Action(e.Type, e.Object)
-	}
-	if closeAfter {
-		w.Stop()
-	}
-	return w
+// podServer answers pod lists as the API server does in protobuf, two pods
+// a page with a continue token, unless page answers first.
+type podServer struct {
+	t        *testing.T
+	pods     []corev1.Pod
+	page     func(w http.ResponseWriter, r *http.Request, body []byte) bool
+	mu       sync.Mutex
+	requests []string
 }
 
-func endBookmark() *corev1.Pod {
-	return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{ResourceVersion: "42", Annotations: map[string]string{metav1.InitialEventsAnnotationKey: "true"}}}
+func (s *podServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	s.requests = append(s.requests, r.URL.RequestURI())
+	s.mu.Unlock()
+	from, _ := strconv.Atoi(r.URL.Query().Get("continue"))
+	to := min(from+2, len(s.pods))
+	list := &corev1.PodList{Items: s.pods[from:to]}
+	if to < len(s.pods) {
+		list.Continue = strconv.Itoa(to)
+	}
+	body := encodeProtobuf(s.t, list)
+	if s.page != nil && s.page(w, r, body) {
+		return
+	}
+	w.Header().Set("Content-Type", runtime.ContentTypeProtobuf)
+	_, _ = w.Write(body)
 }
 
-func added(pods []runtime.Object) []watch.Event {
-	var out []watch.Event
-	for _, p := range pods {
-		out = append(out, watch.Event{Type: watch.Added, Object: p.DeepCopyObject()})
+func encodeProtobuf(t *testing.T, obj runtime.Object) []byte {
+	t.Helper()
+	info, ok := runtime.SerializerInfoForMediaType(scheme.Codecs.SupportedMediaTypes(), runtime.ContentTypeProtobuf)
+	if !ok {
+		t.Fatal("no protobuf serializer")
 	}
-	return out
+	var buf bytes.Buffer
+	if err := scheme.Codecs.EncoderForVersion(info.Serializer, corev1.SchemeGroupVersion).Encode(obj, &buf); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }
 
 // countPods runs a many-HPA read and returns the number of pods each HPA
-// got, and the pod requests made.
-func countPods(t *testing.T, cl *cluster) (perHPA map[string]int, lists, watches int) {
+// got, and the pod lists made through the fake client.
+func countPods(t *testing.T, cl *cluster, c *Clients) (perHPA map[string]int, fakeLists int) {
 	t.Helper()
-	c := cl.clients()
-	c.WatchList = true
 	scope, err := List(context.Background(), c, ManyOptions{Options: Options{Now: now}})
 	if err != nil {
 		t.Fatal(err)
@@ -86,7 +110,7 @@ func countPods(t *testing.T, cl *cluster) (perHPA map[string]int, lists, watches
 	if err := scope.Each(context.Background(), func(r *Result) error {
 		perHPA[r.Snapshot.HPA.Namespace+"/"+r.Snapshot.HPA.Name] = len(r.Snapshot.Pods)
 		for _, p := range r.Snapshot.Pods {
-			if len(p.ManagedFields) != 0 {
+			if len(p.ManagedFields) != 0 || len(p.Annotations) != 0 {
 				t.Errorf("pod %s not reduced", p.Name)
 			}
 		}
@@ -95,16 +119,11 @@ func countPods(t *testing.T, cl *cluster) (perHPA map[string]int, lists, watches
 		t.Fatal(err)
 	}
 	for _, a := range cl.kube.Actions() {
-		if a.GetResource().Resource == "pods" && a.GetNamespace() == "" {
-			switch a.GetVerb() {
-			case "list":
-				lists++
-			case "watch":
-				watches++
-			}
+		if a.GetResource().Resource == "pods" && a.GetNamespace() == "" && a.GetVerb() == "list" {
+			fakeLists++
 		}
 	}
-	return perHPA, lists, watches
+	return perHPA, fakeLists
 }
 
 func wantOnePodEach(t *testing.T, perHPA map[string]int) {
@@ -119,80 +138,91 @@ func wantOnePodEach(t *testing.T, perHPA map[string]int) {
 	}
 }
 
-// With WatchList, the pods of the scope come in one streamed watch that
-// asks for the initial state, and no pod list is made.
-func TestManyStreamsPods(t *testing.T) {
-	var seen metav1.ListOptions
-	cl, _ := streamCluster(t, func(pods []runtime.Object, opts metav1.ListOptions) (watch.Interface, error) {
-		seen = opts
-		// A bookmark without the end annotation is only progress.
-		ev := append(added(pods[:2]), watch.Event{Type: watch.Bookmark, Object: &corev1.Pod{ObjectMeta: metav1.ObjectMeta{ResourceVersion: "41"}}})
-		ev = append(ev, added(pods[2:])...)
-		return fed(append(ev, watch.Event{Type: watch.Bookmark, Object: endBookmark()}), false), nil
-	})
-	perHPA, lists, watches := countPods(t, cl)
+// With PodREST, the pods are read in protobuf pages, following the continue
+// tokens, and decoded reduced; client-go's list is not used.
+func TestManyReadsPodPages(t *testing.T) {
+	cl, c, srv := pagedCluster(t, nil)
+	perHPA, fakeLists := countPods(t, cl, c)
 	wantOnePodEach(t, perHPA)
-	if lists != 0 || watches != 1 {
-		t.Errorf("%d pod lists and %d watches, want 0 and 1", lists, watches)
+	if fakeLists != 0 {
+		t.Errorf("%d client-go pod lists, want 0", fakeLists)
 	}
-	if seen.SendInitialEvents == nil || !*seen.SendInitialEvents || seen.ResourceVersionMatch != metav1.ResourceVersionMatchNotOlderThan ||
-		!seen.AllowWatchBookmarks || seen.ResourceVersion != "" || seen.TimeoutSeconds == nil {
-		t.Errorf("watch options %+v: want sendInitialEvents, NotOlderThan, bookmarks, no resourceVersion, a timeout", seen)
+	want := []string{
+		"/api/v1/pods?limit=10000",
+		"/api/v1/pods?continue=2&limit=10000",
+		"/api/v1/pods?continue=4&limit=10000",
+		"/api/v1/pods?continue=6&limit=10000",
+	}
+	if fmt.Sprint(srv.requests) != fmt.Sprint(want) {
+		t.Errorf("requests %v, want %v", srv.requests, want)
 	}
 }
 
-// Where the stream does not deliver the whole state, the pods are read
-// again with the paged list, from scratch.
-func TestManyStreamFallsBack(t *testing.T) {
-	cases := map[string]func(pods []runtime.Object, opts metav1.ListOptions) (watch.Interface, error){
-		// v1.33 and older servers without the WatchList gate refuse the request.
-		"refused": func([]runtime.Object, metav1.ListOptions) (watch.Interface, error) {
-			return nil, apierrors.NewInvalid(schema.GroupKind{Kind: "ListOptions"}, "", field.ErrorList{
-				field.Forbidden(field.NewPath("sendInitialEvents"), "sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled"),
-			})
+// Where a page is refused or is not a whole protobuf PodList, the pods are
+// read again from scratch with client-go's paged list: every HPA gets its
+// pod once, none twice from the pages read before.
+func TestManyPodPagesFallBack(t *testing.T) {
+	second := func(r *http.Request) bool { return r.URL.Query().Get("continue") == "4" }
+	cases := map[string]func(w http.ResponseWriter, r *http.Request, body []byte) bool{
+		"JSON": func(w http.ResponseWriter, _ *http.Request, _ []byte) bool {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{"kind":"PodList","apiVersion":"v1","metadata":{},"items":[]}`)
+			return true
 		},
-		"closed before the end": func(pods []runtime.Object, _ metav1.ListOptions) (watch.Interface, error) {
-			return fed(added(pods[:3]), true), nil
+		"continue token expired": func(w http.ResponseWriter, r *http.Request, _ []byte) bool {
+			if !second(r) {
+				return false
+			}
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusGone)
+			fmt.Fprint(w, `{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"Expired","code":410}`)
+			return true
 		},
-		"error event": func(pods []runtime.Object, _ metav1.ListOptions) (watch.Interface, error) {
-			ev := append(added(pods[:3]), watch.Event{Type: watch.Error, Object: &metav1.Status{Status: metav1.StatusFailure, Code: 410, Reason: metav1.StatusReasonExpired}})
-			return fed(ev, false), nil
+		"page cut short": func(w http.ResponseWriter, r *http.Request, body []byte) bool {
+			if !second(r) {
+				return false
+			}
+			w.Header().Set("Content-Type", runtime.ContentTypeProtobuf)
+			_, _ = w.Write(body[:len(body)-5])
+			return true
 		},
-		"a change before the end": func(pods []runtime.Object, _ metav1.ListOptions) (watch.Interface, error) {
-			ev := append(added(pods), watch.Event{Type: watch.Modified, Object: pods[0].DeepCopyObject()})
-			return fed(ev, false), nil
+		"not a pod list": func(w http.ResponseWriter, _ *http.Request, _ []byte) bool {
+			w.Header().Set("Content-Type", runtime.ContentTypeProtobuf)
+			_, _ = w.Write(encodeProtobuf(t, &corev1.ConfigMapList{Items: []corev1.ConfigMap{{ObjectMeta: metav1.ObjectMeta{Name: "x"}}}}))
+			return true
 		},
-		"not a pod": func(pods []runtime.Object, _ metav1.ListOptions) (watch.Interface, error) {
-			ev := append(added(pods[:1]), watch.Event{Type: watch.Added, Object: &corev1.Event{}})
-			return fed(ev, false), nil
+		"forbidden": func(w http.ResponseWriter, _ *http.Request, _ []byte) bool {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusForbidden)
+			fmt.Fprint(w, `{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"Forbidden","code":403}`)
+			return true
 		},
 	}
-	for name, stream := range cases {
+	for name, page := range cases {
 		t.Run(name, func(t *testing.T) {
-			cl, _ := streamCluster(t, stream)
-			perHPA, lists, watches := countPods(t, cl)
+			cl, c, _ := pagedCluster(t, page)
+			perHPA, fakeLists := countPods(t, cl, c)
 			wantOnePodEach(t, perHPA)
-			if lists != 1 || watches != 1 {
-				t.Errorf("%d pod lists and %d watches, want 1 and 1", lists, watches)
+			if fakeLists != 1 {
+				t.Errorf("%d client-go pod lists, want 1", fakeLists)
 			}
 		})
 	}
 }
 
-// A cancelled read ends the stream with the context's error, without a
-// fallback list.
-func TestStreamInitialCancelled(t *testing.T) {
+// A cancelled read ends with the context's error, without a fallback.
+func TestReadPodPagesCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	w := watch.NewFake()
-	defer w.Stop()
-	go func() {
-		w.Add(&corev1.Pod{})
+	cl, c, _ := pagedCluster(t, func(http.ResponseWriter, *http.Request, []byte) bool {
 		cancel()
-	}()
-	n := 0
-	done, err := streamInitial(ctx, func(context.Context, metav1.ListOptions) (watch.Interface, error) { return w, nil },
-		func(runtime.Object) bool { n++; return true })
+		return false
+	})
+	s := &Scope{c: c}
+	done, err := s.readPodPages(ctx, func(*corev1.Pod) {})
 	if !done || err == nil {
 		t.Errorf("done %t err %v, want done with the context's error", done, err)
+	}
+	if n := len(cl.kube.Actions()); n != 0 {
+		t.Errorf("%d client-go requests after the cancel", n)
 	}
 }

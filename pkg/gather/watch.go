@@ -172,11 +172,11 @@ func (w *Watch) Scope(ctx context.Context, now time.Time) (*Scope, error) {
 		return s, nil
 	}
 	keep := s.namespaces()
-	s.pods = map[string][]corev1.Pod{}
+	s.pods = map[string][]*corev1.Pod{}
 	for _, o := range w.pods.GetStore().List() {
 		p := o.(*corev1.Pod)
 		if keep[p.Namespace] {
-			s.pods[p.Namespace] = append(s.pods[p.Namespace], *p.DeepCopy())
+			s.pods[p.Namespace] = append(s.pods[p.Namespace], p.DeepCopy())
 		}
 	}
 	for ns := range s.pods {
