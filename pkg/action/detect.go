@@ -32,6 +32,26 @@ import (
 // Every source is said in the result. Nothing here fails: what cannot be
 // read becomes a warning and the defaults apply.
 func Detect(ctx context.Context, c *gather.Clients, hpas []*autoscalingv2.HorizontalPodAutoscaler) *Controller {
+	out := detectCluster(ctx, c)
+	fingerprint(out, hpas)
+	return out
+}
+
+// detectStart starts Detect's reads of the cluster in the background; the
+// function it returns waits for them and finishes with the HPAs' statuses.
+func detectStart(ctx context.Context, c *gather.Clients) func([]*autoscalingv2.HorizontalPodAutoscaler) *Controller {
+	ch := make(chan *Controller, 1)
+	go func() { ch <- detectCluster(ctx, c) }()
+	return func(hpas []*autoscalingv2.HorizontalPodAutoscaler) *Controller {
+		out := <-ch
+		fingerprint(out, hpas)
+		return out
+	}
+}
+
+// detectCluster is what Detect reads from the cluster: the API server's
+// version and kube-controller-manager's pod.
+func detectCluster(ctx context.Context, c *gather.Clients) *Controller {
 	out := &Controller{}
 	var server *profile.Version
 	serverText := ""
@@ -76,7 +96,6 @@ func Detect(ctx context.Context, c *gather.Clients, hpas []*autoscalingv2.Horizo
 	case server != nil:
 		out.Version, out.VersionSource = server, "the API server's version ("+serverText+")"
 	}
-	fingerprint(out, hpas)
 	return out
 }
 

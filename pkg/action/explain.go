@@ -116,13 +116,16 @@ func ExplainMany(ctx context.Context, cfg ManyConfig, emit func(*explain.Decisio
 			return nil, err
 		}
 	}
+	// What the controller is (its version, its flags) is read while the
+	// HPAs and what they share are listed.
+	detected := detectStart(ctx, clients)
 	scope, err := gather.List(ctx, clients, gather.ManyOptions{
 		Options: gather.Options{Now: src.Now}, Namespace: ns, LabelSelector: cfg.Selector, Progress: cfg.Progress,
 	})
 	if err != nil {
 		return nil, clusterError(err, " (is the cluster reachable?)")
 	}
-	ctl := Detect(ctx, clients, scope.HPAs)
+	ctl := detected(scope.HPAs)
 	set, err := ResolveSettings(ctl, cfg.Settings)
 	if err != nil {
 		return nil, err
@@ -143,9 +146,12 @@ func ExplainMany(ctx context.Context, cfg ManyConfig, emit func(*explain.Decisio
 	if eval == nil {
 		eval = engine.Evaluate
 	}
-	err = scope.Each(ctx, func(r *gather.Result) error {
+	// The replays run in parallel with the snapshots; the decisions are
+	// emitted in order.
+	err = gather.EachWith(ctx, scope, func(r *gather.Result) (*explain.Decision, error) {
+		return eval(r.Snapshot, set)
+	}, func(r *gather.Result, d *explain.Decision, err error) error {
 		warn(r.Warnings)
-		d, err := eval(r.Snapshot, set)
 		if err != nil {
 			return fmt.Errorf("replay HPA %q: %w", r.Snapshot.HPA.Namespace+"/"+r.Snapshot.HPA.Name, err)
 		}

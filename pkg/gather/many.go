@@ -50,9 +50,8 @@ type Scope struct {
 	// HPAs are sorted by namespace and name.
 	HPAs []*autoscalingv2.HorizontalPodAutoscaler
 
-	pods        map[string][]*corev1.Pod // by namespace, in list order, reduced
-	podsErr     error
-	podMetrics  map[string][]metricsv1beta1.PodMetrics
+	board       *podBoard // the pods, by namespace, reduced, as they are read
+	podMetrics  map[string][]*metricsv1beta1.PodMetrics // into the list's items
 	metricsErr  error
 	events      map[string][]corev1.Event // by namespace/name of the HPA
 	eventsErr   error
@@ -91,7 +90,10 @@ func List(ctx context.Context, c *Clients, opts ManyOptions) (*Scope, error) {
 		}()
 	}
 	var workloads workloadLists
-	run(func() { s.podsErr = s.listPods(ctx) })
+	// The pods are read in the background: Each replays a namespace's HPAs
+	// as soon as its pods are in (podBoard).
+	s.board = newPodBoard(s.namespaces())
+	go func() { s.board.finish(s.listPods(ctx)) }()
 	run(func() { s.eventsErr = s.listEvents(ctx) })
 	if resource {
 		run(func() { s.metricsErr = s.listPodMetrics(ctx) })
@@ -173,24 +175,19 @@ func (s *Scope) namespaces() map[string]bool {
 }
 
 func (s *Scope) listPods(ctx context.Context) error {
-	keep := s.namespaces()
-	// add keeps p, reduced in place.
+	// add files p, reduced in place.
 	add := func(p *corev1.Pod) {
-		if keep[p.Namespace] {
-			*p = ReducePod(p)
-			s.pods[p.Namespace] = append(s.pods[p.Namespace], p)
-		}
+		*p = ReducePod(p)
+		s.board.add(p)
 	}
 	if s.c.PodREST != nil {
-		s.pods = map[string][]*corev1.Pod{}
-		done, err := s.readPodPages(ctx, add)
-		if done {
+		if done, err := s.readPodPages(ctx, add); done {
 			return err
 		}
+		s.board.restart()
 	}
 	// Clients without PodREST (fakes), or a server that did not answer
 	// with protobuf pages: client-go's paged list, from scratch.
-	s.pods = map[string][]*corev1.Pod{}
 	api := s.c.Kube.CoreV1().Pods(s.opts.Namespace)
 	return s.each(ctx, func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return api.List(ctx, o) }, s.listOptions(),
 		func(obj runtime.Object) error {
@@ -241,12 +238,12 @@ func (s *Scope) listPodMetrics(ctx context.Context) error {
 		return err
 	}
 	keep := s.namespaces()
-	s.podMetrics = map[string][]metricsv1beta1.PodMetrics{}
+	s.podMetrics = map[string][]*metricsv1beta1.PodMetrics{}
 	for i := range l.Items {
 		pm := &l.Items[i]
 		if keep[pm.Namespace] {
 			pm.ManagedFields, pm.Annotations = nil, nil
-			s.podMetrics[pm.Namespace] = append(s.podMetrics[pm.Namespace], *pm)
+			s.podMetrics[pm.Namespace] = append(s.podMetrics[pm.Namespace], pm)
 		}
 	}
 	return nil
@@ -412,10 +409,23 @@ func (s *Scope) parallel() int {
 // calls emit with it. Each HPA's own custom and external metric queries run
 // ahead, a few at a time; snapshots are handed over in order and not kept.
 func (s *Scope) Each(ctx context.Context, emit func(*Result) error) error {
+	return EachWith(ctx, s, func(*Result) (struct{}, error) { return struct{}{}, nil },
+		func(r *Result, _ struct{}, _ error) error { return emit(r) })
+}
+
+// EachWith is Each with work done on each snapshot ahead, in parallel (the
+// replay, for one): emit gets each HPA's snapshot and what work made of it,
+// in namespace and name order, with work's error if it failed.
+func EachWith[T any](ctx context.Context, s *Scope, work func(*Result) (T, error), emit func(*Result, T, error) error) error {
+	type done struct {
+		r   *Result
+		v   T
+		err error
+	}
 	n := len(s.HPAs)
-	results := make([]chan *Result, n)
+	results := make([]chan done, n)
 	for i := range results {
-		results[i] = make(chan *Result, 1)
+		results[i] = make(chan done, 1)
 	}
 	sem := make(chan struct{}, s.parallel())
 	ctx, cancel := context.WithCancel(ctx)
@@ -428,14 +438,16 @@ func (s *Scope) Each(ctx context.Context, emit func(*Result) error) error {
 				return
 			}
 			go func() {
-				results[i] <- s.snapshot(h)
+				r := s.snapshot(h)
+				v, err := work(r)
+				results[i] <- done{r, v, err}
 			}()
 		}
 	}()
 	for i := range results {
-		var r *Result
+		var d done
 		select {
-		case r = <-results[i]:
+		case d = <-results[i]:
 		case <-ctx.Done():
 			return ctx.Err()
 		}
@@ -443,11 +455,27 @@ func (s *Scope) Each(ctx context.Context, emit func(*Result) error) error {
 		if s.opts.Progress != nil {
 			s.opts.Progress(i+1, n)
 		}
-		if err := emit(r); err != nil {
+		if err := s.outOfOrder(); err != nil {
+			return err
+		}
+		if err := emit(d.r, d.v, d.err); err != nil {
 			return err
 		}
 	}
-	return nil
+	if s.board != nil {
+		// The rest of the pods (of namespaces without HPAs) are read to the
+		// end, for the order check.
+		s.board.wait("\xff")
+	}
+	return s.outOfOrder()
+}
+
+// outOfOrder is the board's order error: a replay may have missed pods.
+func (s *Scope) outOfOrder() error {
+	if s.board == nil {
+		return nil
+	}
+	return s.board.order()
 }
 
 // snapshot builds one HPA's snapshot from the shared lists, querying only
@@ -457,8 +485,13 @@ func (s *Scope) snapshot(hpa *autoscalingv2.HorizontalPodAutoscaler) *Result {
 	res := &Result{Snapshot: &engine.Snapshot{HPA: hpa, Now: s.opts.Now, APIErrors: map[string]string{}}}
 	snap := res.Snapshot
 	snap.Target = s.targets[key]
-	for _, o := range s.HPAs {
-		if o.Namespace != hpa.Namespace || o.Name == hpa.Name {
+	// s.HPAs are in namespace order: the namespace's HPAs are a run.
+	from := sort.Search(len(s.HPAs), func(i int) bool { return s.HPAs[i].Namespace >= hpa.Namespace })
+	for _, o := range s.HPAs[from:] {
+		if o.Namespace != hpa.Namespace {
+			break
+		}
+		if o.Name == hpa.Name {
 			continue
 		}
 		if t := s.targets[o.Namespace+"/"+o.Name]; t.GetError == "" && t.Selector != "" {
@@ -474,13 +507,14 @@ func (s *Scope) snapshot(hpa *autoscalingv2.HorizontalPodAutoscaler) *Result {
 	sel, selErr := labels.Parse(snap.Target.Selector)
 	usable := snap.Target.GetError == "" && snap.Target.Selector != "" && selErr == nil
 	if usable {
-		if s.podsErr != nil {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("could not list the pods: %v", shortErr(s.podsErr)))
+		pods, err := s.board.wait(hpa.Namespace)
+		if err != nil {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("could not list the pods: %v", shortErr(err)))
 		}
 		// Matched first, then copied once into a slice of the right size:
 		// a replay's pods are values, and at 20,000 pods the copies add up.
 		var matched []*corev1.Pod
-		for _, p := range s.pods[hpa.Namespace] {
+		for _, p := range pods {
 			if sel.Matches(labels.Set(p.Labels)) {
 				matched = append(matched, p)
 			}
@@ -501,7 +535,7 @@ func (s *Scope) snapshot(hpa *autoscalingv2.HorizontalPodAutoscaler) *Result {
 			snap.PodMetrics = []metricsv1beta1.PodMetrics{}
 			for _, pm := range s.podMetrics[hpa.Namespace] {
 				if sel.Matches(labels.Set(pm.Labels)) {
-					snap.PodMetrics = append(snap.PodMetrics, pm)
+					snap.PodMetrics = append(snap.PodMetrics, *pm)
 				}
 			}
 		}

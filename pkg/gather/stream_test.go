@@ -10,8 +10,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -224,5 +226,56 @@ func TestReadPodPagesCancelled(t *testing.T) {
 	}
 	if n := len(cl.kube.Actions()); n != 0 {
 		t.Errorf("%d client-go requests after the cancel", n)
+	}
+}
+
+// The replays of a namespace's HPAs are handed over while the pods of the
+// namespaces after it are still being read: the third page waits until
+// namespace a's three HPAs are out.
+func TestManyReplaysWhileReading(t *testing.T) {
+	emitted := make(chan struct{})
+	cl, c, _ := pagedCluster(t, func(_ http.ResponseWriter, r *http.Request, _ []byte) bool {
+		if r.URL.Query().Get("continue") == "4" {
+			select {
+			case <-emitted:
+			case <-time.After(20 * time.Second):
+				t.Error("namespace a's HPAs were not handed over before the rest of the pods came")
+			}
+		}
+		return false
+	})
+	_ = cl
+	scope, err := List(context.Background(), c, ManyOptions{Options: Options{Now: now}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	if err := scope.Each(context.Background(), func(r *Result) error {
+		n++
+		if len(r.Snapshot.Pods) != 1 {
+			t.Errorf("%s: %d pods", r.Snapshot.HPA.Name, len(r.Snapshot.Pods))
+		}
+		if n == 3 {
+			close(emitted)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Pods that come out of namespace order make the read fail, rather than
+// replays that may miss pods.
+func TestManyPodsOutOfOrder(t *testing.T) {
+	_, c, srv := pagedCluster(t, nil)
+	// b's pods first, then a's, then b's again.
+	srv.pods = append([]corev1.Pod{srv.pods[3]}, append(srv.pods[:3:3], srv.pods[4:]...)...)
+	scope, err := List(context.Background(), c, ManyOptions{Options: Options{Now: now}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = scope.Each(context.Background(), func(*Result) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "out of namespace order") {
+		t.Errorf("Each: %v, want the order error", err)
 	}
 }

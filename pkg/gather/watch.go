@@ -172,17 +172,17 @@ func (w *Watch) Scope(ctx context.Context, now time.Time) (*Scope, error) {
 		return s, nil
 	}
 	keep := s.namespaces()
-	s.pods = map[string][]*corev1.Pod{}
+	pods := map[string][]*corev1.Pod{}
 	for _, o := range w.pods.GetStore().List() {
 		p := o.(*corev1.Pod)
 		if keep[p.Namespace] {
-			s.pods[p.Namespace] = append(s.pods[p.Namespace], p.DeepCopy())
+			pods[p.Namespace] = append(pods[p.Namespace], p.DeepCopy())
 		}
 	}
-	for ns := range s.pods {
-		sort.Slice(s.pods[ns], func(i, j int) bool { return s.pods[ns][i].Name < s.pods[ns][j].Name })
+	for ns := range pods {
+		sort.Slice(pods[ns], func(i, j int) bool { return pods[ns][i].Name < pods[ns][j].Name })
 	}
-	s.podsErr = w.err("pods")
+	s.board = donePodBoard(pods, w.err("pods"))
 	hpas := map[string]bool{}
 	for _, h := range s.HPAs {
 		hpas[h.Namespace+"/"+h.Name] = true
