@@ -50,7 +50,7 @@ type Scope struct {
 	// HPAs are sorted by namespace and name.
 	HPAs []*autoscalingv2.HorizontalPodAutoscaler
 
-	board       *podBoard // the pods, by namespace, reduced, as they are read
+	board       *podBoard                               // the pods, by namespace, reduced, as they are read
 	podMetrics  map[string][]*metricsv1beta1.PodMetrics // into the list's items
 	metricsErr  error
 	events      map[string][]corev1.Event // by namespace/name of the HPA
@@ -465,7 +465,7 @@ func EachWith[T any](ctx context.Context, s *Scope, work func(*Result) (T, error
 	if s.board != nil {
 		// The rest of the pods (of namespaces without HPAs) are read to the
 		// end, for the order check.
-		s.board.wait("\xff")
+		_, _ = s.board.wait("\xff")
 	}
 	return s.outOfOrder()
 }
