@@ -206,29 +206,79 @@ const podPageSize = 10000
 
 // readPodPages reads the scope's pods page by page in protobuf, decoding
 // each page's body as it arrives into reduced pods (readPodList), so that
-// neither a page nor a full pod is ever held. done is false when the pods
+// neither a page nor a full pod is ever held. A page's continue token comes
+// before its pods: the next page is asked for as soon as it is known, so
+// that the API server encodes the two at once. done is false when the pods
 // must be read another way, from scratch: the server refused a page (an
 // expired continue token, say) or answered something else than a protobuf
 // PodList, or a page broke off.
 func (s *Scope) readPodPages(ctx context.Context, add func(*corev1.Pod)) (done bool, err error) {
-	cont := ""
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	page := s.fetchPodPage(ctx, "")
 	for {
-		body, err := s.c.PodREST.Get().Namespace(s.opts.Namespace).Resource("pods").
-			VersionedParams(&metav1.ListOptions{Limit: podPageSize, Continue: cont}, scheme.ParameterCodec).Stream(ctx)
-		if err == nil {
-			cont, err = readPodList(body, add)
-			body.Close()
+		var next *podPage
+		if cont, ok := <-page.cont; ok && cont != "" {
+			next = s.fetchPodPage(ctx, cont)
+		}
+		for p := range page.pods {
+			add(p)
 		}
 		if ctx.Err() != nil {
 			return true, ctx.Err()
 		}
-		if err != nil {
+		if page.err != nil {
 			return false, nil
 		}
-		if cont == "" {
+		if next == nil {
 			return true, nil
 		}
+		page = next
 	}
+}
+
+// podPage is one page of a pod read, being read: its continue token (sent
+// once known; the channel is closed without it if the page fails first),
+// its pods as they are decoded, and its error once pods is closed.
+type podPage struct {
+	cont chan string
+	pods chan *corev1.Pod
+	err  error
+}
+
+// fetchPodPage starts reading the page at continue token cont. Its pods
+// channel holds a whole page, so that a page read ahead does not wait for
+// the one before it.
+func (s *Scope) fetchPodPage(ctx context.Context, cont string) *podPage {
+	p := &podPage{cont: make(chan string, 1), pods: make(chan *corev1.Pod, podPageSize)}
+	go func() {
+		defer close(p.pods)
+		sent := false
+		defer func() {
+			if !sent {
+				close(p.cont)
+			}
+		}()
+		body, err := s.c.PodREST.Get().Namespace(s.opts.Namespace).Resource("pods").
+			VersionedParams(&metav1.ListOptions{Limit: podPageSize, Continue: cont}, scheme.ParameterCodec).Stream(ctx)
+		if err != nil {
+			p.err = err
+			return
+		}
+		defer body.Close()
+		_, p.err = readPodList(body, func(c string) {
+			if !sent {
+				p.cont <- c
+				sent = true
+			}
+		}, func(pod *corev1.Pod) {
+			select {
+			case p.pods <- pod:
+			case <-ctx.Done():
+			}
+		})
+	}()
+	return p
 }
 
 func (s *Scope) listPodMetrics(ctx context.Context) error {

@@ -251,9 +251,11 @@ var errNotProtobufList = errors.New("not a protobuf-encoded PodList")
 
 // readPodList reads a PodList response body in Kubernetes' protobuf
 // encoding as it arrives, handing each pod to add as decodeReducedPod reads
-// it, and returns the list's continue token. Only one encoded pod is held
-// at a time: the list is never whole in memory, whatever the page size.
-func readPodList(body io.Reader, add func(*corev1.Pod)) (cont string, err error) {
+// it, and returns the list's continue token; onCont, if set, gets the token
+// as soon as the list's metadata is read (it comes before the pods). Only
+// one encoded pod is held at a time: the list is never whole in memory,
+// whatever the page size.
+func readPodList(body io.Reader, onCont func(string), add func(*corev1.Pod)) (cont string, err error) {
 	r := bufio.NewReaderSize(body, 64<<10)
 	magic := make([]byte, len(protobufMagic))
 	if _, err := io.ReadFull(r, magic); err != nil || !bytes.Equal(magic, protobufMagic) {
@@ -290,7 +292,7 @@ func readPodList(body io.Reader, add func(*corev1.Pod)) (cont string, err error)
 			if size > 1<<62 {
 				return cont, fmt.Errorf("a list of %d bytes", size)
 			}
-			if cont, err = readPodListMessage(&io.LimitedReader{R: r, N: int64(size)}, add); err != nil {
+			if cont, err = readPodListMessage(&io.LimitedReader{R: r, N: int64(size)}, onCont, add); err != nil {
 				return cont, err
 			}
 			read = true
@@ -323,7 +325,7 @@ func readPodList(body io.Reader, add func(*corev1.Pod)) (cont string, err error)
 }
 
 // readPodListMessage reads the fields of a PodList message from r.
-func readPodListMessage(r *io.LimitedReader, add func(*corev1.Pod)) (cont string, err error) {
+func readPodListMessage(r *io.LimitedReader, onCont func(string), add func(*corev1.Pod)) (cont string, err error) {
 	br := bufio.NewReader(r)
 	var buf []byte
 	for {
@@ -365,6 +367,9 @@ func readPodListMessage(r *io.LimitedReader, add func(*corev1.Pod)) (cont string
 				}
 				return nil
 			})
+			if err == nil && onCont != nil {
+				onCont(cont)
+			}
 		case listItems:
 			var p corev1.Pod
 			if p, err = decodeReducedPod(buf); err == nil {

@@ -133,7 +133,7 @@ func TestReadPodList(t *testing.T) {
 	}
 	body := encodeProtobuf(t, list)
 	var got []corev1.Pod
-	cont, err := readPodList(bytes.NewReader(body), func(p *corev1.Pod) { got = append(got, *p) })
+	cont, err := readPodList(bytes.NewReader(body), nil, func(p *corev1.Pod) { got = append(got, *p) })
 	if err != nil || cont != "next" {
 		t.Fatalf("continue %q, err %v", cont, err)
 	}
@@ -158,7 +158,7 @@ func TestReadPodList(t *testing.T) {
 	// (only the envelope's empty content encoding and type were cut).
 	for n := 0; n < len(body); n++ {
 		read := 0
-		cont, err := readPodList(bytes.NewReader(body[:n]), func(*corev1.Pod) { read++ })
+		cont, err := readPodList(bytes.NewReader(body[:n]), nil, func(*corev1.Pod) { read++ })
 		if err == nil && (read != len(list.Items) || cont != "next" || n < len(body)-4) {
 			t.Fatalf("%d of %d bytes read without an error: %d pods, continue %q", n, len(body), read, cont)
 		}
@@ -169,7 +169,7 @@ func TestReadPodList(t *testing.T) {
 		"ConfigMaps": encodeProtobuf(t, &corev1.ConfigMapList{}),
 		"one pod":    encodeProtobuf(t, podObj("ns", "p", "a")),
 	} {
-		if _, err := readPodList(bytes.NewReader(b), func(*corev1.Pod) {}); !errors.Is(err, errNotProtobufList) {
+		if _, err := readPodList(bytes.NewReader(b), nil, func(*corev1.Pod) {}); !errors.Is(err, errNotProtobufList) {
 			t.Errorf("%s: %v, want errNotProtobufList", name, err)
 		}
 	}

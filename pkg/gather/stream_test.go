@@ -279,3 +279,47 @@ func TestManyPodsOutOfOrder(t *testing.T) {
 		t.Errorf("Each: %v, want the order error", err)
 	}
 }
+
+// The next page is asked for as soon as a page's continue token is read,
+// before its pods: the first page stops after its metadata until the
+// second is requested.
+func TestManyAsksForTheNextPageEarly(t *testing.T) {
+	second := make(chan struct{})
+	var once sync.Once
+	_, c, _ := pagedCluster(t, func(w http.ResponseWriter, r *http.Request, body []byte) bool {
+		switch r.URL.Query().Get("continue") {
+		case "2":
+			once.Do(func() { close(second) })
+		case "":
+			// The envelope, the list's metadata (continue "2") and the
+			// start of the first pod; then the rest once page two is asked.
+			head := 60
+			if !bytes.Contains(body[:head], []byte{0x1a, 0x01, '2'}) {
+				t.Errorf("the first %d bytes do not hold the continue token", head)
+			}
+			w.Header().Set("Content-Type", runtime.ContentTypeProtobuf)
+			_, _ = w.Write(body[:head])
+			w.(http.Flusher).Flush()
+			select {
+			case <-second:
+			case <-time.After(20 * time.Second):
+				t.Error("page two was not asked for while page one was read")
+			}
+			_, _ = w.Write(body[head:])
+			return true
+		}
+		return false
+	})
+	scope, err := List(context.Background(), c, ManyOptions{Options: Options{Now: now}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	perHPA := map[string]int{}
+	if err := scope.Each(context.Background(), func(r *Result) error {
+		perHPA[r.Snapshot.HPA.Namespace+"/"+r.Snapshot.HPA.Name] = len(r.Snapshot.Pods)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	wantOnePodEach(t, perHPA)
+}
