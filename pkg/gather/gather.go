@@ -70,7 +70,8 @@ type Result struct {
 type Options struct {
 	// Now is the instant recorded in the snapshot.
 	Now time.Time
-	// PageSize is the page size of pod lists (default 500).
+	// PageSize is the page size of lists (default 500; a many-HPA read
+	// reads its pods in pages of 10,000): tests set it small to read pages.
 	PageSize int64
 }
 

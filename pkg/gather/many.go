@@ -204,6 +204,13 @@ func (s *Scope) listPods(ctx context.Context) error {
 // encoded pod at a time whatever the size.
 const podPageSize = 10000
 
+func (s *Scope) podPageSize() int64 {
+	if s.opts.PageSize > 0 {
+		return s.opts.PageSize
+	}
+	return podPageSize
+}
+
 // readPodPages reads the scope's pods page by page in protobuf, decoding
 // each page's body as it arrives into reduced pods (readPodList), so that
 // neither a page nor a full pod is ever held. A page's continue token comes
@@ -250,7 +257,7 @@ type podPage struct {
 // channel holds a whole page, so that a page read ahead does not wait for
 // the one before it.
 func (s *Scope) fetchPodPage(ctx context.Context, cont string) *podPage {
-	p := &podPage{cont: make(chan string, 1), pods: make(chan *corev1.Pod, podPageSize)}
+	p := &podPage{cont: make(chan string, 1), pods: make(chan *corev1.Pod, s.podPageSize())}
 	go func() {
 		defer close(p.pods)
 		sent := false
@@ -260,7 +267,7 @@ func (s *Scope) fetchPodPage(ctx context.Context, cont string) *podPage {
 			}
 		}()
 		body, err := s.c.PodREST.Get().Namespace(s.opts.Namespace).Resource("pods").
-			VersionedParams(&metav1.ListOptions{Limit: podPageSize, Continue: cont}, scheme.ParameterCodec).Stream(ctx)
+			VersionedParams(&metav1.ListOptions{Limit: s.podPageSize(), Continue: cont}, scheme.ParameterCodec).Stream(ctx)
 		if err != nil {
 			p.err = err
 			return
