@@ -193,15 +193,15 @@ fi
 # metrics-server run on worker nodes in a real cluster, not on the control
 # plane's CPUs; here they share two cores with the API server, and a
 # metrics scrape of 20,000 pods takes a core for seconds. They run at the
-# lowest CPU priority while the commands are timed (MANY_NICE=0 leaves
-# them as they are), so that both clients meet an API server that is not
+# lowest CPU priority while the commands are timed (MANY_NICE=0 puts them
+# back at the default), so that both clients meet an API server that is not
 # starved by simulated nodes. kube-controller-manager stays as it is: its
 # HPA syncs are the control plane's own load.
-if [ "${MANY_NICE:-1}" = 1 ]; then
-	for f in kwok metrics-server; do
-		[ -f "$repo/_output/local-cluster/$f.pid" ] && renice -n 19 -p "$(cat "$repo/_output/local-cluster/$f.pid")" >/dev/null
-	done
-fi
+nice=19
+[ "${MANY_NICE:-1}" = 1 ] || nice=0
+for f in kwok metrics-server; do
+	[ -f "$repo/_output/local-cluster/$f.pid" ] && renice -n "$nice" -p "$(cat "$repo/_output/local-cluster/$f.pid")" >/dev/null
+done
 out=$repo/_output/bench
 mkdir -p "$out"
 # CPU time (clock ticks, user + system) of the local control plane's
