@@ -224,12 +224,24 @@ func (s *Scope) readPodPages(ctx context.Context, add func(*corev1.Pod)) (done b
 	defer cancel()
 	page := s.fetchPodPage(ctx, "")
 	for {
+		// The pods are taken while waiting for the token: a page whose
+		// metadata came after its pods must not wait on a full channel.
 		var next *podPage
-		if cont, ok := <-page.cont; ok && cont != "" {
-			next = s.fetchPodPage(ctx, cont)
-		}
-		for p := range page.pods {
-			add(p)
+		conts, pods := page.cont, page.pods
+		for pods != nil || conts != nil {
+			select {
+			case cont, ok := <-conts:
+				conts = nil
+				if ok && cont != "" {
+					next = s.fetchPodPage(ctx, cont)
+				}
+			case p, ok := <-pods:
+				if !ok {
+					pods = nil
+					continue
+				}
+				add(p)
+			}
 		}
 		if ctx.Err() != nil {
 			return true, ctx.Err()

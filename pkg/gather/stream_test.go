@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/protobuf/encoding/protowire"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -322,4 +323,68 @@ func TestManyAsksForTheNextPageEarly(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantOnePodEach(t, perHPA)
+}
+
+// A page whose metadata comes after its pods, with more pods than the
+// page size asked for, is read whole: the reader takes pods while it waits
+// for the continue token.
+func TestManyPageMetadataAfterPods(t *testing.T) {
+	cl, c, srv := pagedCluster(t, nil)
+	srv.page = func(w http.ResponseWriter, r *http.Request, _ []byte) bool {
+		var raw []byte
+		from, to := 0, 5 // five pods in the first page, then the last two
+		if r.URL.Query().Get("continue") != "" {
+			from, to = 5, len(srv.pods)
+		}
+		for i := from; i < to; i++ {
+			b, err := srv.pods[i].Marshal()
+			if err != nil {
+				t.Error(err)
+			}
+			raw = protowire.AppendTag(raw, 2, protowire.BytesType)
+			raw = protowire.AppendBytes(raw, b)
+		}
+		meta := metav1.ListMeta{}
+		if to < len(srv.pods) {
+			meta.Continue = "5"
+		}
+		mb, _ := meta.Marshal()
+		raw = protowire.AppendTag(raw, 1, protowire.BytesType)
+		raw = protowire.AppendBytes(raw, mb)
+		tm, _ := (&runtime.TypeMeta{APIVersion: "v1", Kind: "PodList"}).Marshal()
+		body := append([]byte{}, protobufMagic...)
+		body = protowire.AppendTag(body, 1, protowire.BytesType)
+		body = protowire.AppendBytes(body, tm)
+		body = protowire.AppendTag(body, 2, protowire.BytesType)
+		body = protowire.AppendBytes(body, raw)
+		w.Header().Set("Content-Type", runtime.ContentTypeProtobuf)
+		_, _ = w.Write(body)
+		return true
+	}
+	scope, err := List(context.Background(), c, ManyOptions{Options: Options{Now: now, PageSize: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	perHPA := map[string]int{}
+	done := make(chan error, 1)
+	go func() {
+		done <- scope.Each(context.Background(), func(r *Result) error {
+			perHPA[r.Snapshot.HPA.Namespace+"/"+r.Snapshot.HPA.Name] = len(r.Snapshot.Pods)
+			return nil
+		})
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the read is stuck")
+	}
+	wantOnePodEach(t, perHPA)
+	for _, a := range cl.kube.Actions() {
+		if a.GetResource().Resource == "pods" {
+			t.Errorf("client-go %s of pods: the protobuf pages were not read", a.GetVerb())
+		}
+	}
 }
