@@ -26,7 +26,11 @@
 # The pods name their node (no scheduling) and the Deployments' pods are created
 # by the ReplicaSet controller: start the cluster with a higher client rate for
 # kube-controller-manager, or 20,000 pods take a quarter of an hour to appear.
-# When no cluster is running, this script starts one so (KCM_EXTRA_ARGS).
+# When no cluster is running, this script starts one so (KCM_EXTRA_ARGS), with
+# the HPA controller's and metrics-server's production periods (HPA_SYNC_PERIOD,
+# METRIC_RESOLUTION: 15s each). It also prints the CPU time of the client, the
+# API server and the rest of the control plane per command, and runs kwok and
+# metrics-server at nice 19 while timing (MANY_NICE=0: nice 0).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD
