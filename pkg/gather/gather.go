@@ -70,8 +70,9 @@ type Result struct {
 type Options struct {
 	// Now is the instant recorded in the snapshot.
 	Now time.Time
-	// PageSize is the page size of lists (default 500; a many-HPA read
-	// reads its pods in pages of 10,000): tests set it small to read pages.
+	// PageSize is the page size of lists: tests set it small to read
+	// pages. By default one HPA's pods come in pages of 500, a many-HPA
+	// read's shared lists in pages of 2,000 and its pods in pages of 10,000.
 	PageSize int64
 }
 

@@ -122,11 +122,19 @@ func (s *Scope) listOptions() metav1.ListOptions {
 	return metav1.ListOptions{Limit: s.pageSize()}
 }
 
+// sharedPageSize is the page size of the shared lists (HPAs, events,
+// ReplicaSets, workloads). client-go decodes a page whole before its items
+// are reduced, so a page bounds that transient memory (a few MB at 2,000
+// objects); the pages of one list come one after another, so fewer of them
+// shorten the read (events: 5 pages of 500 took 0.3-0.5 s of the 0.4-0.75 s
+// before the first replay at 1,000 HPAs).
+const sharedPageSize = 2000
+
 func (s *Scope) pageSize() int64 {
 	if s.opts.PageSize > 0 {
 		return s.opts.PageSize
 	}
-	return 500
+	return sharedPageSize
 }
 
 // each lists page by page (client-go's pager: a list whose continue token
