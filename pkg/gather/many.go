@@ -183,13 +183,9 @@ func (s *Scope) namespaces() map[string]bool {
 }
 
 func (s *Scope) listPods(ctx context.Context) error {
-	// add files p, reduced in place.
-	add := func(p *corev1.Pod) {
-		*p = ReducePod(p)
-		s.board.add(p)
-	}
 	if s.c.PodREST != nil {
-		if done, err := s.readPodPages(ctx, add); done {
+		// The pages' pods come reduced (decodeReducedPod).
+		if done, err := s.readPodPages(ctx, s.board.add); done {
 			return err
 		}
 		s.board.restart()
@@ -199,9 +195,9 @@ func (s *Scope) listPods(ctx context.Context) error {
 	api := s.c.Kube.CoreV1().Pods(s.opts.Namespace)
 	return s.each(ctx, func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return api.List(ctx, o) }, s.listOptions(),
 		func(obj runtime.Object) error {
-			// A copy: the item is part of its page, which is not kept.
-			p := *obj.(*corev1.Pod)
-			add(&p)
+			// A reduced copy: the item is part of its page, which is not kept.
+			p := ReducePod(obj.(*corev1.Pod))
+			s.board.add(&p)
 			return nil
 		})
 }

@@ -235,7 +235,7 @@ func TestReadPodPagesCancelled(t *testing.T) {
 // namespace a's three HPAs are out.
 func TestManyReplaysWhileReading(t *testing.T) {
 	emitted := make(chan struct{})
-	cl, c, _ := pagedCluster(t, func(_ http.ResponseWriter, r *http.Request, _ []byte) bool {
+	_, c, _ := pagedCluster(t, func(_ http.ResponseWriter, r *http.Request, _ []byte) bool {
 		if r.URL.Query().Get("continue") == "4" {
 			select {
 			case <-emitted:
@@ -245,7 +245,6 @@ func TestManyReplaysWhileReading(t *testing.T) {
 		}
 		return false
 	})
-	_ = cl
 	scope, err := List(context.Background(), c, ManyOptions{Options: Options{Now: now}})
 	if err != nil {
 		t.Fatal(err)
@@ -287,7 +286,7 @@ func TestManyPodsOutOfOrder(t *testing.T) {
 func TestManyAsksForTheNextPageEarly(t *testing.T) {
 	second := make(chan struct{})
 	var once sync.Once
-	_, c, _ := pagedCluster(t, func(w http.ResponseWriter, r *http.Request, body []byte) bool {
+	cl, c, _ := pagedCluster(t, func(w http.ResponseWriter, r *http.Request, body []byte) bool {
 		switch r.URL.Query().Get("continue") {
 		case "2":
 			once.Do(func() { close(second) })
@@ -311,18 +310,11 @@ func TestManyAsksForTheNextPageEarly(t *testing.T) {
 		}
 		return false
 	})
-	scope, err := List(context.Background(), c, ManyOptions{Options: Options{Now: now}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	perHPA := map[string]int{}
-	if err := scope.Each(context.Background(), func(r *Result) error {
-		perHPA[r.Snapshot.HPA.Namespace+"/"+r.Snapshot.HPA.Name] = len(r.Snapshot.Pods)
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	perHPA, fakeLists := countPods(t, cl, c)
 	wantOnePodEach(t, perHPA)
+	if fakeLists != 0 {
+		t.Errorf("%d client-go pod lists, want 0", fakeLists)
+	}
 }
 
 // A page whose metadata comes after its pods, with more pods than the
