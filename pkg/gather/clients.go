@@ -58,12 +58,13 @@ func NewClients(cfg *rest.Config) (*Clients, error) {
 		return nil, fmt.Errorf("create the external metrics client: %w", err)
 	}
 	return &Clients{
-		Kube:     kube,
-		Scales:   scales,
-		Mapper:   mapper,
-		Metrics:  metrics,
-		Custom:   customclient.NewForConfig(cfg, mapper, customclient.NewAvailableAPIsGetter(disc)),
-		External: external,
-		PodREST:  kube.CoreV1().RESTClient(),
+		Kube:        kube,
+		Scales:      scales,
+		Mapper:      mapper,
+		Metrics:     metrics,
+		Custom:      customclient.NewForConfig(cfg, mapper, customclient.NewAvailableAPIsGetter(disc)),
+		External:    external,
+		PodREST:     kube.CoreV1().RESTClient(),
+		MetricsREST: metrics.MetricsV1beta1().RESTClient(),
 	}, nil
 }

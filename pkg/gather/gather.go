@@ -53,6 +53,11 @@ type Clients struct {
 	// into what the replay keeps (podproto.go). NewClients sets it; without
 	// it (fakes) the pods are listed with Kube.
 	PodREST rest.Interface
+	// MetricsREST is the metrics.k8s.io/v1beta1 REST client (protobuf) a
+	// many-HPA read reads the PodMetrics with, decoded as they arrive
+	// (metricsproto.go). NewClients sets it; without it (fakes) they are
+	// listed with Metrics.
+	MetricsREST rest.Interface
 }
 
 // Result is a gathered snapshot plus what the user should know about how it

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -363,5 +364,79 @@ func TestManyListsOnce(t *testing.T) {
 	}
 	if got := strings.Join(order, " "); got != "a/app0 a/app1 a/app2 a/app3 b/app0 b/app1 b/app2 b/app3 b/orphan" {
 		t.Errorf("order %s", got)
+	}
+}
+
+// A many-HPA read asks for the PodMetrics before the HPAs are listed (at
+// 20,000 pods, metrics-server's one whole answer came last when asked for
+// with the other lists), and a scope without resource metrics drops that
+// answer, failed or not.
+func TestManyAsksForPodMetricsFirst(t *testing.T) {
+	ext := autoscalingv2.MetricSpec{Type: autoscalingv2.ExternalMetricSourceType, External: &autoscalingv2.ExternalMetricSource{
+		Metric: autoscalingv2.MetricIdentifier{Name: "queue"},
+		Target: autoscalingv2.MetricTarget{Type: autoscalingv2.ValueMetricType, Value: ptr(resource.MustParse("10"))},
+	}}
+	for _, tc := range []struct {
+		name     string
+		metric   autoscalingv2.MetricSpec
+		failHPAs bool
+	}{
+		{"resource metrics", cpu50, false},
+		{"no resource metric", ext, false},
+		{"the HPAs cannot be listed", cpu50, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			objs := []runtime.Object{hpaObj("a", "web", "web", tc.metric), podObj("a", "web-1", "web"), deploymentObj("a", "web", 1)}
+			cl := newCluster(objs, map[string]string{}, []metricsv1beta1.PodMetrics{podMetric("a", "web-1", "web", "250m")})
+			asked := make(chan struct{})
+			var once sync.Once
+			// Runs before newCluster's reactor, and hands on to it.
+			cl.metrics.PrependReactor("list", "pods", func(core.Action) (bool, runtime.Object, error) {
+				once.Do(func() { close(asked) })
+				if tc.metric.Type != autoscalingv2.ResourceMetricSourceType {
+					return true, nil, apierrors.NewServiceUnavailable("no metrics-server")
+				}
+				return false, nil, nil
+			})
+			cl.kube.PrependReactor("list", "horizontalpodautoscalers", func(core.Action) (bool, runtime.Object, error) {
+				select {
+				case <-asked:
+				case <-time.After(10 * time.Second):
+					t.Error("the HPAs were listed before the PodMetrics were asked for")
+				}
+				if tc.failHPAs {
+					return true, nil, apierrors.NewForbidden(schema.GroupResource{Group: "autoscaling", Resource: "horizontalpodautoscalers"}, "", errors.New("no"))
+				}
+				return false, nil, nil
+			})
+			scope, err := List(context.Background(), cl.clients(), ManyOptions{Options: Options{Now: now}})
+			if tc.failHPAs {
+				if err == nil || !strings.Contains(err.Error(), "list horizontalpodautoscalers in all namespaces") {
+					t.Fatalf("err %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var results []*Result
+			if err := scope.Each(context.Background(), func(r *Result) error { results = append(results, r); return nil }); err != nil {
+				t.Fatal(err)
+			}
+			if len(results) != 1 {
+				t.Fatalf("%d results", len(results))
+			}
+			s := results[0].Snapshot
+			if len(scope.Warnings()) != 0 || len(results[0].Warnings) != 0 || s.APIErrors["resource"] != "" {
+				t.Errorf("warnings %v %v, API errors %v", scope.Warnings(), results[0].Warnings, s.APIErrors)
+			}
+			want := 0
+			if tc.metric.Type == autoscalingv2.ResourceMetricSourceType {
+				want = 1
+			}
+			if len(s.PodMetrics) != want {
+				t.Errorf("%d PodMetrics, want %d", len(s.PodMetrics), want)
+			}
+		})
 	}
 }

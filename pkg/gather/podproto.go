@@ -233,29 +233,44 @@ const (
 )
 
 // Fields of a list's metadata and of a list (PodList, in
-// k8s.io/api/core/v1/generated.proto; ListMeta in apimachinery's).
+// k8s.io/api/core/v1/generated.proto, PodMetricsList in
+// k8s.io/metrics/pkg/apis/metrics/v1beta1/generated.proto; ListMeta in
+// apimachinery's).
 const (
 	listMetadata, listItems = 1, 2
 	listMetaContinue        = 3
 )
 
-// maxPodBytes bounds one encoded pod of a list read by readPodList: a pod
+// maxItemBytes bounds one encoded item of a list read by readList: a pod
 // is at most what etcd stores in one value (1.5 MiB by default), and the
 // bound keeps a corrupt length from allocating without end.
-const maxPodBytes = 16 << 20
+const maxItemBytes = 16 << 20
 
-// errNotProtobufList means the body is not a protobuf-encoded list of pods
-// (a server or proxy that answered in JSON, for one): the caller reads the
-// pods some other way.
-var errNotProtobufList = errors.New("not a protobuf-encoded PodList")
+// errNotProtobufList means the body is not a protobuf-encoded list of the
+// kind asked for (a server or proxy that answered in JSON, for one): the
+// caller reads the list some other way.
+var errNotProtobufList = errors.New("not a protobuf-encoded list")
 
-// readPodList reads a PodList response body in Kubernetes' protobuf
-// encoding as it arrives, handing each pod to add as decodeReducedPod reads
-// it, and returns the list's continue token; onCont, if set, gets the token
-// as soon as the list's metadata is read (it comes before the pods). Only
-// one encoded pod is held at a time: the list is never whole in memory,
-// whatever the page size.
+// readPodList reads a PodList response body (readList), handing each pod
+// to add as decodeReducedPod reads it.
 func readPodList(body io.Reader, onCont func(string), add func(*corev1.Pod)) (cont string, err error) {
+	return readList(body, "v1", "PodList", onCont, func(b []byte) error {
+		p, err := decodeReducedPod(b)
+		if err == nil {
+			add(&p)
+		}
+		return err
+	})
+}
+
+// readList reads a list response body in Kubernetes' protobuf encoding as
+// it arrives, handing the encoding of each item to item, and returns the
+// list's continue token; onCont, if set, gets the token as soon as the
+// list's metadata is read (it comes before the items). Only one encoded
+// item is held at a time: the list is never whole in memory, whatever its
+// length. A body of another encoding, API version or kind is
+// errNotProtobufList.
+func readList(body io.Reader, apiVersion, kind string, onCont func(string), item func([]byte) error) (cont string, err error) {
 	r := bufio.NewReaderSize(body, 64<<10)
 	magic := make([]byte, len(protobufMagic))
 	if _, err := io.ReadFull(r, magic); err != nil || !bytes.Equal(magic, protobufMagic) {
@@ -264,7 +279,7 @@ func readPodList(body io.Reader, onCont func(string), add func(*corev1.Pod)) (co
 	// The envelope: the type meta, then the list as its raw bytes (the
 	// encoder writes the fields in this order), then an empty content
 	// encoding and type.
-	var kind, apiVersion string
+	var gotKind, gotAPIVersion string
 	read := false
 	for {
 		num, typ, err := readTag(r)
@@ -282,8 +297,8 @@ func readPodList(body io.Reader, onCont func(string), add func(*corev1.Pod)) (co
 		}
 		switch int(num) {
 		case unknownRaw:
-			if kind != "PodList" || apiVersion != "v1" {
-				return cont, fmt.Errorf("%w: the envelope says %s %s", errNotProtobufList, apiVersion, kind)
+			if gotKind != kind || gotAPIVersion != apiVersion {
+				return cont, fmt.Errorf("%w: the envelope says %s %s, not %s %s", errNotProtobufList, gotAPIVersion, gotKind, apiVersion, kind)
 			}
 			size, err := readVarint(r)
 			if err != nil {
@@ -292,7 +307,7 @@ func readPodList(body io.Reader, onCont func(string), add func(*corev1.Pod)) (co
 			if size > 1<<62 {
 				return cont, fmt.Errorf("a list of %d bytes", size)
 			}
-			if cont, err = readPodListMessage(&io.LimitedReader{R: r, N: int64(size)}, onCont, add); err != nil {
+			if cont, err = readListMessage(&io.LimitedReader{R: r, N: int64(size)}, onCont, item); err != nil {
 				return cont, err
 			}
 			read = true
@@ -306,9 +321,9 @@ func readPodList(body io.Reader, onCont func(string), add func(*corev1.Pod)) (co
 				err = eachField(v, func(num int, v []byte) error {
 					switch num {
 					case typeMetaAPIVersion:
-						apiVersion = string(v)
+						gotAPIVersion = string(v)
 					case typeMetaKind:
-						kind = string(v)
+						gotKind = string(v)
 					}
 					return nil
 				})
@@ -324,8 +339,9 @@ func readPodList(body io.Reader, onCont func(string), add func(*corev1.Pod)) (co
 	}
 }
 
-// readPodListMessage reads the fields of a PodList message from r.
-func readPodListMessage(r *io.LimitedReader, onCont func(string), add func(*corev1.Pod)) (cont string, err error) {
+// readListMessage reads the fields of a list message (metadata, items)
+// from r.
+func readListMessage(r *io.LimitedReader, onCont func(string), item func([]byte) error) (cont string, err error) {
 	br := bufio.NewReader(r)
 	var buf []byte
 	for {
@@ -349,7 +365,7 @@ func readPodListMessage(r *io.LimitedReader, onCont func(string), add func(*core
 		if err != nil {
 			return cont, err
 		}
-		if size > maxPodBytes {
+		if size > maxItemBytes {
 			return cont, fmt.Errorf("list field %d: %d bytes", num, size)
 		}
 		if uint64(cap(buf)) < size {
@@ -371,10 +387,7 @@ func readPodListMessage(r *io.LimitedReader, onCont func(string), add func(*core
 				onCont(cont)
 			}
 		case listItems:
-			var p corev1.Pod
-			if p, err = decodeReducedPod(buf); err == nil {
-				add(&p)
-			}
+			err = item(buf)
 		}
 		if err != nil {
 			return cont, err

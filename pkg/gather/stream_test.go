@@ -48,7 +48,7 @@ func pagedCluster(t *testing.T, page func(w http.ResponseWriter, r *http.Request
 	objs = append(objs, other)
 	pods = append(pods, *other)
 	cl := newCluster(objs, map[string]string{}, pms)
-	srv := &podServer{t: t, pods: pods, page: page}
+	srv := &podServer{t: t, pods: pods, page: page, podMetrics: pms}
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
 	c := cl.clients()
@@ -56,22 +56,36 @@ func pagedCluster(t *testing.T, page func(w http.ResponseWriter, r *http.Request
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.PodREST = kube.PodREST
+	c.PodREST, c.MetricsREST = kube.PodREST, kube.MetricsREST
 	return cl, c, srv
 }
 
 // podServer answers pod lists as the API server does in protobuf, two pods
-// a page with a continue token, unless page answers first.
+// a page with a continue token, unless page answers first; and PodMetrics
+// lists, whole, in protobuf unless metrics answers first.
 type podServer struct {
-	t        *testing.T
-	pods     []corev1.Pod
-	page     func(w http.ResponseWriter, r *http.Request, body []byte) bool
-	mu       sync.Mutex
-	requests []string
+	t          *testing.T
+	pods       []corev1.Pod
+	page       func(w http.ResponseWriter, r *http.Request, body []byte) bool
+	podMetrics []metricsv1beta1.PodMetrics
+	metrics    func(w http.ResponseWriter) bool
+	mu         sync.Mutex
+	requests   []string // of pods
+	metricsReq []string
 }
 
 func (s *podServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
+	if strings.HasPrefix(r.URL.Path, "/apis/metrics.k8s.io/") {
+		s.metricsReq = append(s.metricsReq, r.URL.RequestURI())
+		s.mu.Unlock()
+		if s.metrics != nil && s.metrics(w) {
+			return
+		}
+		w.Header().Set("Content-Type", runtime.ContentTypeProtobuf)
+		_, _ = w.Write(encodeMetricsProtobuf(s.t, &metricsv1beta1.PodMetricsList{Items: s.podMetrics}))
+		return
+	}
 	s.requests = append(s.requests, r.URL.RequestURI())
 	s.mu.Unlock()
 	from, _ := strconv.Atoi(r.URL.Query().Get("continue"))
@@ -378,5 +392,73 @@ func TestManyPageMetadataAfterPods(t *testing.T) {
 		if a.GetResource().Resource == "pods" {
 			t.Errorf("client-go %s of pods: the protobuf pages were not read", a.GetVerb())
 		}
+	}
+}
+
+// With MetricsREST, the PodMetrics are read in protobuf and decoded as they
+// arrive, reduced; an answer in JSON, a failure or a cut body is asked for
+// again with client-go. Either way every HPA gets its pod's metrics.
+func TestManyReadsPodMetricsStream(t *testing.T) {
+	cases := map[string]struct {
+		answer   func(w http.ResponseWriter) bool
+		fallback bool
+	}{
+		"protobuf": {nil, false},
+		"JSON": {func(w http.ResponseWriter) bool {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{"kind":"PodMetricsList","apiVersion":"metrics.k8s.io/v1beta1","metadata":{},"items":[]}`)
+			return true
+		}, true},
+		"unavailable": {func(w http.ResponseWriter) bool {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			fmt.Fprint(w, `{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"ServiceUnavailable","code":503}`)
+			return true
+		}, true},
+		"cut short": {func(w http.ResponseWriter) bool {
+			body := encodeMetricsProtobuf(t, &metricsv1beta1.PodMetricsList{Items: []metricsv1beta1.PodMetrics{podMetric("a", "app0-pod", "app0", "1")}})
+			w.Header().Set("Content-Type", runtime.ContentTypeProtobuf)
+			_, _ = w.Write(body[:len(body)-7])
+			return true
+		}, true},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			cl, c, srv := pagedCluster(t, nil)
+			srv.metrics = tc.answer
+			scope, err := List(context.Background(), c, ManyOptions{Options: Options{Now: now}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			if err := scope.Each(context.Background(), func(r *Result) error {
+				n++
+				s := r.Snapshot
+				if len(s.PodMetrics) != 1 || s.PodMetrics[0].Name != s.HPA.Name+"-pod" || s.PodMetrics[0].Containers[0].Usage.Cpu().MilliValue() != 250 {
+					t.Errorf("%s: PodMetrics %+v, API errors %v", s.HPA.Name, s.PodMetrics, s.APIErrors)
+				}
+				if len(s.PodMetrics) == 1 && (s.PodMetrics[0].Annotations != nil || s.PodMetrics[0].ManagedFields != nil) {
+					t.Errorf("%s: PodMetrics not reduced", s.HPA.Name)
+				}
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if n != 6 {
+				t.Fatalf("%d HPAs", n)
+			}
+			fakeLists := 0
+			for _, a := range cl.metrics.Actions() {
+				if a.GetVerb() == "list" {
+					fakeLists++
+				}
+			}
+			if want := map[bool]int{false: 0, true: 1}[tc.fallback]; fakeLists != want {
+				t.Errorf("%d client-go PodMetrics lists, want %d", fakeLists, want)
+			}
+			if fmt.Sprint(srv.metricsReq) != "[/apis/metrics.k8s.io/v1beta1/pods]" {
+				t.Errorf("metrics requests %v", srv.metricsReq)
+			}
+		})
 	}
 }
