@@ -100,9 +100,11 @@ type ManyResult struct {
 	Warnings []string
 }
 
-// ExplainMany reads the selected HPAs and their inputs from the cluster and
-// calls emit with each replay, in namespace and name order.
-func ExplainMany(ctx context.Context, cfg ManyConfig, emit func(*explain.Decision) error) (*ManyResult, error) {
+// ExplainMany reads the selected HPAs and their inputs from the cluster,
+// replays each, and calls emit with what prepare made of each decision, in
+// namespace and name order. prepare runs right after each replay, in the
+// replays' parallel workers (the encoding of the output, say).
+func ExplainMany[T any](ctx context.Context, cfg ManyConfig, prepare func(*explain.Decision) (T, error), emit func(T) error) (*ManyResult, error) {
 	src := cfg.Source
 	clients, err := src.Clients.Gather()
 	if err != nil {
@@ -146,17 +148,22 @@ func ExplainMany(ctx context.Context, cfg ManyConfig, emit func(*explain.Decisio
 	if eval == nil {
 		eval = engine.Evaluate
 	}
-	// The replays run in parallel with the snapshots; the decisions are
-	// emitted in order.
-	err = gather.EachWith(ctx, scope, func(r *gather.Result) (*explain.Decision, error) {
-		return eval(r.Snapshot, set)
-	}, func(r *gather.Result, d *explain.Decision, err error) error {
+	// The replays (and prepare) run in parallel with the snapshots; the
+	// results are emitted in order.
+	err = gather.EachWith(ctx, scope, func(r *gather.Result) (T, error) {
+		d, err := eval(r.Snapshot, set)
+		if err != nil {
+			var none T
+			return none, err
+		}
+		return prepare(d)
+	}, func(r *gather.Result, v T, err error) error {
 		warn(r.Warnings)
 		if err != nil {
 			return fmt.Errorf("replay HPA %q: %w", r.Snapshot.HPA.Namespace+"/"+r.Snapshot.HPA.Name, err)
 		}
 		out.Count++
-		return emit(d)
+		return emit(v)
 	})
 	if err != nil {
 		return nil, err

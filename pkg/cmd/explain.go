@@ -255,12 +255,13 @@ func (o *ExplainOptions) runMany(ctx context.Context) error {
 			}
 		}
 	}
-	// Rows (or JSON items) stream out as each HPA is replayed.
+	// Rows (or JSON items) stream out as each HPA is replayed; each is
+	// encoded with its replay, in parallel.
 	lw := render.NewListWriter(o.Out, o.format, o.AllNamespaces, o.Output.Display.RenderOptions(o.Out))
 	res, err := action.ExplainMany(ctx, action.ManyConfig{
 		Source: o.source, AllNamespaces: o.AllNamespaces, Selector: o.Selector, Settings: o.overrides,
 		Progress: progress, Evaluate: o.Evaluate,
-	}, lw.Add)
+	}, lw.Encode, lw.Write)
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@
 package render
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -31,7 +30,7 @@ func Encode(w io.Writer, f Format, doc any) error {
 func Marshal(f Format, doc any) ([]byte, error) {
 	switch f {
 	case FormatJSON:
-		b, err := json.MarshalIndent(doc, "", "  ")
+		b, err := marshalIndent(doc, "", "  ")
 		if err != nil {
 			return nil, fmt.Errorf("encode as JSON: %w", err)
 		}
@@ -69,41 +68,50 @@ func (e *listEncoder) head() string {
 	return fmt.Sprintf("apiVersion: %s\nkind: %s\nitems:", explain.APIVersion, e.kind)
 }
 
-// add writes one item.
-func (e *listEncoder) add(item any) error {
+// encode returns one item as write places it in the list. It only reads
+// the encoder's format, so items may be encoded concurrently.
+func (e *listEncoder) encode(item any) ([]byte, error) {
+	if e.format == FormatJSON {
+		b, err := marshalIndent(item, "    ", "  ")
+		if err != nil {
+			return nil, fmt.Errorf("encode as JSON: %w", err)
+		}
+		return b, nil
+	}
+	b, err := Marshal(e.format, item)
+	if err != nil {
+		return nil, err
+	}
+	var out []byte
+	for i, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		switch {
+		case i == 0:
+			out = append(out, "- "...)
+		case l != "":
+			out = append(out, "  "...)
+		}
+		out = append(append(out, l...), '\n')
+	}
+	return out[:len(out)-1], nil
+}
+
+// write writes an encoded item, after the head of the document or the
+// item before.
+func (e *listEncoder) write(b []byte) error {
 	var out []byte
 	if e.n == 0 {
 		out = append(out, e.head()...)
 	}
-	switch e.format {
-	case FormatJSON:
-		b, err := json.MarshalIndent(item, "    ", "  ")
-		if err != nil {
-			return fmt.Errorf("encode as JSON: %w", err)
-		}
-		if e.n > 0 {
-			out = append(out, ',')
-		}
-		out = append(append(out, "\n    "...), b...)
-	default:
-		b, err := Marshal(e.format, item)
-		if err != nil {
-			return err
-		}
+	switch {
+	case e.format != FormatJSON:
 		out = append(out, '\n')
-		for i, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
-			switch {
-			case i == 0:
-				out = append(out, "- "...)
-			case l != "":
-				out = append(out, "  "...)
-			}
-			out = append(append(out, l...), '\n')
-		}
-		out = out[:len(out)-1]
+	case e.n > 0:
+		out = append(out, ",\n    "...)
+	default:
+		out = append(out, "\n    "...)
 	}
 	e.n++
-	_, err := e.w.Write(out)
+	_, err := e.w.Write(append(out, b...))
 	return err
 }
 

@@ -88,20 +88,43 @@ func NewListWriter(w io.Writer, f Format, allNamespaces bool, _ Options) *ListWr
 
 // Add writes one decision.
 func (lw *ListWriter) Add(d *explain.Decision) error {
+	it, err := lw.Encode(d)
+	if err != nil {
+		return err
+	}
+	return lw.Write(it)
+}
+
+// ListItem is a decision encoded for a ListWriter: its JSON or YAML item,
+// or its text row.
+type ListItem []byte
+
+// Encode encodes a decision for Write. It only reads the writer's settings,
+// so decisions may be encoded concurrently (explain -A encodes each with its
+// replay, in parallel), then written in order.
+func (lw *ListWriter) Encode(d *explain.Decision) (ListItem, error) {
+	if d == nil {
+		return nil, fmt.Errorf("no decision to list")
+	}
+	if lw.items != nil {
+		return lw.items.encode(d)
+	}
+	return ListItem(alignRow(listRow(d, lw.allNamespaces), lw.widths, nil)), nil
+}
+
+// Write writes an encoded decision.
+func (lw *ListWriter) Write(it ListItem) error {
 	if lw.err != nil {
 		return lw.err
 	}
-	if d == nil {
-		return fmt.Errorf("no decision to list")
-	}
 	if lw.items != nil {
-		lw.err = lw.items.add(d)
+		lw.err = lw.items.write(it)
 		return lw.err
 	}
 	if err := lw.header(); err != nil {
 		return err
 	}
-	_, lw.err = fmt.Fprintln(lw.w, alignRow(listRow(d, lw.allNamespaces), lw.widths, nil))
+	_, lw.err = fmt.Fprintln(lw.w, string(it))
 	return lw.err
 }
 
