@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -165,5 +166,45 @@ func TestListWriter_text(t *testing.T) {
 	}
 	if want := "NAMESPACE         " + header; b.String() != want {
 		t.Errorf("empty list:\n%q\nwant\n%q", b.String(), want)
+	}
+}
+
+// Decisions encoded concurrently (Encode), then written in order (Write),
+// give the bytes of adding them one by one, in every format.
+func TestListWriter_encodeConcurrently(t *testing.T) {
+	ds := []*explain.Decision{scaleUpUnready(), multiMetricMissing(), scaleDownStabilized(), scaledToZero(), failedGetScale(), manyPods()}
+	for _, f := range []Format{FormatJSON, FormatYAML, FormatText} {
+		var want, got bytes.Buffer
+		seq := NewListWriter(&want, f, true, Options{})
+		for _, d := range ds {
+			if err := seq.Add(d); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := seq.Close(); err != nil {
+			t.Fatal(err)
+		}
+		lw := NewListWriter(&got, f, true, Options{})
+		items := make([]ListItem, len(ds))
+		errs := make([]error, len(ds))
+		var wg sync.WaitGroup
+		for i, d := range ds {
+			wg.Go(func() { items[i], errs[i] = lw.Encode(d) })
+		}
+		wg.Wait()
+		for i := range items {
+			if errs[i] != nil {
+				t.Fatal(errs[i])
+			}
+			if err := lw.Write(items[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := lw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want.String(), got.String()); diff != "" {
+			t.Errorf("%s (-added +encoded concurrently):\n%s", f, diff)
+		}
 	}
 }
