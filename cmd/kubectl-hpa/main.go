@@ -20,11 +20,11 @@ import (
 const softMemoryLimit = 192 << 20
 
 func main() {
-	// A one-shot CLI that reads a whole cluster: Go's default GC pace (GOGC
-	// 100) costs the least CPU, and a soft memory limit makes the collector
-	// work harder only when the heap nears it, which keeps the peak RSS of
-	// explain -A at 20,000 pods under 250 MiB (docs/performance.md). GOGC
-	// and GOMEMLIMIT in the environment still win.
+	// A soft memory limit makes the collector work harder only when the
+	// heap nears it; explain's many-HPA read also turns the GC pace off
+	// under it (pkg/cmd/gcpace.go), which keeps the peak RSS of explain -A
+	// at 20,000 pods near 250 MiB at the least CPU (docs/performance.md).
+	// GOGC and GOMEMLIMIT in the environment still win.
 	if os.Getenv("GOMEMLIMIT") == "" && os.Getenv("GOGC") == "" {
 		debug.SetMemoryLimit(softMemoryLimit)
 	}

@@ -244,6 +244,7 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 
 // runMany explains every selected HPA, one summary line each.
 func (o *ExplainOptions) runMany(ctx context.Context) error {
+	defer collectAtLimit()()
 	progress := func(int, int) {}
 	if isTerminal(o.ErrOut) {
 		progress = func(done, total int) {
