@@ -679,11 +679,16 @@ func (s *Scope) snapshot(hpa *autoscalingv2.HorizontalPodAutoscaler) *Result {
 		if s.metricsErr != nil {
 			snap.APIErrors["resource"] = s.metricsErr.Error()
 		} else {
-			snap.PodMetrics = []metricsv1beta1.PodMetrics{}
+			// Matched first, then copied once, as the pods are.
+			var matched []*metricsv1beta1.PodMetrics
 			for _, pm := range s.podMetrics[hpa.Namespace] {
 				if sel.Matches(labels.Set(pm.Labels)) {
-					snap.PodMetrics = append(snap.PodMetrics, *pm)
+					matched = append(matched, pm)
 				}
+			}
+			snap.PodMetrics = make([]metricsv1beta1.PodMetrics, len(matched))
+			for i, pm := range matched {
+				snap.PodMetrics[i] = *pm
 			}
 		}
 	}

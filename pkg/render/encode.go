@@ -98,7 +98,7 @@ func (e *listEncoder) encode(item any) ([]byte, error) {
 // write writes an encoded item, after the head of the document or the
 // item before.
 func (e *listEncoder) write(b []byte) error {
-	var out []byte
+	out := make([]byte, 0, len(b)+128)
 	if e.n == 0 {
 		out = append(out, e.head()...)
 	}
