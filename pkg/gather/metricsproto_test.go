@@ -79,16 +79,7 @@ func TestDecodeReducedPodMetricsMatchesReduce(t *testing.T) {
 }
 
 func encodeMetricsProtobuf(t *testing.T, obj runtime.Object) []byte {
-	t.Helper()
-	info, ok := runtime.SerializerInfoForMediaType(metricsscheme.Codecs.SupportedMediaTypes(), runtime.ContentTypeProtobuf)
-	if !ok {
-		t.Fatal("no protobuf serializer")
-	}
-	var buf bytes.Buffer
-	if err := metricsscheme.Codecs.EncoderForVersion(info.Serializer, metricsv1beta1.SchemeGroupVersion).Encode(obj, &buf); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return encodeProtobufWith(t, metricsscheme.Codecs, metricsv1beta1.SchemeGroupVersion, obj)
 }
 
 // TestReadPodMetricsList: a PodMetricsList body in protobuf gives

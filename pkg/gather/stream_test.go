@@ -19,6 +19,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	metricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
@@ -102,39 +104,57 @@ func (s *podServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(body)
 }
 
+// encodeProtobuf encodes a core/v1 object as the API server does in
+// protobuf.
 func encodeProtobuf(t *testing.T, obj runtime.Object) []byte {
+	return encodeProtobufWith(t, scheme.Codecs, corev1.SchemeGroupVersion, obj)
+}
+
+func encodeProtobufWith(t *testing.T, codecs serializer.CodecFactory, gv schema.GroupVersion, obj runtime.Object) []byte {
 	t.Helper()
-	info, ok := runtime.SerializerInfoForMediaType(scheme.Codecs.SupportedMediaTypes(), runtime.ContentTypeProtobuf)
+	info, ok := runtime.SerializerInfoForMediaType(codecs.SupportedMediaTypes(), runtime.ContentTypeProtobuf)
 	if !ok {
 		t.Fatal("no protobuf serializer")
 	}
 	var buf bytes.Buffer
-	if err := scheme.Codecs.EncoderForVersion(info.Serializer, corev1.SchemeGroupVersion).Encode(obj, &buf); err != nil {
+	if err := codecs.EncoderForVersion(info.Serializer, gv).Encode(obj, &buf); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
+}
+
+// replayAll runs a many-HPA read with c and hands each result to fn; it
+// returns how many there were.
+func replayAll(t *testing.T, c *Clients, fn func(*Result)) int {
+	t.Helper()
+	scope, err := List(context.Background(), c, ManyOptions{Options: Options{Now: now}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	if err := scope.Each(context.Background(), func(r *Result) error {
+		n++
+		fn(r)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // countPods runs a many-HPA read and returns the number of pods each HPA
 // got, and the pod lists made through the fake client.
 func countPods(t *testing.T, cl *cluster, c *Clients) (perHPA map[string]int, fakeLists int) {
 	t.Helper()
-	scope, err := List(context.Background(), c, ManyOptions{Options: Options{Now: now}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	perHPA = map[string]int{}
-	if err := scope.Each(context.Background(), func(r *Result) error {
+	replayAll(t, c, func(r *Result) {
 		perHPA[r.Snapshot.HPA.Namespace+"/"+r.Snapshot.HPA.Name] = len(r.Snapshot.Pods)
 		for _, p := range r.Snapshot.Pods {
 			if len(p.ManagedFields) != 0 || len(p.Annotations) != 0 {
 				t.Errorf("pod %s not reduced", p.Name)
 			}
 		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	})
 	for _, a := range cl.kube.Actions() {
 		if a.GetResource().Resource == "pods" && a.GetNamespace() == "" && a.GetVerb() == "list" {
 			fakeLists++
@@ -259,12 +279,8 @@ func TestManyReplaysWhileReading(t *testing.T) {
 		}
 		return false
 	})
-	scope, err := List(context.Background(), c, ManyOptions{Options: Options{Now: now}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	n := 0
-	if err := scope.Each(context.Background(), func(r *Result) error {
+	replayAll(t, c, func(r *Result) {
 		n++
 		if len(r.Snapshot.Pods) != 1 {
 			t.Errorf("%s: %d pods", r.Snapshot.HPA.Name, len(r.Snapshot.Pods))
@@ -272,10 +288,7 @@ func TestManyReplaysWhileReading(t *testing.T) {
 		if n == 3 {
 			close(emitted)
 		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	})
 }
 
 // Pods that come out of namespace order make the read fail, rather than
@@ -426,13 +439,7 @@ func TestManyReadsPodMetricsStream(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			cl, c, srv := pagedCluster(t, nil)
 			srv.metrics = tc.answer
-			scope, err := List(context.Background(), c, ManyOptions{Options: Options{Now: now}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			n := 0
-			if err := scope.Each(context.Background(), func(r *Result) error {
-				n++
+			n := replayAll(t, c, func(r *Result) {
 				s := r.Snapshot
 				if len(s.PodMetrics) != 1 || s.PodMetrics[0].Name != s.HPA.Name+"-pod" || s.PodMetrics[0].Containers[0].Usage.Cpu().MilliValue() != 250 {
 					t.Errorf("%s: PodMetrics %+v, API errors %v", s.HPA.Name, s.PodMetrics, s.APIErrors)
@@ -440,10 +447,7 @@ func TestManyReadsPodMetricsStream(t *testing.T) {
 				if len(s.PodMetrics) == 1 && (s.PodMetrics[0].Annotations != nil || s.PodMetrics[0].ManagedFields != nil) {
 					t.Errorf("%s: PodMetrics not reduced", s.HPA.Name)
 				}
-				return nil
-			}); err != nil {
-				t.Fatal(err)
-			}
+			})
 			if n != 6 {
 				t.Fatalf("%d HPAs", n)
 			}
