@@ -79,6 +79,7 @@ func TestDecodeReducedPodMetricsMatchesReduce(t *testing.T) {
 }
 
 func encodeMetricsProtobuf(t *testing.T, obj runtime.Object) []byte {
+	t.Helper()
 	return encodeProtobufWith(t, metricsscheme.Codecs, metricsv1beta1.SchemeGroupVersion, obj)
 }
 

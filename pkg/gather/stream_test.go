@@ -107,6 +107,7 @@ func (s *podServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // encodeProtobuf encodes a core/v1 object as the API server does in
 // protobuf.
 func encodeProtobuf(t *testing.T, obj runtime.Object) []byte {
+	t.Helper()
 	return encodeProtobufWith(t, scheme.Codecs, corev1.SchemeGroupVersion, obj)
 }
 
