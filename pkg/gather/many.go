@@ -210,11 +210,23 @@ func (s *Scope) listPods(ctx context.Context) error {
 		})
 }
 
-// podPageSize is the page size of the pod read: pages this large cost the
-// API server no more than one whole list (measured at 20,000 pods,
-// docs/performance.md) and bound its work per request; the client holds one
-// encoded pod at a time whatever the size.
-const podPageSize = 10000
+// podPageSize is the page size of the pod read; 0, the default, reads all
+// the scope's pods in one request. The API server answers a list without a
+// limit from its watch cache (a consistent read, since ConsistentListFromCache:
+// beta and on from Kubernetes v1.31, GA in v1.34). The second and later
+// pages of a paginated list come from etcd before v1.34; from v1.34
+// (ListFromCacheSnapshot) they come from the cache only while it holds a
+// snapshot of the pods at the first page's resource version, and it drops
+// those at each etcd compaction (every 5 minutes) unless a pod changed
+// since. On a quiet cluster every later page is then read from etcd and
+// decoded again: at 20,000 pods that cost the API server about a third
+// more CPU per run (docs/performance.md). The client holds one encoded pod at a time
+// either way (readPodList). Tests set ManyOptions.PageSize to read pages.
+const podPageSize = 0
+
+// podBuffer is how many decoded pods a pod read keeps ahead of the board
+// when it is read in one request; a page is buffered whole.
+const podBuffer = 1024
 
 func (s *Scope) podPageSize() int64 {
 	if s.opts.PageSize > 0 {
@@ -279,9 +291,9 @@ type podPage struct {
 
 // fetchPodPage starts reading the page at continue token cont. Its pods
 // channel holds a whole page, so that a page read ahead does not wait for
-// the one before it.
+// the one before it (podBuffer pods when the pods come in one answer).
 func (s *Scope) fetchPodPage(ctx context.Context, cont string) *podPage {
-	p := &podPage{cont: make(chan string, 1), pods: make(chan *corev1.Pod, s.podPageSize())}
+	p := &podPage{cont: make(chan string, 1), pods: make(chan *corev1.Pod, max(s.podPageSize(), podBuffer))}
 	go func() {
 		defer close(p.pods)
 		sent := false

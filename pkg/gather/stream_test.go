@@ -28,8 +28,8 @@ import (
 
 // pagedCluster is the many-HPA cluster of TestManyListsOnce (two namespaces,
 // three HPAs each, a pod per HPA, and a stray pod of a namespace without
-// HPAs), its pods also served in protobuf pages of two by an HTTP server
-// whose answers page can change.
+// HPAs), its pods also served in protobuf, whole or in pages, by an HTTP
+// server whose answers page can change.
 func pagedCluster(t *testing.T, page func(w http.ResponseWriter, r *http.Request, body []byte) bool) (*cluster, *Clients, *podServer) {
 	t.Helper()
 	var objs []runtime.Object
@@ -62,8 +62,9 @@ func pagedCluster(t *testing.T, page func(w http.ResponseWriter, r *http.Request
 	return cl, c, srv
 }
 
-// podServer answers pod lists as the API server does in protobuf, two pods
-// a page with a continue token, unless page answers first; and PodMetrics
+// podServer answers pod lists as the API server does in protobuf, all the
+// pods at once or, with a limit, a page with a continue token, unless page
+// answers first; and PodMetrics
 // lists, whole, in protobuf unless metrics answers first.
 type podServer struct {
 	t          *testing.T
@@ -91,7 +92,10 @@ func (s *podServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.requests = append(s.requests, r.URL.RequestURI())
 	s.mu.Unlock()
 	from, _ := strconv.Atoi(r.URL.Query().Get("continue"))
-	to := min(from+2, len(s.pods))
+	to := len(s.pods)
+	if limit, _ := strconv.Atoi(r.URL.Query().Get("limit")); limit > 0 {
+		to = min(from+limit, len(s.pods))
+	}
 	list := &corev1.PodList{Items: s.pods[from:to]}
 	if to < len(s.pods) {
 		list.Continue = strconv.Itoa(to)
@@ -124,11 +128,11 @@ func encodeProtobufWith(t *testing.T, codecs serializer.CodecFactory, gv schema.
 	return buf.Bytes()
 }
 
-// replayAll runs a many-HPA read with c and hands each result to fn; it
-// returns how many there were.
-func replayAll(t *testing.T, c *Clients, fn func(*Result)) int {
+// replayAll runs a many-HPA read with c, in pages of pageSize pods (0: the
+// default), and hands each result to fn; it returns how many there were.
+func replayAll(t *testing.T, c *Clients, pageSize int64, fn func(*Result)) int {
 	t.Helper()
-	scope, err := List(context.Background(), c, ManyOptions{Options: Options{Now: now}})
+	scope, err := List(context.Background(), c, ManyOptions{Options: Options{Now: now, PageSize: pageSize}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,12 +147,13 @@ func replayAll(t *testing.T, c *Clients, fn func(*Result)) int {
 	return n
 }
 
-// countPods runs a many-HPA read and returns the number of pods each HPA
-// got, and the pod lists made through the fake client.
-func countPods(t *testing.T, cl *cluster, c *Clients) (perHPA map[string]int, fakeLists int) {
+// countPods runs a many-HPA read (pageSize as replayAll's) and returns the
+// number of pods each HPA got, and the pod lists made through the fake
+// client.
+func countPods(t *testing.T, cl *cluster, c *Clients, pageSize int64) (perHPA map[string]int, fakeLists int) {
 	t.Helper()
 	perHPA = map[string]int{}
-	replayAll(t, c, func(r *Result) {
+	replayAll(t, c, pageSize, func(r *Result) {
 		perHPA[r.Snapshot.HPA.Namespace+"/"+r.Snapshot.HPA.Name] = len(r.Snapshot.Pods)
 		for _, p := range r.Snapshot.Pods {
 			if len(p.ManagedFields) != 0 || len(p.Annotations) != 0 {
@@ -176,23 +181,34 @@ func wantOnePodEach(t *testing.T, perHPA map[string]int) {
 	}
 }
 
-// With PodREST, the pods are read in protobuf pages, following the continue
-// tokens, and decoded reduced; client-go's list is not used.
+// With PodREST, the pods are read in protobuf, by default in one request
+// without a limit (the API server answers it from its watch cache; see
+// podPageSize), in pages following the continue tokens when a page size is
+// set, and decoded reduced; client-go's list is not used.
 func TestManyReadsPodPages(t *testing.T) {
-	cl, c, srv := pagedCluster(t, nil)
-	perHPA, fakeLists := countPods(t, cl, c)
-	wantOnePodEach(t, perHPA)
-	if fakeLists != 0 {
-		t.Errorf("%d client-go pod lists, want 0", fakeLists)
-	}
-	want := []string{
-		"/api/v1/pods?limit=10000",
-		"/api/v1/pods?continue=2&limit=10000",
-		"/api/v1/pods?continue=4&limit=10000",
-		"/api/v1/pods?continue=6&limit=10000",
-	}
-	if fmt.Sprint(srv.requests) != fmt.Sprint(want) {
-		t.Errorf("requests %v, want %v", srv.requests, want)
+	for _, tc := range []struct {
+		pageSize int64
+		want     []string
+	}{
+		{0, []string{"/api/v1/pods"}},
+		{2, []string{
+			"/api/v1/pods?limit=2",
+			"/api/v1/pods?continue=2&limit=2",
+			"/api/v1/pods?continue=4&limit=2",
+			"/api/v1/pods?continue=6&limit=2",
+		}},
+	} {
+		t.Run(fmt.Sprintf("page size %d", tc.pageSize), func(t *testing.T) {
+			cl, c, srv := pagedCluster(t, nil)
+			perHPA, fakeLists := countPods(t, cl, c, tc.pageSize)
+			wantOnePodEach(t, perHPA)
+			if fakeLists != 0 {
+				t.Errorf("%d client-go pod lists, want 0", fakeLists)
+			}
+			if fmt.Sprint(srv.requests) != fmt.Sprint(tc.want) {
+				t.Errorf("requests %v, want %v", srv.requests, tc.want)
+			}
+		})
 	}
 }
 
@@ -200,7 +216,10 @@ func TestManyReadsPodPages(t *testing.T) {
 // read again from scratch with client-go's paged list: every HPA gets its
 // pod once, none twice from the pages read before.
 func TestManyPodPagesFallBack(t *testing.T) {
-	second := func(r *http.Request) bool { return r.URL.Query().Get("continue") == "4" }
+	// The third page of two pods, or the one answer without a limit.
+	second := func(r *http.Request) bool {
+		return r.URL.Query().Get("continue") == "4" || r.URL.Query().Get("limit") == ""
+	}
 	cases := map[string]func(w http.ResponseWriter, r *http.Request, body []byte) bool{
 		"JSON": func(w http.ResponseWriter, _ *http.Request, _ []byte) bool {
 			w.Header().Set("Content-Type", "application/json")
@@ -237,14 +256,16 @@ func TestManyPodPagesFallBack(t *testing.T) {
 		},
 	}
 	for name, page := range cases {
-		t.Run(name, func(t *testing.T) {
-			cl, c, _ := pagedCluster(t, page)
-			perHPA, fakeLists := countPods(t, cl, c)
-			wantOnePodEach(t, perHPA)
-			if fakeLists != 1 {
-				t.Errorf("%d client-go pod lists, want 1", fakeLists)
-			}
-		})
+		for _, pageSize := range []int64{0, 2} {
+			t.Run(fmt.Sprintf("%s, page size %d", name, pageSize), func(t *testing.T) {
+				cl, c, _ := pagedCluster(t, page)
+				perHPA, fakeLists := countPods(t, cl, c, pageSize)
+				wantOnePodEach(t, perHPA)
+				if fakeLists != 1 {
+					t.Errorf("%d client-go pod lists, want 1", fakeLists)
+				}
+			})
+		}
 	}
 }
 
@@ -266,30 +287,54 @@ func TestReadPodPagesCancelled(t *testing.T) {
 }
 
 // The replays of a namespace's HPAs are handed over while the pods of the
-// namespaces after it are still being read: the third page waits until
-// namespace a's three HPAs are out.
+// namespaces after it are still being read: in pages of two, the third
+// page waits until namespace a's three HPAs are out; in one answer, the
+// answer stops in the middle of namespace b's second pod until then.
 func TestManyReplaysWhileReading(t *testing.T) {
-	emitted := make(chan struct{})
-	_, c, _ := pagedCluster(t, func(_ http.ResponseWriter, r *http.Request, _ []byte) bool {
-		if r.URL.Query().Get("continue") == "4" {
-			select {
-			case <-emitted:
-			case <-time.After(20 * time.Second):
-				t.Error("namespace a's HPAs were not handed over before the rest of the pods came")
+	for _, pageSize := range []int64{0, 2} {
+		t.Run(fmt.Sprintf("page size %d", pageSize), func(t *testing.T) {
+			emitted := make(chan struct{})
+			wait := func() {
+				select {
+				case <-emitted:
+				case <-time.After(20 * time.Second):
+					t.Error("namespace a's HPAs were not handed over before the rest of the pods came")
+				}
 			}
-		}
-		return false
-	})
-	n := 0
-	replayAll(t, c, func(r *Result) {
-		n++
-		if len(r.Snapshot.Pods) != 1 {
-			t.Errorf("%s: %d pods", r.Snapshot.HPA.Name, len(r.Snapshot.Pods))
-		}
-		if n == 3 {
-			close(emitted)
-		}
-	})
+			_, c, _ := pagedCluster(t, func(w http.ResponseWriter, r *http.Request, body []byte) bool {
+				switch {
+				case r.URL.Query().Get("continue") == "4":
+					wait()
+				case r.URL.Query().Get("limit") == "":
+					// The second "app1-pod" is b's, after b/app0 (which
+					// completes namespace a).
+					first := bytes.Index(body, []byte("app1-pod"))
+					cut := first + 1 + bytes.Index(body[first+1:], []byte("app1-pod"))
+					if first < 0 || cut <= first {
+						t.Error("namespace b's second pod not found in the answer")
+						return false
+					}
+					w.Header().Set("Content-Type", runtime.ContentTypeProtobuf)
+					_, _ = w.Write(body[:cut])
+					w.(http.Flusher).Flush()
+					wait()
+					_, _ = w.Write(body[cut:])
+					return true
+				}
+				return false
+			})
+			n := 0
+			replayAll(t, c, pageSize, func(r *Result) {
+				n++
+				if len(r.Snapshot.Pods) != 1 {
+					t.Errorf("%s: %d pods", r.Snapshot.HPA.Name, len(r.Snapshot.Pods))
+				}
+				if n == 3 {
+					close(emitted)
+				}
+			})
+		})
+	}
 }
 
 // Pods that come out of namespace order make the read fail, rather than
@@ -338,7 +383,7 @@ func TestManyAsksForTheNextPageEarly(t *testing.T) {
 		}
 		return false
 	})
-	perHPA, fakeLists := countPods(t, cl, c)
+	perHPA, fakeLists := countPods(t, cl, c, 2)
 	wantOnePodEach(t, perHPA)
 	if fakeLists != 0 {
 		t.Errorf("%d client-go pod lists, want 0", fakeLists)
@@ -440,7 +485,7 @@ func TestManyReadsPodMetricsStream(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			cl, c, srv := pagedCluster(t, nil)
 			srv.metrics = tc.answer
-			n := replayAll(t, c, func(r *Result) {
+			n := replayAll(t, c, 0, func(r *Result) {
 				s := r.Snapshot
 				if len(s.PodMetrics) != 1 || s.PodMetrics[0].Name != s.HPA.Name+"-pod" || s.PodMetrics[0].Containers[0].Usage.Cpu().MilliValue() != 250 {
 					t.Errorf("%s: PodMetrics %+v, API errors %v", s.HPA.Name, s.PodMetrics, s.APIErrors)

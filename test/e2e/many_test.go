@@ -24,7 +24,8 @@ import (
 // gives, reduced (ReducePod): read in protobuf pages of two pods, so that
 // the continue tokens, the page read ahead and the replays of a namespace
 // while the later pods still come all meet the real server; and explain
-// without a NAME prints, for every HPA, what explain NAME prints.
+// without a NAME (the pods in one request, the default) prints, for every
+// HPA, what explain NAME prints.
 func TestManyReadAgrees(t *testing.T) {
 	s := newScenario(t, "many-read")
 	apps := map[string]int32{"alpha": 3, "beta": 2, "gamma": 1, "no-hpa": 2}
