@@ -65,6 +65,7 @@ func NewClients(cfg *rest.Config) (*Clients, error) {
 		Custom:      customclient.NewForConfig(cfg, mapper, customclient.NewAvailableAPIsGetter(disc)),
 		External:    external,
 		PodREST:     kube.CoreV1().RESTClient(),
+		AppsREST:    kube.AppsV1().RESTClient(),
 		MetricsREST: metrics.MetricsV1beta1().RESTClient(),
 	}, nil
 }

@@ -49,10 +49,15 @@ type Clients struct {
 	// Calls counts the HTTP requests made through these clients, if set.
 	Calls *CallCounter
 	// PodREST is the core/v1 REST client (protobuf) a many-HPA read reads
-	// its pods with, page by page, each page decoded as it arrives straight
-	// into what the replay keeps (podproto.go). NewClients sets it; without
-	// it (fakes) the pods are listed with Kube.
+	// its pods with, in one request (pages in tests), decoded as they
+	// arrive straight into what the replay keeps (podproto.go). NewClients
+	// sets it; without it (fakes) the pods are listed with Kube.
 	PodREST rest.Interface
+	// AppsREST is the apps/v1 REST client (protobuf) a many-HPA read lists
+	// the ReplicaSets, Deployments and StatefulSets with, each in one
+	// request decoded as it arrives (listWhole). NewClients sets it; without
+	// it (fakes) they are listed with Kube, page by page.
+	AppsREST rest.Interface
 	// MetricsREST is the metrics.k8s.io/v1beta1 REST client (protobuf) a
 	// many-HPA read reads the PodMetrics with, decoded as they arrive
 	// (metricsproto.go). NewClients sets it; without it (fakes) they are

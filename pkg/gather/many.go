@@ -448,25 +448,84 @@ func (w *workloadLists) add(group, kind, ns string, t engine.Target) {
 	w.targets[group+"/"+kind+"/"+ns+"/"+t.Name] = t
 }
 
+// nsTarget is a listed workload's scale, with its namespace.
+type nsTarget struct {
+	ns string
+	t  engine.Target
+}
+
+// addAll files the targets of a whole list.
+func (w *workloadLists) addAll(group, kind string, ts []nsTarget) {
+	for _, t := range ts {
+		w.add(group, kind, t.ns, t.t)
+	}
+}
+
+// wholeAppsList reads an apps/v1 list in one request (listWhole) when the
+// clients can. ok is false when it must be read page by page with client-go
+// instead; err is then the context's error, if any.
+func wholeAppsList[T any, PT protoItem[T]](ctx context.Context, s *Scope, resource, listKind string, keep func(PT)) (ok bool, err error) {
+	if s.c.AppsREST == nil {
+		return false, nil
+	}
+	if err := listWhole[T, PT](ctx, s.c.AppsREST, s.opts.Namespace, resource, "apps/v1", listKind, keep); err != nil {
+		return false, ctx.Err()
+	}
+	return true, nil
+}
+
 func (s *Scope) listReplicaSets(ctx context.Context, w *workloadLists) error {
-	api := s.c.Kube.AppsV1().ReplicaSets(s.opts.Namespace)
 	keep := s.namespaces()
-	s.replicaSets = map[string][]appsv1.ReplicaSet{}
-	return s.each(ctx, func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return api.List(ctx, o) }, s.listOptions(),
-		func(obj runtime.Object) error {
-			r := obj.(*appsv1.ReplicaSet)
-			if !keep[r.Namespace] {
-				return nil
-			}
-			w.add("apps", "ReplicaSet", r.Namespace, engine.TargetOfReplicaSet(r))
-			s.replicaSets[r.Namespace] = append(s.replicaSets[r.Namespace], appsv1.ReplicaSet{
+	// What the replays read of a ReplicaSet: its name and owners (the pods'
+	// controller chain) and its scale.
+	type rs struct {
+		r appsv1.ReplicaSet
+		t engine.Target
+	}
+	var got []rs
+	take := func(r *appsv1.ReplicaSet) {
+		if keep[r.Namespace] {
+			got = append(got, rs{appsv1.ReplicaSet{
 				ObjectMeta: metav1.ObjectMeta{Name: r.Name, Namespace: r.Namespace, OwnerReferences: r.OwnerReferences},
+			}, engine.TargetOfReplicaSet(r)})
+		}
+	}
+	ok, err := wholeAppsList(ctx, s, "replicasets", "ReplicaSetList", take)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		got = nil
+		api := s.c.Kube.AppsV1().ReplicaSets(s.opts.Namespace)
+		err := s.each(ctx, func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return api.List(ctx, o) }, s.listOptions(),
+			func(obj runtime.Object) error {
+				take(obj.(*appsv1.ReplicaSet))
+				return nil
 			})
-			return nil
-		})
+		if err != nil {
+			return err
+		}
+	}
+	s.replicaSets = map[string][]appsv1.ReplicaSet{}
+	for _, r := range got {
+		w.add("apps", "ReplicaSet", r.r.Namespace, r.t)
+		s.replicaSets[r.r.Namespace] = append(s.replicaSets[r.r.Namespace], r.r)
+	}
+	return nil
 }
 
 func (s *Scope) listDeployments(ctx context.Context, w *workloadLists) error {
+	var got []nsTarget
+	ok, err := wholeAppsList(ctx, s, "deployments", "DeploymentList", func(d *appsv1.Deployment) {
+		got = append(got, nsTarget{d.Namespace, engine.TargetOfDeployment(d)})
+	})
+	if err != nil {
+		return err
+	}
+	if ok {
+		w.addAll("apps", "Deployment", got)
+		return nil
+	}
 	api := s.c.Kube.AppsV1().Deployments(s.opts.Namespace)
 	return s.each(ctx, func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return api.List(ctx, o) }, s.listOptions(),
 		func(obj runtime.Object) error {
@@ -477,6 +536,17 @@ func (s *Scope) listDeployments(ctx context.Context, w *workloadLists) error {
 }
 
 func (s *Scope) listStatefulSets(ctx context.Context, w *workloadLists) error {
+	var got []nsTarget
+	ok, err := wholeAppsList(ctx, s, "statefulsets", "StatefulSetList", func(st *appsv1.StatefulSet) {
+		got = append(got, nsTarget{st.Namespace, engine.TargetOfStatefulSet(st)})
+	})
+	if err != nil {
+		return err
+	}
+	if ok {
+		w.addAll("apps", "StatefulSet", got)
+		return nil
+	}
 	api := s.c.Kube.AppsV1().StatefulSets(s.opts.Namespace)
 	return s.each(ctx, func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return api.List(ctx, o) }, s.listOptions(),
 		func(obj runtime.Object) error {
