@@ -515,45 +515,43 @@ func (s *Scope) listReplicaSets(ctx context.Context, w *workloadLists) error {
 }
 
 func (s *Scope) listDeployments(ctx context.Context, w *workloadLists) error {
-	var got []nsTarget
-	ok, err := wholeAppsList(ctx, s, "deployments", "DeploymentList", func(d *appsv1.Deployment) {
-		got = append(got, nsTarget{d.Namespace, engine.TargetOfDeployment(d)})
-	})
-	if err != nil {
-		return err
-	}
-	if ok {
-		w.addAll("apps", "Deployment", got)
-		return nil
-	}
 	api := s.c.Kube.AppsV1().Deployments(s.opts.Namespace)
-	return s.each(ctx, func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return api.List(ctx, o) }, s.listOptions(),
-		func(obj runtime.Object) error {
-			d := obj.(*appsv1.Deployment)
-			w.add("apps", "Deployment", d.Namespace, engine.TargetOfDeployment(d))
-			return nil
-		})
+	return listScaled(ctx, s, w, "deployments", "DeploymentList", "Deployment", engine.TargetOfDeployment,
+		func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return api.List(ctx, o) })
 }
 
 func (s *Scope) listStatefulSets(ctx context.Context, w *workloadLists) error {
+	api := s.c.Kube.AppsV1().StatefulSets(s.opts.Namespace)
+	return listScaled(ctx, s, w, "statefulsets", "StatefulSetList", "StatefulSet", engine.TargetOfStatefulSet,
+		func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return api.List(ctx, o) })
+}
+
+// listScaled files the scale (target) of every listed apps/v1 workload of
+// kind: the list whole (wholeAppsList) or else client-go's pages (list).
+func listScaled[T any, PT interface {
+	protoItem[T]
+	runtime.Object
+	GetNamespace() string
+}](ctx context.Context, s *Scope, w *workloadLists, resource, listKind, kind string, target func(PT) engine.Target, list func(context.Context, metav1.ListOptions) (runtime.Object, error)) error {
 	var got []nsTarget
-	ok, err := wholeAppsList(ctx, s, "statefulsets", "StatefulSetList", func(st *appsv1.StatefulSet) {
-		got = append(got, nsTarget{st.Namespace, engine.TargetOfStatefulSet(st)})
+	ok, err := wholeAppsList(ctx, s, resource, listKind, func(o PT) {
+		got = append(got, nsTarget{o.GetNamespace(), target(o)})
 	})
 	if err != nil {
 		return err
 	}
 	if ok {
-		w.addAll("apps", "StatefulSet", got)
+		w.addAll("apps", kind, got)
 		return nil
 	}
-	api := s.c.Kube.AppsV1().StatefulSets(s.opts.Namespace)
-	return s.each(ctx, func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return api.List(ctx, o) }, s.listOptions(),
-		func(obj runtime.Object) error {
-			st := obj.(*appsv1.StatefulSet)
-			w.add("apps", "StatefulSet", st.Namespace, engine.TargetOfStatefulSet(st))
-			return nil
-		})
+	return s.each(ctx, list, s.listOptions(), func(obj runtime.Object) error {
+		o, ok := obj.(PT)
+		if !ok {
+			return fmt.Errorf("list %s: got a %T", resource, obj)
+		}
+		w.add("apps", kind, o.GetNamespace(), target(o))
+		return nil
+	})
 }
 
 func (s *Scope) listReplicationControllers(ctx context.Context, w *workloadLists) error {
