@@ -81,8 +81,9 @@ type Options struct {
 	// Now is the instant recorded in the snapshot.
 	Now time.Time
 	// PageSize is the page size of lists: tests set it small to read
-	// pages. By default one HPA's pods come in pages of 500, a many-HPA
-	// read's shared lists in pages of 2,000 and its pods in pages of 10,000.
+	// pages. By default one HPA's pods come in one request, and so do a
+	// many-HPA read's pods, ReplicaSets, Deployments and StatefulSets; its
+	// other shared lists come in pages of 2,000.
 	PageSize int64
 }
 
@@ -351,13 +352,14 @@ func readScale(ctx context.Context, c *Clients, hpa *autoscalingv2.HorizontalPod
 	return t
 }
 
-// listPods lists the pods of the selector, page by page.
+// listPods lists the pods of the selector: in one request, or page by page
+// when a page size is set.
 func listPods(ctx context.Context, c *Clients, namespace string, sel labels.Selector, pageSize int64) ([]corev1.Pod, error) {
-	if pageSize <= 0 {
-		pageSize = 500
-	}
+	// All the target's pods are kept, so pages would bound nothing here;
+	// one request is answered from the API server's watch cache (see
+	// podPageSize). Tests set a page size.
 	var out []corev1.Pod
-	opts := metav1.ListOptions{LabelSelector: sel.String(), Limit: pageSize}
+	opts := metav1.ListOptions{LabelSelector: sel.String(), Limit: max(pageSize, 0)}
 	for {
 		list, err := c.Kube.CoreV1().Pods(namespace).List(ctx, opts)
 		if err != nil {

@@ -227,11 +227,22 @@ func TestSnapshotReadsWhatTheControllerReads(t *testing.T) {
 	if len(s.OtherHPAs) != 1 || s.OtherHPAs[0].Selector != "app=web" {
 		t.Errorf("other HPAs %+v", s.OtherHPAs)
 	}
-	// Only reads.
+	// Only reads; the pods in one request without a limit (the API server
+	// answers it from its watch cache; see podPageSize).
+	podLists := 0
 	for _, a := range append(cl.kube.Actions(), cl.scales.Actions()...) {
 		if v := a.GetVerb(); v != "get" && v != "list" {
 			t.Errorf("write request: %s %s", v, a.GetResource())
 		}
+		if l, ok := a.(core.ListActionImpl); ok && l.GetResource().Resource == "pods" && l.GetNamespace() == "shop" {
+			podLists++
+			if l.ListOptions.Limit != 0 || l.ListOptions.LabelSelector != "app=web" {
+				t.Errorf("pod list with limit %d, selector %q; want no limit, app=web", l.ListOptions.Limit, l.ListOptions.LabelSelector)
+			}
+		}
+	}
+	if podLists != 1 {
+		t.Errorf("%d pod lists, want 1", podLists)
 	}
 	// The replay on it: the other HPA's target selects the same pods, so the
 	// controller refuses to compute (ambiguous selector).
