@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
@@ -250,9 +251,16 @@ func TestManyAppsListsFallBack(t *testing.T) {
 // fallback.
 func TestListWholeCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	cl, c, _ := appsCluster(t, func(http.ResponseWriter, *http.Request, []byte) bool {
+	cl, c, _ := appsCluster(t, func(_ http.ResponseWriter, r *http.Request, _ []byte) bool {
+		// No answer until the client has gone: an answer written at once
+		// could be read whole before the client sees the cancel.
 		cancel()
-		return false
+		select {
+		case <-r.Context().Done():
+		case <-time.After(20 * time.Second):
+			t.Error("the request was not cancelled")
+		}
+		return true
 	})
 	s := &Scope{c: c}
 	var w workloadLists
