@@ -448,30 +448,42 @@ func (w *workloadLists) add(group, kind, ns string, t engine.Target) {
 	w.targets[group+"/"+kind+"/"+ns+"/"+t.Name] = t
 }
 
-// nsTarget is a listed workload's scale, with its namespace.
-type nsTarget struct {
-	ns string
-	t  engine.Target
-}
-
-// addAll files the targets of a whole list.
-func (w *workloadLists) addAll(group, kind string, ts []nsTarget) {
-	for _, t := range ts {
-		w.add(group, kind, t.ns, t.t)
+// listApps reads an apps/v1 list whole (listWhole) when the clients can,
+// else page by page with client-go (list), and returns what take makes of
+// the items it keeps (ok). What a whole read took before it failed is
+// dropped, so the pages never add an item twice.
+func listApps[T any, PT interface {
+	protoItem[T]
+	runtime.Object
+}, R any](ctx context.Context, s *Scope, resource, listKind string, list func(context.Context, metav1.ListOptions) (runtime.Object, error), take func(PT) (R, bool)) ([]R, error) {
+	var got []R
+	add := func(o PT) {
+		if r, ok := take(o); ok {
+			got = append(got, r)
+		}
 	}
-}
-
-// wholeAppsList reads an apps/v1 list in one request (listWhole) when the
-// clients can. ok is false when it must be read page by page with client-go
-// instead; err is then the context's error, if any.
-func wholeAppsList[T any, PT protoItem[T]](ctx context.Context, s *Scope, resource, listKind string, keep func(PT)) (ok bool, err error) {
-	if s.c.AppsREST == nil {
-		return false, nil
+	if s.c.AppsREST != nil {
+		err := listWhole[T, PT](ctx, s.c.AppsREST, s.opts.Namespace, resource, "apps/v1", listKind, add)
+		if err == nil {
+			return got, nil
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		got = nil
 	}
-	if err := listWhole[T, PT](ctx, s.c.AppsREST, s.opts.Namespace, resource, "apps/v1", listKind, keep); err != nil {
-		return false, ctx.Err()
+	err := s.each(ctx, list, s.listOptions(), func(obj runtime.Object) error {
+		o, ok := obj.(PT)
+		if !ok {
+			return fmt.Errorf("list %s: got a %T", resource, obj)
+		}
+		add(o)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return true, nil
+	return got, nil
 }
 
 func (s *Scope) listReplicaSets(ctx context.Context, w *workloadLists) error {
@@ -482,29 +494,16 @@ func (s *Scope) listReplicaSets(ctx context.Context, w *workloadLists) error {
 		r appsv1.ReplicaSet
 		t engine.Target
 	}
-	var got []rs
-	take := func(r *appsv1.ReplicaSet) {
-		if keep[r.Namespace] {
-			got = append(got, rs{appsv1.ReplicaSet{
+	api := s.c.Kube.AppsV1().ReplicaSets(s.opts.Namespace)
+	got, err := listApps(ctx, s, "replicasets", "ReplicaSetList",
+		func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return api.List(ctx, o) },
+		func(r *appsv1.ReplicaSet) (rs, bool) {
+			return rs{appsv1.ReplicaSet{
 				ObjectMeta: metav1.ObjectMeta{Name: r.Name, Namespace: r.Namespace, OwnerReferences: r.OwnerReferences},
-			}, engine.TargetOfReplicaSet(r)})
-		}
-	}
-	ok, err := wholeAppsList(ctx, s, "replicasets", "ReplicaSetList", take)
+			}, engine.TargetOfReplicaSet(r)}, keep[r.Namespace]
+		})
 	if err != nil {
 		return err
-	}
-	if !ok {
-		got = nil
-		api := s.c.Kube.AppsV1().ReplicaSets(s.opts.Namespace)
-		err := s.each(ctx, func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return api.List(ctx, o) }, s.listOptions(),
-			func(obj runtime.Object) error {
-				take(obj.(*appsv1.ReplicaSet))
-				return nil
-			})
-		if err != nil {
-			return err
-		}
 	}
 	s.replicaSets = map[string][]appsv1.ReplicaSet{}
 	for _, r := range got {
@@ -527,31 +526,27 @@ func (s *Scope) listStatefulSets(ctx context.Context, w *workloadLists) error {
 }
 
 // listScaled files the scale (target) of every listed apps/v1 workload of
-// kind: the list whole (wholeAppsList) or else client-go's pages (list).
+// kind (listApps).
 func listScaled[T any, PT interface {
 	protoItem[T]
 	runtime.Object
 	GetNamespace() string
 }](ctx context.Context, s *Scope, w *workloadLists, resource, listKind, kind string, target func(PT) engine.Target, list func(context.Context, metav1.ListOptions) (runtime.Object, error)) error {
-	var got []nsTarget
-	ok, err := wholeAppsList(ctx, s, resource, listKind, func(o PT) {
-		got = append(got, nsTarget{o.GetNamespace(), target(o)})
+	// The scales only: a listed object is not kept.
+	type nsTarget struct {
+		ns string
+		t  engine.Target
+	}
+	got, err := listApps(ctx, s, resource, listKind, list, func(o PT) (nsTarget, bool) {
+		return nsTarget{o.GetNamespace(), target(o)}, true
 	})
 	if err != nil {
 		return err
 	}
-	if ok {
-		w.addAll("apps", kind, got)
-		return nil
+	for _, t := range got {
+		w.add("apps", kind, t.ns, t.t)
 	}
-	return s.each(ctx, list, s.listOptions(), func(obj runtime.Object) error {
-		o, ok := obj.(PT)
-		if !ok {
-			return fmt.Errorf("list %s: got a %T", resource, obj)
-		}
-		w.add("apps", kind, o.GetNamespace(), target(o))
-		return nil
-	})
+	return nil
 }
 
 func (s *Scope) listReplicationControllers(ctx context.Context, w *workloadLists) error {
