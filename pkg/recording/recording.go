@@ -1,0 +1,322 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+// Package recording is the model of recorded load: what a workload's pods
+// really used over a period, as a metrics store (Prometheus) recorded it,
+// sampled at the instants a replay syncs. A source (pkg/prom) fills it; the
+// backtest (pkg/whatif) replays the controller over it. It is pure data with
+// small accessors: no I/O, no clock.
+//
+// It is not the controller history (pkg/history): that is what the
+// controller kept in memory; this is the load it was fed.
+package recording
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"time"
+)
+
+// Metric kinds, as whatif's trace columns name them.
+const (
+	KindResource = "resource"
+	KindPods     = "pods"
+	KindObject   = "object"
+	KindExternal = "external"
+)
+
+// Recording is the load of one workload over a period, sampled at the
+// instants Start + k×Step for k in [0, Len).
+type Recording struct {
+	// Namespace and Workload ("Deployment/web") name what was recorded.
+	Namespace string
+	Workload  string
+
+	Start time.Time
+	Step  time.Duration
+	Len   int
+
+	// SampleWindow is the window of a resource sample (the span its rate
+	// covers, as a PodMetrics window); SampleLag how long before an
+	// instant the sample valid at that instant was taken (metrics-server's
+	// scrape lag: a PodMetrics timestamp is the instant minus the lag).
+	SampleWindow time.Duration
+	SampleLag    time.Duration
+
+	// Pods are every pod of the workload that existed at some instant of
+	// the period, in order of creation.
+	Pods []Pod
+
+	// Metrics are the recorded values, one entry per metric the HPA reads
+	// (resource metrics once per resource name).
+	Metrics []Metric
+
+	// Replicas is the workload's replica count over the period, as it
+	// really was.
+	Replicas ReplicaHistory
+
+	// Sources say where each figure came from: the query, the series.
+	Sources []Source
+	// Reconstructed lists what was inferred rather than read (a pod's
+	// readiness from its first sample, requests from the live template).
+	Reconstructed []string
+}
+
+// Pod is one pod of the workload over the period.
+type Pod struct {
+	Name string
+	// Owner is the pod's controller ("ReplicaSet/web-5d4"), when known.
+	Owner string
+	// Labels are the pod's labels, when known; a pod of the workload
+	// whose labels are unknown gets the selector's (see Labels).
+	Labels map[string]string
+	// Created is when the pod appeared (creation time, or the first
+	// instant it was seen); Started its status.startTime (nil: unknown,
+	// not started).
+	Created time.Time
+	Started *time.Time
+	// Deleted is the first instant the pod no longer existed; nil when it
+	// still existed at the end of the period.
+	Deleted *time.Time
+	// Ready is the pod's readiness over time: each change of its Ready
+	// condition, oldest first. Before the first change the pod is not
+	// ready.
+	Ready []ReadyChange
+	// Containers are the pod's containers with their requests.
+	Containers []Container
+}
+
+// ReadyChange is a transition of a pod's Ready condition.
+type ReadyChange struct {
+	At    time.Time
+	Ready bool
+}
+
+// Container is one container of a pod with its requests, in milli-units
+// for cpu (millicores) and units for memory (bytes).
+type Container struct {
+	Name     string
+	Requests map[string]int64
+}
+
+// Metric is one metric's recorded values.
+type Metric struct {
+	// Kind is KindResource, KindPods, KindObject or KindExternal; Name the
+	// resource ("cpu") or the metric name the HPA uses.
+	Kind string
+	Name string
+	// Query is the query that produced the values.
+	Query string
+	// PerPod holds the values of resource and Pods metrics: pod name →
+	// container name → series ("" for a Pods metric, which has no
+	// container). Resource values are in cores for cpu and bytes for
+	// memory; other values as the query returned them.
+	PerPod map[string]map[string]*Series
+	// Total holds the value of an Object or External metric.
+	Total *Series
+}
+
+// Series is a metric's value at the instants First..First+len(Values)-1 of a
+// recording; NaN marks an instant without a sample.
+type Series struct {
+	First  int
+	Values []float64
+}
+
+// At returns the value at instant k, and whether there is one.
+func (s *Series) At(k int) (float64, bool) {
+	if s == nil || k < s.First || k >= s.First+len(s.Values) {
+		return 0, false
+	}
+	v := s.Values[k-s.First]
+	if math.IsNaN(v) {
+		return 0, false
+	}
+	return v, true
+}
+
+// Set stores v at instant k, growing the series as needed (the gap filled
+// with NaN).
+func (s *Series) Set(k int, v float64) {
+	if len(s.Values) == 0 {
+		s.First, s.Values = k, []float64{v}
+		return
+	}
+	if k < s.First {
+		grown := make([]float64, s.First-k+len(s.Values))
+		for i := range grown[:s.First-k] {
+			grown[i] = math.NaN()
+		}
+		copy(grown[s.First-k:], s.Values)
+		s.First, s.Values = k, grown
+	}
+	for s.First+len(s.Values) <= k {
+		s.Values = append(s.Values, math.NaN())
+	}
+	s.Values[k-s.First] = v
+}
+
+// ReplicaHistory is the workload's replica count over the period.
+type ReplicaHistory struct {
+	// Source names where it came from (SourceKubeStateMetrics,
+	// SourceEvents, SourceWatch, or SourceNone).
+	Source string
+	// Detail says what exactly was read (the query, the events' span).
+	Detail string
+	// Changes are the counts from each instant on, oldest first; the
+	// first is the count at the start when it is known.
+	Changes []ReplicaChange
+}
+
+// Where the actual replicas came from.
+const (
+	SourceKubeStateMetrics = "kube-state-metrics"
+	SourceEvents           = "events"
+	SourceWatch            = "watch"
+	SourceNone             = "none"
+)
+
+// ReplicaChange is the replica count from At on.
+type ReplicaChange struct {
+	At       time.Time
+	Replicas int32
+}
+
+// Source is the provenance of some of a recording's figures.
+type Source struct {
+	// What says which figures ("cpu usage", "pods and owners").
+	What string
+	// Query is the PromQL (or the API read) that produced them.
+	Query string
+	// Series counts the series returned.
+	Series int
+}
+
+// Instant returns the time of instant k.
+func (r *Recording) Instant(k int) time.Time {
+	return r.Start.Add(time.Duration(k) * r.Step)
+}
+
+// End is the last instant of the period.
+func (r *Recording) End() time.Time {
+	if r.Len == 0 {
+		return r.Start
+	}
+	return r.Instant(r.Len - 1)
+}
+
+// Index returns the last instant at or before t, and false when t is
+// before the start or the recording is empty. Instants after the end map to
+// the last one.
+func (r *Recording) Index(t time.Time) (int, bool) {
+	if r.Len == 0 || r.Step <= 0 || t.Before(r.Start) {
+		return 0, false
+	}
+	k := int(t.Sub(r.Start) / r.Step)
+	return min(k, r.Len-1), true
+}
+
+// Exists reports whether the pod existed at t.
+func (p *Pod) Exists(t time.Time) bool {
+	return !t.Before(p.Created) && (p.Deleted == nil || t.Before(*p.Deleted))
+}
+
+// ReadyAt returns whether the pod was ready at t, and since when its Ready
+// condition had that status (its last transition; the creation time when
+// it never changed).
+func (p *Pod) ReadyAt(t time.Time) (bool, time.Time) {
+	ready, since := false, p.Created
+	for _, c := range p.Ready {
+		if c.At.After(t) {
+			break
+		}
+		if c.Ready != ready {
+			ready, since = c.Ready, c.At
+		}
+	}
+	return ready, since
+}
+
+// PodsAt returns the indices of the pods that existed at instant k.
+func (r *Recording) PodsAt(k int) []int {
+	t := r.Instant(k)
+	var out []int
+	for i := range r.Pods {
+		if r.Pods[i].Exists(t) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Metric returns the recorded metric of a kind and name, or nil.
+func (r *Recording) Metric(kind, name string) *Metric {
+	for i := range r.Metrics {
+		if r.Metrics[i].Kind == kind && r.Metrics[i].Name == name {
+			return &r.Metrics[i]
+		}
+	}
+	return nil
+}
+
+// ReplicasAt returns the actual replica count at t, and false when the
+// history does not reach back to t.
+func (h *ReplicaHistory) ReplicasAt(t time.Time) (int32, bool) {
+	i := sort.Search(len(h.Changes), func(i int) bool { return h.Changes[i].At.After(t) })
+	if i == 0 {
+		return 0, false
+	}
+	return h.Changes[i-1].Replicas, true
+}
+
+// Validate checks the invariants the replay relies on.
+func (r *Recording) Validate() error {
+	if r.Step <= 0 {
+		return fmt.Errorf("recorded load of %s: the step must be positive, not %s", r.Workload, r.Step)
+	}
+	if r.Len <= 0 {
+		return fmt.Errorf("recorded load of %s: no instants between %s and the end", r.Workload, r.Start.UTC().Format(time.RFC3339))
+	}
+	for i := range r.Pods {
+		p := &r.Pods[i]
+		if p.Name == "" {
+			return fmt.Errorf("recorded load of %s: pod %d has no name", r.Workload, i)
+		}
+		if p.Deleted != nil && !p.Deleted.After(p.Created) {
+			return fmt.Errorf("recorded load of %s: pod %s is deleted (%s) before it is created (%s)", r.Workload, p.Name,
+				p.Deleted.UTC().Format(time.RFC3339), p.Created.UTC().Format(time.RFC3339))
+		}
+		for j := 1; j < len(p.Ready); j++ {
+			if p.Ready[j].At.Before(p.Ready[j-1].At) {
+				return fmt.Errorf("recorded load of %s: the readiness changes of pod %s are out of order", r.Workload, p.Name)
+			}
+		}
+	}
+	for j := 1; j < len(r.Replicas.Changes); j++ {
+		if r.Replicas.Changes[j].At.Before(r.Replicas.Changes[j-1].At) {
+			return fmt.Errorf("recorded load of %s: the replica changes are out of order", r.Workload)
+		}
+	}
+	for i := range r.Metrics {
+		m := &r.Metrics[i]
+		check := func(s *Series, what string) error {
+			if s != nil && (s.First < 0 || s.First+len(s.Values) > r.Len) {
+				return fmt.Errorf("recorded load of %s: the %s series of %s %s spans instants %d..%d outside 0..%d",
+					r.Workload, what, m.Kind, m.Name, s.First, s.First+len(s.Values)-1, r.Len-1)
+			}
+			return nil
+		}
+		if err := check(m.Total, "total"); err != nil {
+			return err
+		}
+		for pod, byC := range m.PerPod {
+			for c, s := range byC {
+				if err := check(s, pod+"/"+c); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
