@@ -179,7 +179,7 @@ func (c *calculator) getResourceReplicas(cur, target int32, resource corev1.Reso
 	}
 	ratio, util, rawAvg, sumU, sumR := u.ratio, u.util, u.rawAvg, u.sumU, u.sumR
 	sr := sumR
-	tr.Usage = &explain.Usage{SumMilli: sumU, Count: countWithRequest(samples, requests), RequestSumMilli: &sr, AverageMilli: rawAvg, TargetMilli: int64(target), Ratio: ratio, ReplicaBase: int32(g.readyCount), ReplicaBaseKind: "readyPods"}
+	tr.Usage = &explain.Usage{SumMilli: sumU, Count: countWithRequest(samples, requests), RequestSumMilli: &sr, AverageMilli: rawAvg, TargetMilli: int64(target), Ratio: explain.Ratio(ratio), RatioUndefined: undefinedRatio(ratio, int64(target)), ReplicaBase: int32(g.readyCount), ReplicaBaseKind: "readyPods"}
 	tr.Tolerance = tol.check(ratio)
 	tr.Steps = append(tr.Steps, fmt.Sprintf("utilization = floor(100 × %dm used / %dm requested) = %d%% against a target of %d%%: ratio %.4g", sumU, sumR, util, target, ratio))
 
@@ -257,7 +257,7 @@ func fillInReason(missing, unready int, scaleUpWithUnready bool) string {
 // cur when within tolerance, when the direction flips, or when the new count
 // moves the wrong way.
 func (c *calculator) finishFillIn(tr *explain.MetricResult, fi *explain.FillIn, cur int32, ratio, newRatio float64, samples int, tol tolerances, util int32, raw int64, ts time.Time) (int32, int32, int64, time.Time, error) {
-	fi.NewRatio = newRatio
+	fi.NewRatio = explain.Ratio(newRatio)
 	fi.Samples = samples
 	fi.Within = tol.isWithin(newRatio)
 	fi.DirectionFlip = (ratio < 1.0 && newRatio > 1.0) || (ratio > 1.0 && newRatio < 1.0)
@@ -322,7 +322,7 @@ func (c *calculator) plainReplicas(samples podSamples, cur int32, target int64, 
 		return 0, 0, errors.New("did not receive metrics for targeted pods (pods might be unready)")
 	}
 	ratio, avg, sum := usageRatio(samples, target)
-	tr.Usage = &explain.Usage{SumMilli: sum, Count: len(samples), AverageMilli: avg, TargetMilli: target, Ratio: ratio, ReplicaBase: int32(g.readyCount), ReplicaBaseKind: "readyPods"}
+	tr.Usage = &explain.Usage{SumMilli: sum, Count: len(samples), AverageMilli: avg, TargetMilli: target, Ratio: explain.Ratio(ratio), RatioUndefined: undefinedRatio(ratio, target), ReplicaBase: int32(g.readyCount), ReplicaBaseKind: "readyPods"}
 	tr.Tolerance = tol.check(ratio)
 	tr.Steps = append(tr.Steps, fmt.Sprintf("average = %dm / %d samples = %dm against a target of %dm: ratio %.4g", sum, len(samples), avg, target, ratio))
 
@@ -383,6 +383,20 @@ func (c *calculator) readyPodsCount() (int64, error) {
 	return n, nil
 }
 
+// undefinedRatio says why a ratio is not a number, for
+// Usage.RatioUndefined: a zero target, or a per-pod ratio over zero
+// replicas (the only other divisor the calculators use).
+func undefinedRatio(ratio float64, target int64) string {
+	switch {
+	case !math.IsNaN(ratio) && !math.IsInf(ratio, 0):
+		return ""
+	case target == 0:
+		return explain.RatioZeroTarget
+	default:
+		return explain.RatioFromZero
+	}
+}
+
 // usageRatioReplicaCount mirrors getUsageRatioReplicaCount (Value targets).
 func (c *calculator) usageRatioReplicaCount(cur int32, ratio float64, tol tolerances, tr *explain.MetricResult) (int32, error) {
 	tr.Tolerance = tol.check(ratio)
@@ -425,7 +439,7 @@ func (c *calculator) getObjectMetricReplicas(cur int32, target int64, name strin
 		return 0, 0, time.Time{}, c.objectMetricError(name, ref, err)
 	}
 	ratio := float64(usage) / float64(target)
-	tr.Usage = &explain.Usage{SumMilli: usage, Count: 1, AverageMilli: usage, TargetMilli: target, Ratio: ratio, ReplicaBase: cur, ReplicaBaseKind: "specReplicas"}
+	tr.Usage = &explain.Usage{SumMilli: usage, Count: 1, AverageMilli: usage, TargetMilli: target, Ratio: explain.Ratio(ratio), RatioUndefined: undefinedRatio(ratio, target), ReplicaBase: cur, ReplicaBaseKind: "specReplicas"}
 	tr.Steps = append(tr.Steps, fmt.Sprintf("value %dm against a target of %dm: ratio %.4g", usage, target, ratio))
 	n, err := c.usageRatioReplicaCount(cur, ratio, tol, tr)
 	return n, usage, time.Time{}, err
@@ -451,9 +465,9 @@ func (c *calculator) getObjectPerPodMetricReplicas(statusReplicas int32, target 
 	}
 	n := statusReplicas
 	ratio := float64(usage) / (float64(target) * float64(n))
-	tr.Usage = &explain.Usage{SumMilli: usage, Count: 1, AverageMilli: usage, TargetMilli: target, Ratio: ratio, ReplicaBase: statusReplicas, ReplicaBaseKind: "statusReplicas"}
+	tr.Usage = &explain.Usage{SumMilli: usage, Count: 1, AverageMilli: usage, TargetMilli: target, Ratio: explain.Ratio(ratio), RatioUndefined: undefinedRatio(ratio, target), ReplicaBase: statusReplicas, ReplicaBaseKind: "statusReplicas"}
 	tr.Tolerance = tol.check(ratio)
-	tr.Steps = append(tr.Steps, fmt.Sprintf("value %dm / (target %dm × %d status replicas): ratio %.4g", usage, target, statusReplicas, ratio))
+	tr.Steps = append(tr.Steps, perPodRatioStep("value", usage, target, statusReplicas, ratio))
 	if !tol.isWithin(ratio) {
 		n = ceilInt32(float64(usage) / float64(target))
 		tr.Steps = append(tr.Steps, fmt.Sprintf("ceil(%dm / %dm) = %d", usage, target, n))
@@ -462,7 +476,27 @@ func (c *calculator) getObjectPerPodMetricReplicas(statusReplicas int32, target 
 	}
 	avg := toInt64(math.Ceil(float64(usage) / float64(statusReplicas)))
 	tr.Usage.AverageMilli = avg
+	if statusReplicas == 0 {
+		tr.Steps = append(tr.Steps, notANumberStep(usage, avg))
+	}
 	return n, avg, ts, nil
+}
+
+// perPodRatioStep narrates a per-pod ratio: what (a value, a sum) over the
+// target times the status replicas, or the lack of a ratio at zero
+// replicas.
+func perPodRatioStep(what string, usage, target int64, replicas int32, ratio float64) string {
+	if replicas == 0 {
+		return fmt.Sprintf("%s = %dm at 0 status replicas: no per-pod ratio (scaling from zero), so the tolerance holds nothing", what, usage)
+	}
+	return fmt.Sprintf("%s = %dm / (target %dm × %d status replicas): ratio %.4g", what, usage, target, replicas, ratio)
+}
+
+// notANumberStep narrates the per-pod value a calculator writes to the
+// status at zero replicas: usage / 0 is not a number, and its conversion
+// to int64 gives what the controller (on amd64) writes.
+func notANumberStep(usage, written int64) string {
+	return fmt.Sprintf("per-pod value %dm / 0 replicas is not a number; converted to int64 it is %dm, which the status gets", usage, written)
 }
 
 // externalSelector parses the metric selector; a nil selector asks for every
@@ -497,7 +531,7 @@ func (c *calculator) getExternalMetricReplicas(cur int32, target int64, name str
 		usage += v // before v1.35 the sum wraps on overflow
 	}
 	ratio := float64(usage) / float64(target)
-	tr.Usage = &explain.Usage{SumMilli: usage, Count: len(values), AverageMilli: usage, TargetMilli: target, Ratio: ratio, ReplicaBase: cur, ReplicaBaseKind: "specReplicas"}
+	tr.Usage = &explain.Usage{SumMilli: usage, Count: len(values), AverageMilli: usage, TargetMilli: target, Ratio: explain.Ratio(ratio), RatioUndefined: undefinedRatio(ratio, target), ReplicaBase: cur, ReplicaBaseKind: "specReplicas"}
 	tr.Steps = append(tr.Steps, fmt.Sprintf("sum of %d series = %dm against a target of %dm: ratio %.4g", len(values), usage, target, ratio))
 	n, err := c.usageRatioReplicaCount(cur, ratio, tol, tr)
 	return n, usage, time.Time{}, err
@@ -525,9 +559,9 @@ func (c *calculator) getExternalPerPodMetricReplicas(statusReplicas int32, targe
 	}
 	n := statusReplicas
 	ratio := float64(usage) / (float64(target) * float64(n))
-	tr.Usage = &explain.Usage{SumMilli: usage, Count: len(values), AverageMilli: usage, TargetMilli: target, Ratio: ratio, ReplicaBase: statusReplicas, ReplicaBaseKind: "statusReplicas"}
+	tr.Usage = &explain.Usage{SumMilli: usage, Count: len(values), AverageMilli: usage, TargetMilli: target, Ratio: explain.Ratio(ratio), RatioUndefined: undefinedRatio(ratio, target), ReplicaBase: statusReplicas, ReplicaBaseKind: "statusReplicas"}
 	tr.Tolerance = tol.check(ratio)
-	tr.Steps = append(tr.Steps, fmt.Sprintf("sum of %d series = %dm / (target %dm × %d status replicas): ratio %.4g", len(values), usage, target, statusReplicas, ratio))
+	tr.Steps = append(tr.Steps, perPodRatioStep(fmt.Sprintf("sum of %d series", len(values)), usage, target, statusReplicas, ratio))
 	if !tol.isWithin(ratio) {
 		f := math.Ceil(float64(usage) / float64(target))
 		if f > float64(math.MaxInt32) && c.sw.ExternalAverageCaps {
@@ -544,6 +578,9 @@ func (c *calculator) getExternalPerPodMetricReplicas(statusReplicas int32, targe
 		avg = math.MaxInt64
 	} else {
 		avg = toInt64(math.Ceil(float64(usage) / float64(statusReplicas)))
+		if statusReplicas == 0 {
+			tr.Steps = append(tr.Steps, notANumberStep(usage, avg))
+		}
 	}
 	tr.Usage.AverageMilli = avg
 	return n, avg, ts, nil

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"k8s.io/apimachinery/pkg/api/resource"
+
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 )
 
@@ -16,7 +18,7 @@ func summarize(d *explain.Decision) string {
 	var parts []string
 	if r := d.Recommendation; r != nil && r.Replicas >= 0 {
 		if r.WinningMetric != "" {
-			parts = append(parts, fmt.Sprintf("metrics propose %d (from %s)", r.Replicas, r.WinningMetric))
+			parts = append(parts, fmt.Sprintf("metrics propose %d (from %s)", r.Replicas, winnerWords(d)))
 		} else {
 			parts = append(parts, fmt.Sprintf("metrics propose %d", r.Replicas))
 		}
@@ -47,6 +49,26 @@ func summarize(d *explain.Decision) string {
 		parts = append(parts, fmt.Sprintf("replicas stay at %d", d.CurrentReplicas))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// winnerWords names the winning metric for the summary, with the
+// arithmetic of a proposal from zero replicas, which has no ratio: "external
+// metric queue{q=jobs}: 35 over a target of 10 per pod, from 0 replicas".
+func winnerWords(d *explain.Decision) string {
+	r := d.Recommendation
+	if r.WinningIndex < 0 || r.WinningIndex >= len(d.Metrics) {
+		return r.WinningMetric
+	}
+	m := &d.Metrics[r.WinningIndex]
+	if u := m.Usage; u != nil && u.RatioUndefined == explain.RatioFromZero {
+		return fmt.Sprintf("%s: %s over a target of %s per pod, from 0 replicas", m.DisplayName(), milliWords(u.SumMilli), milliWords(u.TargetMilli))
+	}
+	return m.DisplayName()
+}
+
+// milliWords prints a milli-value as a quantity (35000 → "35").
+func milliWords(v int64) string {
+	return resource.NewMilliQuantity(v, resource.DecimalSI).String()
 }
 
 func limitWords(reason string) string {
@@ -80,13 +102,14 @@ func decidedBy(d *explain.Decision) explain.DecidedBy {
 		m := &d.Metrics[i]
 		out.MetricIndex, out.Metric = &i, m.Name
 		// The operands of ceil(ratio × base), where the proposal was
-		// computed that way (not for per-pod targets or kept replicas).
+		// computed that way (not for per-pod targets or kept replicas) and
+		// the ratio is a number.
 		switch {
-		case m.FillIn != nil && m.FillIn.NewReplicas != nil && !m.FillIn.WrongWay:
-			ratio, base := m.FillIn.NewRatio, int32(m.FillIn.Samples)
+		case m.FillIn != nil && m.FillIn.NewReplicas != nil && !m.FillIn.WrongWay && m.FillIn.NewRatio.Finite():
+			ratio, base := float64(m.FillIn.NewRatio), int32(m.FillIn.Samples)
 			out.Ratio, out.Base = &ratio, &base
-		case m.FillIn == nil && m.Usage != nil && m.Usage.Replicas != nil:
-			ratio, base := m.Usage.Ratio, m.Usage.ReplicaBase
+		case m.FillIn == nil && m.Usage != nil && m.Usage.Replicas != nil && m.Usage.Ratio.Finite():
+			ratio, base := float64(m.Usage.Ratio), m.Usage.ReplicaBase
 			out.Ratio, out.Base = &ratio, &base
 		}
 	}

@@ -45,7 +45,7 @@ func (t tolerances) check(ratio float64) *explain.ToleranceCheck {
 	c := &explain.ToleranceCheck{
 		ScaleDown: t.down, ScaleUp: t.up,
 		Lower: 1.0 - t.down, Upper: 1.0 + t.up,
-		Ratio: ratio, Within: t.isWithin(ratio), Source: t.source,
+		Ratio: explain.Ratio(ratio), Within: t.isWithin(ratio), Source: t.source,
 		Test: explain.ToleranceInterval,
 	}
 	if t.absolute {

@@ -404,8 +404,14 @@ type Usage struct {
 	AverageMilli int64 `json:"averageMilli"`
 	// TargetMilli is the target in milli-units (or percent).
 	TargetMilli int64 `json:"targetMilli"`
-	// Ratio is the usage ratio the tolerance test uses.
-	Ratio float64 `json:"ratio"`
+	// Ratio is the usage ratio the tolerance test uses; null when it is
+	// not a number, and then RatioUndefined says why.
+	Ratio Ratio `json:"ratio"`
+	// RatioUndefined is empty when Ratio is a number, else why it is not:
+	// RatioFromZero (a per-pod ratio divided by zero replicas: scaling
+	// from zero, or a scale whose status still counts none) or
+	// RatioZeroTarget (a target of zero, which the API server refuses).
+	RatioUndefined string `json:"ratioUndefined,omitempty"`
 	// ReplicaBase is the replica count the ratio is multiplied with.
 	ReplicaBase int32 `json:"replicaBase"`
 	// ReplicaBaseKind says what ReplicaBase is (readyPods, specReplicas, ...).
@@ -422,9 +428,11 @@ type ToleranceCheck struct {
 	ScaleUp   float64 `json:"scaleUp"`
 	Lower     float64 `json:"lower"`
 	Upper     float64 `json:"upper"`
-	Ratio     float64 `json:"ratio"`
-	Within    bool    `json:"within"`
-	Source    string  `json:"source"`
+	// Ratio is the ratio tested; null when it is not a number (the test
+	// then fails, as the controller's does; see Usage.RatioUndefined).
+	Ratio  Ratio  `json:"ratio"`
+	Within bool   `json:"within"`
+	Source string `json:"source"`
 	// Test is the form of the test the controller version applies.
 	Test ToleranceTest `json:"test"`
 }
@@ -453,12 +461,12 @@ type FillIn struct {
 	// NewUtilization is the recomputed utilization (utilization targets).
 	NewUtilization *int32 `json:"newUtilization,omitempty"`
 	// NewAverageMilli is the recomputed average (value targets).
-	NewAverageMilli *int64  `json:"newAverageMilli,omitempty"`
-	NewRatio        float64 `json:"newRatio"`
-	Within          bool    `json:"within"`
-	DirectionFlip   bool    `json:"directionFlip"`
-	Samples         int     `json:"samples"`
-	NewReplicas     *int32  `json:"newReplicas,omitempty"`
+	NewAverageMilli *int64 `json:"newAverageMilli,omitempty"`
+	NewRatio        Ratio  `json:"newRatio"`
+	Within          bool   `json:"within"`
+	DirectionFlip   bool   `json:"directionFlip"`
+	Samples         int    `json:"samples"`
+	NewReplicas     *int32 `json:"newReplicas,omitempty"`
 	// WrongWay is true when the new replica count moved against the ratio.
 	WrongWay bool `json:"wrongWay"`
 	// Result is the proposal after the fill-in.

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"math"
 	"strings"
 	"testing"
 
@@ -139,10 +140,12 @@ func TestCheckWordsAbsolute(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		check  *explain.ToleranceCheck
-		ratio  float64
+		ratio  explain.Ratio
 		within bool
 		want   string
 	}{
+		{abs(0.1), explain.Ratio(math.Inf(1)), false, noRatioTest},
+		{&explain.ToleranceCheck{Lower: 0.9, Upper: 1.1, Test: explain.ToleranceInterval}, explain.Ratio(math.NaN()), false, noRatioTest},
 		{abs(0.1), 1.1, false, "|1 − 1.1| = 0.10000000000000009 ≤ 0.1? no"},
 		{abs(0.1), 1.08, true, "|1 − 1.08| = 0.08 ≤ 0.1? yes"},
 		{abs(0.1), 0.5, false, "|1 − 0.50| = 0.50 ≤ 0.1? no"},

@@ -236,7 +236,7 @@ func (v *styledView) normalWhy() (string, tone, string) {
 			p += fmt.Sprintf(" (largest of %d)", r.Total)
 		}
 		if m := winner(d); m != nil && d.DecidedBy.Kind == explain.DecidedByTolerance && m.Tolerance != nil {
-			p = fmt.Sprintf("%s within tolerance (ratio %s)", name, formatFloat(m.Tolerance.Ratio))
+			p = fmt.Sprintf("%s within tolerance (ratio %s)", name, formatFloat(float64(m.Tolerance.Ratio)))
 		}
 		parts = append(parts, p)
 		if r.Invalid > 0 {
@@ -404,8 +404,11 @@ func (v *styledView) classStyle(class string) lipgloss.Style {
 
 // toleranceVerdict writes the tolerance test out: "0.90 ≤ 1.43 ≤ 1.10 →
 // outside, scale up".
-func (v *styledView) toleranceVerdict(tc *explain.ToleranceCheck, ratio float64, within bool) string {
-	s := checkTest(tc, ratio) + " → "
+func (v *styledView) toleranceVerdict(tc *explain.ToleranceCheck, ratio explain.Ratio, within bool) string {
+	if !ratio.Finite() {
+		return "→ " + paint(v.th.bold, "no ratio to test: the count is computed")
+	}
+	s := checkTest(tc, float64(ratio)) + " → "
 	switch {
 	case within:
 		return s + paint(v.th.ok, "within, no change")
@@ -433,11 +436,11 @@ func (v *styledView) fillInArithmetic(m *explain.MetricResult, f *explain.FillIn
 	var value string
 	switch {
 	case f.NewUtilization != nil && m.Usage != nil:
-		value = fmt.Sprintf("%s / %d%% = %s", percent(*f.NewUtilization), m.Usage.TargetMilli, formatFloat(f.NewRatio))
+		value = fmt.Sprintf("%s / %d%% = %s", percent(*f.NewUtilization), m.Usage.TargetMilli, formatFloat(float64(f.NewRatio)))
 	case f.NewAverageMilli != nil && m.Usage != nil:
-		value = fmt.Sprintf("%s / %s = %s", milli(*f.NewAverageMilli, m.Unit), milli(m.Usage.TargetMilli, m.Unit), formatFloat(f.NewRatio))
+		value = fmt.Sprintf("%s / %s = %s", milli(*f.NewAverageMilli, m.Unit), milli(m.Usage.TargetMilli, m.Unit), formatFloat(float64(f.NewRatio)))
 	default:
-		value = "ratio " + formatFloat(f.NewRatio)
+		value = "ratio " + formatFloat(float64(f.NewRatio))
 	}
 	parts := []string{s + ": " + value}
 	if tc := m.Tolerance; tc != nil {

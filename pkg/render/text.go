@@ -322,7 +322,7 @@ func (t *textView) metrics() {
 }
 
 func (t *textView) metric(m *explain.MetricResult, total int, short bool) {
-	t.line(1, fmt.Sprintf("Metric %d/%d: %s %s", m.Index+1, total, orUnknown(m.Type), orUnknown(m.Name)))
+	t.line(1, fmt.Sprintf("Metric %d/%d: %s %s", m.Index+1, total, orUnknown(m.Type), displayName(m)))
 	fs := []field{{"Target", targetWords(m, targetLong)}}
 	if m.Calculation != "" {
 		fs = append(fs, field{"Calculation", m.Calculation})
@@ -342,7 +342,7 @@ func (t *textView) metric(m *explain.MetricResult, total int, short bool) {
 	if f := m.FillIn; f != nil {
 		t.fillIn(m, f)
 	}
-	end := []field{{"Proposal", proposalWords(m)}, {"Status value", statusValueWords(m)}}
+	end := []field{{"Proposal", proposalWords(m)}, {"Status value", statusValueNote(m)}}
 	if m.Error != nil {
 		msg := *m.Error
 		if m.ErrorReason != "" {
@@ -400,7 +400,7 @@ func (t *textView) fillIn(m *explain.MetricResult, f *explain.FillIn) {
 	case f.NewAverageMilli != nil:
 		fs = append(fs, field{"New average", milli(*f.NewAverageMilli, m.Unit)})
 	}
-	ratio := formatFloat(f.NewRatio)
+	ratio := formatFloat(float64(f.NewRatio))
 	if tc := m.Tolerance; tc != nil {
 		ratio = checkWords(tc, f.NewRatio, f.Within)
 	} else {
@@ -437,7 +437,7 @@ func (t *textView) recommendation() {
 		if m.ProposedReplicas != nil {
 			v = strconv.Itoa(int(*m.ProposedReplicas))
 		}
-		props = append(props, fmt.Sprintf("%s = %s", orUnknown(m.Name), v))
+		props = append(props, fmt.Sprintf("%s = %s", displayName(&m), v))
 	}
 	fs := make([]field, 0, 6)
 	for i, p := range props {
@@ -453,8 +453,8 @@ func (t *textView) recommendation() {
 	}
 	if r.Replicas >= 0 {
 		replicas = strconv.Itoa(int(r.Replicas))
-		if r.WinningMetric != "" {
-			replicas += fmt.Sprintf(" (largest, from %s)", r.WinningMetric)
+		if name := winningName(t.d); name != "" {
+			replicas += fmt.Sprintf(" (largest, from %s)", name)
 		}
 	}
 	fs = append(fs,
@@ -631,8 +631,9 @@ func (t *textView) metricsStatus() {
 		if i < len(t.d.CurrentMetrics) {
 			current = currentValueWords(&t.d.CurrentMetrics[i], m.Unit)
 		}
-		fs = append(fs, field{orUnknown(m.Name), current + " / " + targetWords(m, targetShort)})
-		long = long || len(m.Name) > maxAlignedName
+		name := displayName(m)
+		fs = append(fs, field{name, current + " / " + targetWords(m, targetShort)})
+		long = long || len(name) > maxAlignedName
 	}
 	if !long {
 		t.fields(1, fs...)
@@ -687,7 +688,7 @@ func (t *textView) agreement() {
 // applied to 4 ready pods".
 func appliedWords(m *explain.MetricResult, u *explain.Usage) string {
 	s := ratioWords(m, u)
-	if u.ReplicaBaseKind != "" || u.ReplicaBase != 0 {
+	if u.Ratio.Finite() && (u.ReplicaBaseKind != "" || u.ReplicaBase != 0) {
 		s += fmt.Sprintf(", applied to %d %s", u.ReplicaBase, baseWords(u.ReplicaBaseKind))
 	}
 	return s

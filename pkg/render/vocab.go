@@ -143,11 +143,28 @@ func statusValueWords(m *explain.MetricResult) string {
 		return fmt.Sprintf("%s (%s)", percent(*m.Utilization), qty(m.Value, m.Unit))
 	case m.Utilization != nil:
 		return percent(*m.Utilization)
+	case m.Value != nil && fromZero(m):
+		return fmt.Sprintf("%s at 0 replicas (no per-pod value)", plainMilli(m.Usage.SumMilli, m.Unit))
 	case m.Value != nil:
 		return qty(m.Value, m.Unit)
 	default:
 		return unknown
 	}
+}
+
+// fromZero reports whether a metric's per-pod value divided by zero
+// replicas.
+func fromZero(m *explain.MetricResult) bool {
+	return m.Usage != nil && m.Usage.RatioUndefined == explain.RatioFromZero
+}
+
+// statusValueNote is the plain view's status value: for a per-pod value at
+// zero replicas, also what the controller writes.
+func statusValueNote(m *explain.MetricResult) string {
+	if m.Value != nil && fromZero(m) {
+		return fmt.Sprintf("%s, the int64 conversion of %s / 0 replicas, which is not a number", qty(m.Value, m.Unit), plainMilli(m.Usage.SumMilli, m.Unit))
+	}
+	return statusValueWords(m)
 }
 
 // currentValueWords is one entry of status.currentMetrics, as kubectl
@@ -227,50 +244,26 @@ func metricName(m *explain.MetricResult) string {
 // shortName shortens the controller's display name of a metric ("cpu
 // resource utilization (percentage of request)", "pods metric x",
 // "external metric x(selector)") when the structured source is not there.
-func shortName(name string) string {
-	name = clean(name)
-	for _, prefix := range []string{"pods metric ", "external metric ", "object metric "} {
-		if rest, ok := strings.CutPrefix(name, prefix); ok {
-			if i := strings.Index(rest, "("); i > 0 {
-				rest = rest[:i]
-			}
-			return rest
-		}
-	}
-	if i := strings.Index(name, " resource"); i > 0 && !strings.Contains(name[:i], " ") {
-		return name[:i]
-	}
-	return orUnknown(name)
-}
+func shortName(name string) string { return explain.ShortMetricName(clean(name)) }
 
 // metricLabel names a metric: the resource or the metric name, with the
-// container, object or selector it belongs to.
-func metricLabel(m *explain.MetricResult) string {
-	s := m.Source
-	var out string
-	switch autoscalingv2.MetricSourceType(m.Type) {
-	case autoscalingv2.ResourceMetricSourceType:
-		out = s.Resource
-	case autoscalingv2.ContainerResourceMetricSourceType:
-		if s.Resource != "" {
-			out = s.Resource + " of container " + orUnknown(s.Container)
-		}
-	case autoscalingv2.PodsMetricSourceType:
-		out = s.MetricName
-	case autoscalingv2.ObjectMetricSourceType:
-		if s.MetricName != "" {
-			out = s.MetricName + " of " + orUnknown(s.DescribedObject)
-		}
-	case autoscalingv2.ExternalMetricSourceType:
-		out = s.MetricName
-		if out != "" && s.Selector != "" {
-			out += "{" + s.Selector + "}"
-		}
+// container, object or selector it belongs to (explain.MetricResult.Label).
+func metricLabel(m *explain.MetricResult) string { return clean(m.Label()) }
+
+// displayName is the controller's name of a metric with the selector as
+// kubectl prints one (explain.MetricResult.DisplayName).
+func displayName(m *explain.MetricResult) string { return clean(orUnknown(m.DisplayName())) }
+
+// winningName is the display name of the recommendation's winning metric.
+func winningName(d *explain.Decision) string {
+	r := d.Recommendation
+	switch {
+	case r == nil || r.WinningMetric == "":
+		return ""
+	case r.WinningIndex >= 0 && r.WinningIndex < len(d.Metrics):
+		return displayName(&d.Metrics[r.WinningIndex])
 	}
-	if out == "" {
-		return shortName(m.Name)
-	}
-	return clean(out)
+	return clean(r.WinningMetric)
 }
 
 // winner returns the metric a decision's DecidedBy names, if any.
@@ -284,12 +277,43 @@ func winner(d *explain.Decision) *explain.MetricResult {
 // utilizationWords is a metric's utilization, or unknown.
 func utilizationWords(m *explain.MetricResult) string { return percentOr(m.Utilization, unknown) }
 
-// ratioWords is "104% / 60% = 1.73" or "10250m / 8 = 1.28".
+// ratioWords is "104% / 60% = 1.73" or "10250m / 8 = 1.28", or why there
+// is no ratio.
 func ratioWords(m *explain.MetricResult, u *explain.Usage) string {
-	if u.RequestSumMilli != nil {
-		return fmt.Sprintf("%s / %d%% = %s", utilizationWords(m), u.TargetMilli, formatFloat(u.Ratio))
+	if !u.Ratio.Finite() {
+		return undefinedRatioWords(m, u)
 	}
-	return fmt.Sprintf("%s / %s = %s", milli(u.AverageMilli, m.Unit), milli(u.TargetMilli, m.Unit), formatFloat(u.Ratio))
+	if u.RequestSumMilli != nil {
+		return fmt.Sprintf("%s / %d%% = %s", utilizationWords(m), u.TargetMilli, formatFloat(float64(u.Ratio)))
+	}
+	return fmt.Sprintf("%s / %s = %s", milli(u.AverageMilli, m.Unit), milli(u.TargetMilli, m.Unit), formatFloat(float64(u.Ratio)))
+}
+
+// undefinedRatioWords says why a usage has no ratio, and for a scale from
+// zero what the calculator does instead: "none at 0 replicas; from zero,
+// 35 over a target of 10 per pod → 4 replicas".
+func undefinedRatioWords(m *explain.MetricResult, u *explain.Usage) string {
+	switch u.RatioUndefined {
+	case explain.RatioFromZero:
+		s := fmt.Sprintf("none at 0 replicas; from zero, %s over a target of %s per pod", plainMilli(u.SumMilli, m.Unit), plainMilli(u.TargetMilli, m.Unit))
+		if m.ProposedReplicas != nil {
+			s += " → " + replicaCount(*m.ProposedReplicas)
+		}
+		return s
+	case explain.RatioZeroTarget:
+		return "none: the target is 0"
+	default:
+		return "not a number (" + formatFloat(float64(u.Ratio)) + ")"
+	}
+}
+
+// plainMilli prints a milli-value as a quantity: 35000 → "35", 1500 →
+// "1500m"; bytes in binary units.
+func plainMilli(v int64, u explain.MetricUnit) string {
+	if u == explain.MetricUnitBytes {
+		return milli(v, u)
+	}
+	return resource.NewMilliQuantity(v, resource.DecimalSI).String()
 }
 
 // baseWords names what a ratio is applied to.
@@ -320,9 +344,16 @@ func toleranceWords(lower, ratio, upper float64, within bool) string {
 // checkWords prints the tolerance test of tc applied to ratio, in the form
 // the replayed controller uses: "0.90 ≤ 1.43 ≤ 1.10? no", or for v1.32 and
 // older "|1 − 1.10| = 0.10000000000000009 ≤ 0.1? no".
-func checkWords(tc *explain.ToleranceCheck, ratio float64, within bool) string {
-	return checkTest(tc, ratio) + "? " + yesNo(within)
+func checkWords(tc *explain.ToleranceCheck, ratio explain.Ratio, within bool) string {
+	if !ratio.Finite() {
+		return noRatioTest
+	}
+	return checkTest(tc, float64(ratio)) + "? " + yesNo(within)
 }
+
+// noRatioTest is the tolerance test of a ratio that is not a number: it
+// fails, as every comparison with NaN or ±Inf against the band does.
+const noRatioTest = "fails: there is no ratio to test, so the count is computed"
 
 // checkTest prints the test of tc applied to ratio without its answer.
 func checkTest(tc *explain.ToleranceCheck, ratio float64) string {
@@ -345,13 +376,16 @@ func toleranceTest(lower, ratio, upper float64) string {
 
 // toleranceBand prints "1.43 outside [0.90, 1.10]".
 func toleranceBand(tc *explain.ToleranceCheck) string {
-	l, r, u := toleranceNumbers(tc.Lower, tc.Ratio, tc.Upper)
+	if !tc.Ratio.Finite() {
+		return fmt.Sprintf("no ratio, outside [%s, %s]", fixed2(tc.Lower), fixed2(tc.Upper))
+	}
+	l, r, u := toleranceNumbers(tc.Lower, float64(tc.Ratio), tc.Upper)
 	where := "outside"
 	if tc.Within {
 		where = "within"
 	}
 	if tc.Test == explain.ToleranceAbsolute {
-		return fmt.Sprintf("%s (%s)", checkTest(tc, tc.Ratio), where)
+		return fmt.Sprintf("%s (%s)", checkTest(tc, float64(tc.Ratio)), where)
 	}
 	return fmt.Sprintf("%s %s [%s, %s]", r, where, l, u)
 }
@@ -420,9 +454,9 @@ func proposalArithmetic(m *explain.MetricResult, current int32) string {
 		case (f.Within || f.DirectionFlip) && p == current:
 			return fmt.Sprintf("keep %d", p)
 		case f.NewReplicas != nil && f.WrongWay && p == current:
-			return fmt.Sprintf("ceil(%s × %d) = %d moves against the ratio: keep %d", ratio4(f.NewRatio), f.Samples, *f.NewReplicas, p)
+			return fmt.Sprintf("ceil(%s × %d) = %d moves against the ratio: keep %d", ratio4(float64(f.NewRatio)), f.Samples, *f.NewReplicas, p)
 		case f.NewReplicas != nil && *f.NewReplicas == p:
-			return fmt.Sprintf("ceil(%s × %d pods) = %d", ratio4(f.NewRatio), f.Samples, p)
+			return fmt.Sprintf("ceil(%s × %d pods) = %d", ratio4(float64(f.NewRatio)), f.Samples, p)
 		}
 		return proposalWords(m)
 	}
@@ -430,7 +464,7 @@ func proposalArithmetic(m *explain.MetricResult, current int32) string {
 		return fmt.Sprintf("keep %d", p)
 	}
 	if u := m.Usage; u != nil && u.Replicas != nil && *u.Replicas == p {
-		return fmt.Sprintf("ceil(%s × %d %s) = %d", ratio4(u.Ratio), u.ReplicaBase, baseWords(u.ReplicaBaseKind), p)
+		return fmt.Sprintf("ceil(%s × %d %s) = %d", ratio4(float64(u.Ratio)), u.ReplicaBase, baseWords(u.ReplicaBaseKind), p)
 	}
 	return proposalWords(m)
 }
@@ -763,6 +797,9 @@ func historyWords(st explain.ControllerState) string {
 // usageWords is the plain view's usage: "sum 2090m over 4 samples,
 // requests 2000m → utilization 104% (average 522m)".
 func usageWords(m *explain.MetricResult, u *explain.Usage) string {
+	if u.RatioUndefined == explain.RatioFromZero {
+		return fromZeroUsage(m, u)
+	}
 	if u.RequestSumMilli != nil {
 		return fmt.Sprintf("sum %s over %s, requests %s → utilization %s (average %s)",
 			milli(u.SumMilli, m.Unit), samplesWords(u.Count), milli(*u.RequestSumMilli, m.Unit), utilizationWords(m), milli(u.AverageMilli, m.Unit))
@@ -773,9 +810,22 @@ func usageWords(m *explain.MetricResult, u *explain.Usage) string {
 	return fmt.Sprintf("sum %s over %s → %s", milli(u.SumMilli, m.Unit), samplesWords(u.Count), milli(u.AverageMilli, m.Unit))
 }
 
+// fromZeroUsage is the usage of a per-pod target at zero replicas: "sum 35
+// over 2 series; no per-pod average at 0 replicas".
+func fromZeroUsage(m *explain.MetricResult, u *explain.Usage) string {
+	what := "value " + plainMilli(u.SumMilli, m.Unit)
+	if u.Count != 1 {
+		what = fmt.Sprintf("sum %s over %d series", plainMilli(u.SumMilli, m.Unit), u.Count)
+	}
+	return what + "; no per-pod average at 0 replicas"
+}
+
 // usageArithmetic is the styled view's usage: "2090m used / 2000m
 // requested = 104%", "(4 samples)".
 func usageArithmetic(m *explain.MetricResult, u *explain.Usage) []string {
+	if u.RatioUndefined == explain.RatioFromZero {
+		return []string{fromZeroUsage(m, u)}
+	}
 	if u.RequestSumMilli != nil {
 		return []string{fmt.Sprintf("%s used / %s requested = %s", milli(u.SumMilli, m.Unit), milli(*u.RequestSumMilli, m.Unit), utilizationWords(m)), "(" + samplesWords(u.Count) + ")"}
 	}

@@ -174,7 +174,7 @@ func fillInCell(m *explain.MetricResult) string {
 		return "-"
 	}
 	f := m.FillIn
-	s := "ratio " + fixed2(f.NewRatio)
+	s := "ratio " + fixed2(float64(f.NewRatio))
 	if f.Within || f.DirectionFlip {
 		s += ", cancels the change"
 	}

@@ -245,6 +245,10 @@ func metricValueWords(m *explain.MetricResult) string {
 	switch {
 	case m.Error != nil:
 		return "failed"
+	case m.Usage != nil && m.Usage.RatioUndefined == explain.RatioFromZero:
+		// The per-pod value at zero replicas is not a number: show the
+		// total the proposal came from.
+		return resource.NewMilliQuantity(m.Usage.SumMilli, resource.DecimalSI).String() + " at 0 replicas"
 	case m.Utilization != nil && m.Value != nil:
 		return fmt.Sprintf("%d%% (%s/pod)", *m.Utilization, value())
 	case m.Utilization != nil:

@@ -6,6 +6,7 @@ package differential
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"runtime/debug"
 	"strings"
 
@@ -13,16 +14,33 @@ import (
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
 )
 
-// runEngine calls the engine, turning a panic into an error.
+// runEngine calls the engine, turning a panic into an error, and encodes
+// its decision as every output does (-o json, -o yaml, the plain and the
+// styled text): a decision that does not encode is an error too.
 func runEngine(c *Case) (dec *explain.Decision, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("engine panic: %v\n%s", r, debug.Stack())
 		}
 	}()
-	return engine.Evaluate(c.Snapshot, c.Settings)
+	dec, err = engine.Evaluate(c.Snapshot, c.Settings)
+	if err != nil || dec == nil {
+		return dec, err
+	}
+	for _, f := range []render.Format{render.FormatJSON, render.FormatYAML} {
+		if _, err := render.Marshal(f, dec); err != nil {
+			return nil, fmt.Errorf("the decision does not encode: %w", err)
+		}
+	}
+	for _, opts := range []render.Options{{}, {Color: true}} {
+		if err := render.Write(io.Discard, render.FormatText, dec, opts); err != nil {
+			return nil, fmt.Errorf("the decision does not render as text: %w", err)
+		}
+	}
+	return dec, nil
 }
 
 // mismatch describes one disagreement.

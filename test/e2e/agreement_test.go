@@ -45,6 +45,10 @@ var scenarios = []struct {
 	{"policy-disabled", policyDisabled},
 	{"tolerance-per-direction", tolerancePerDirection},
 	{"scaled-to-zero", scaledToZero},
+	{"from-zero-external-average-value", fromZero(autoscalingv2.ExternalMetricSourceType, true)},
+	{"from-zero-external-value", fromZero(autoscalingv2.ExternalMetricSourceType, false)},
+	{"from-zero-object-average-value", fromZero(autoscalingv2.ObjectMetricSourceType, true)},
+	{"from-zero-object-value", fromZero(autoscalingv2.ObjectMetricSourceType, false)},
 	{"selector-overlap", selectorOverlap},
 	{"crd-scale-subresource", crdScaleSubresource},
 	{"read-only-and-rbac", readOnlyAndRBAC},
@@ -648,7 +652,7 @@ func tolerancePerDirection(s *scenario) {
 	d := s.explainAgrees("web")
 	m := s.metricByIndex(d, 0)
 	tc := m.Tolerance
-	if tc == nil || tc.ScaleUp != 0.5 || tc.ScaleDown != 0.05 || !tc.Within || math.Abs(tc.Ratio-1.4) > 1e-9 {
+	if tc == nil || tc.ScaleUp != 0.5 || tc.ScaleDown != 0.05 || !tc.Within || math.Abs(float64(tc.Ratio)-1.4) > 1e-9 {
 		t.Errorf("tolerance %s, want ratio 1.4 within the scale-up tolerance 0.5 (scale-down 0.05)", jsonString(tc))
 	}
 	if got := s.proposed(m); got != 2 {
