@@ -20,8 +20,13 @@ type WhatIf struct {
 	// edited objects. Each is the document `explain -o json` prints.
 	Before *Decision `json:"before"`
 	After  *Decision `json:"after"`
-	// Projection is present when a projection was asked for.
+	// Projection is present when a projection was asked for; in a
+	// backtest, every sync of the replay with the changes (or as-is,
+	// without changes).
 	Projection *Projection `json:"projection,omitempty"`
+	// Backtest is present for a replay over recorded load (whatif
+	// --since).
+	Backtest *Backtest `json:"backtest,omitempty"`
 }
 
 // Load models of a projection.

@@ -1,0 +1,103 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package explain
+
+import "time"
+
+// Backtest compares, over a past period, the replica count the workload
+// really had with the controller replayed over the load that was recorded:
+// once with the HPA as it is (which follows what happened wherever its pods
+// are the real pods) and, when changes were asked for, once with them.
+type Backtest struct {
+	// Start and End bound the period; SyncPeriod is the spacing of the
+	// replayed syncs; WarmUp is how long before Start the replay began, so
+	// that the controller history (stabilization windows, policy periods) at
+	// Start is the replayed one.
+	Start      time.Time `json:"start"`
+	End        time.Time `json:"end"`
+	SyncPeriod string    `json:"syncPeriod"`
+	WarmUp     string    `json:"warmUp"`
+	// Source names where the recorded load came from ("Prometheus at
+	// http://...").
+	Source string `json:"source"`
+	// LoadModel says how recorded load is spread over a pod count that
+	// differs from the real one; PodStartup and SampleDelay how long a pod
+	// the replay adds takes to become ready and to have a sample.
+	LoadModel   string `json:"loadModel"`
+	PodStartup  string `json:"podStartup"`
+	SampleDelay string `json:"sampleDelay"`
+
+	// Actual is the replica count the workload really had; AsIs the replay
+	// of the HPA as it is; Changed the replay with the changes (absent
+	// without changes).
+	Actual  BacktestPath  `json:"actual"`
+	AsIs    BacktestPath  `json:"asIs"`
+	Changed *BacktestPath `json:"changed,omitempty"`
+	// Changes describes each change of the Changed path, in words.
+	Changes []string `json:"changes,omitempty"`
+
+	// Sources say where each recorded figure came from: the query and the
+	// number of series.
+	Sources []BacktestSource `json:"sources"`
+	// Reconstructed lists what was inferred rather than read.
+	Reconstructed []string `json:"reconstructed,omitempty"`
+	// Notes state the simplifications of the replay.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// BacktestPath is one replica curve of a backtest.
+type BacktestPath struct {
+	// Name is "actual", "as-is" or "changed".
+	Name string `json:"name"`
+	// Source says where the curve comes from: for the actual curve
+	// kube-state-metrics, events, watch or pods (reconstructed from the
+	// pods that existed); for a replay "replay".
+	Source string `json:"source"`
+	// Replicas is the curve: the count from each point on, oldest first.
+	Replicas []ReplicaPoint `json:"replicas"`
+	// Rescales lists each change of the count.
+	Rescales []ProjectedRescale `json:"rescales"`
+	// Summary sums the curve up over the period.
+	Summary PathSummary `json:"summary"`
+}
+
+// ReplicaPoint is the replica count from Time on.
+type ReplicaPoint struct {
+	Time     time.Time `json:"time"`
+	Replicas int32     `json:"replicas"`
+}
+
+// PathSummary sums up a replica curve over the period.
+type PathSummary struct {
+	// PodHours is the integral of the replica count over the period.
+	PodHours float64 `json:"podHours"`
+	// AboveTarget is, per metric, how long its value was above its target
+	// on this curve.
+	AboveTarget []MetricTime `json:"aboveTarget"`
+	// Rescales counts the changes of the count in the period.
+	Rescales int `json:"rescales"`
+	// PeakReplicas is the highest count.
+	PeakReplicas int32 `json:"peakReplicas"`
+	// LongestLag is the longest time from a load rise (the metrics asking
+	// for more replicas than the curve had) to the scale-up that met it,
+	// and LagStart when that rise began; absent when nothing lagged.
+	LongestLag string     `json:"longestLag,omitempty"`
+	LagStart   *time.Time `json:"lagStart,omitempty"`
+}
+
+// MetricTime is how long one metric was above its target.
+type MetricTime struct {
+	Metric string `json:"metric"`
+	// Duration is the time above the target; Fraction its share of the
+	// period.
+	Duration string  `json:"duration"`
+	Fraction float64 `json:"fraction"`
+}
+
+// BacktestSource is the provenance of some recorded figures.
+type BacktestSource struct {
+	What   string `json:"what"`
+	Query  string `json:"query"`
+	Series int    `json:"series"`
+}

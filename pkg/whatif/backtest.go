@@ -1,0 +1,926 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package whatif
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"time"
+
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	custommetricsv1beta2 "k8s.io/metrics/pkg/apis/custom_metrics/v1beta2"
+	externalmetricsv1beta1 "k8s.io/metrics/pkg/apis/external_metrics/v1beta1"
+	metricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/recording"
+)
+
+// BacktestOptions shape a backtest.
+type BacktestOptions struct {
+	// Start is the first sync the summaries count. The recording may begin
+	// earlier: the syncs before Start replay the controller history that
+	// leads to it (the warm-up; WarmUp says how long it should be).
+	Start time.Time
+	// Changes, when not empty, gives the replay with changes. Only changes
+	// of the HPA's spec apply (behavior, targets, bounds, tolerances): the
+	// load is the recorded one.
+	Changes *Overrides
+	// LoadModel says how recorded load is spread over a pod count that
+	// differs from the real one (explain.LoadConstantTotal, the default, or
+	// explain.LoadConstantPerPod).
+	LoadModel string
+	// PodStartup and SampleDelay are how long a pod the replay adds takes
+	// to become ready and to have a sample in the metrics API, and
+	// SampleDelay also how long after its creation a real pod's first
+	// recorded sample waits; 0 estimates each from the recording's pods.
+	PodStartup  time.Duration
+	SampleDelay time.Duration
+	// Source names where the recorded load came from.
+	Source string
+}
+
+// WarmUp is how long before a period a replay must begin so that the
+// controller history it reaches the period with is the replayed one: the
+// longest stabilization window or policy period of the HPA (and of changes
+// to it), plus a sync.
+func WarmUp(hpa *autoscalingv2.HorizontalPodAutoscaler, set engine.Settings) time.Duration {
+	s := &simulation{snap: &engine.Snapshot{HPA: hpa}, set: set}
+	return s.quietPeriod()
+}
+
+// Backtest replays the controller over a recording, once with the HPA of
+// snap as it is and once with the changes of opts (if any), each sync from
+// the state the one before left, and compares both with the replica count
+// the workload really had (rec.Replicas). Where a replay's replica count is
+// the real one, its pods are the real pods with their recorded samples, so
+// its decisions are the controller's; elsewhere it adds pods (ready after
+// PodStartup, reporting after SampleDelay) or leaves out real ones, and
+// spreads the recorded load over its pods by the load model.
+//
+// It returns the backtest and, for the replay with changes (or the one
+// as-is without changes), every counted sync as a projection.
+func Backtest(snap *engine.Snapshot, rec *recording.Recording, set engine.Settings, opts BacktestOptions) (*explain.Backtest, *explain.Projection, error) {
+	if snap == nil || snap.HPA == nil {
+		return nil, nil, errors.New("snapshot has no HorizontalPodAutoscaler")
+	}
+	if err := rec.Validate(); err != nil {
+		return nil, nil, err
+	}
+	if opts.LoadModel == "" {
+		opts.LoadModel = explain.LoadConstantTotal
+	}
+	if opts.LoadModel != explain.LoadConstantTotal && opts.LoadModel != explain.LoadConstantPerPod {
+		return nil, nil, fmt.Errorf("unknown load model %q (want %s or %s)", opts.LoadModel, explain.LoadConstantTotal, explain.LoadConstantPerPod)
+	}
+	// The first counted sync: the first instant at or after Start.
+	first := 0
+	for first < rec.Len-1 && rec.Instant(first).Before(opts.Start) {
+		first++
+	}
+	opts = estimateDelays(rec, opts)
+	bt := &explain.Backtest{
+		Start: rec.Instant(first), End: rec.End(), SyncPeriod: rec.Step.String(),
+		WarmUp: rec.Instant(first).Sub(rec.Start).String(), Source: opts.Source,
+		LoadModel: opts.LoadModel, PodStartup: opts.PodStartup.String(), SampleDelay: opts.SampleDelay.String(),
+		Sources: make([]explain.BacktestSource, 0, len(rec.Sources)), Reconstructed: slices.Clone(rec.Reconstructed),
+	}
+	for _, s := range rec.Sources {
+		bt.Sources = append(bt.Sources, explain.BacktestSource{What: s.What, Query: s.Query, Series: s.Series})
+	}
+	bt.Notes = backtestNotes(rec, opts)
+
+	asIs, err := newReplayPath("as-is", snap, snap.HPA, rec, set, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	paths := []*replayPath{asIs}
+	if opts.Changes != nil && !opts.Changes.Empty() {
+		edited, changes, err := Apply(snap, opts.Changes, set)
+		if err != nil {
+			return nil, nil, err
+		}
+		changed, err := newReplayPath("changed", snap, edited.HPA, rec, set, opts)
+		if err != nil {
+			return nil, nil, err
+		}
+		paths = append(paths, changed)
+		bt.Changes = changes
+	}
+	projected := paths[len(paths)-1]
+	proj := &explain.Projection{
+		Start: rec.Instant(first), SyncPeriod: rec.Step.String(), LoadModel: opts.LoadModel,
+		PodStartup: opts.PodStartup.String(), Trace: opts.Source, Notes: bt.Notes,
+		Steps: make([]explain.ProjectionStep, 0, rec.Len-first), Rescales: []explain.ProjectedRescale{},
+	}
+	acc := make([]*summer, len(paths))
+	for i := range paths {
+		acc[i] = newSummer(rec, first)
+	}
+	actual := newSummer(rec, first)
+	for k := 0; k < rec.Len; k++ {
+		t := rec.Instant(k)
+		var asIsDec *explain.Decision
+		for i, p := range paths {
+			dec, err := p.sync(k)
+			if err != nil {
+				return nil, nil, fmt.Errorf("replay the sync at %s: %w", t.UTC().Format(time.RFC3339), err)
+			}
+			if i == 0 {
+				asIsDec = dec
+			}
+			if k < first {
+				continue
+			}
+			acc[i].add(k, after(dec), dec)
+			if dec.Rescale {
+				acc[i].rescale(t, dec)
+			}
+			if p == projected {
+				step := stepOf(dec, t, rec.Instant(first), p.lastReady)
+				proj.Steps = append(proj.Steps, step)
+				if dec.Rescale {
+					proj.Rescales = append(proj.Rescales, explain.ProjectedRescale{Time: t, Offset: step.Offset, From: dec.CurrentReplicas, To: dec.DesiredReplicas, Reason: dec.RescaleReason})
+				}
+			}
+			p.apply(dec)
+		}
+		if k >= first {
+			n, _ := asIs.actualAt(k)
+			// The actual curve's metrics are the as-is replay's wherever
+			// that replay ran the real pods.
+			var d *explain.Decision
+			if asIsDec != nil && asIsDec.CurrentReplicas == n && !asIsDec.Rescale {
+				d = asIsDec
+			}
+			actual.add(k, n, d)
+		}
+	}
+	proj.FinalReplicas = projected.replicas
+	proj.Duration = rec.End().Sub(rec.Instant(first)).String()
+	bt.Actual = actual.path("actual", rec.Replicas.Source)
+	if rec.Replicas.Source == "" || rec.Replicas.Source == recording.SourceNone {
+		bt.Actual.Source = "pods"
+	}
+	bt.Actual.Rescales = actualRescales(rec, first)
+	bt.Actual.Summary.Rescales = len(bt.Actual.Rescales)
+	bt.AsIs = acc[0].path("as-is", "replay")
+	if len(paths) > 1 {
+		ch := acc[1].path("changed", "replay")
+		bt.Changed = &ch
+	}
+	return bt, proj, nil
+}
+
+// after is the replica count a sync leaves.
+func after(d *explain.Decision) int32 {
+	if d.Rescale {
+		return d.DesiredReplicas
+	}
+	return d.CurrentReplicas
+}
+
+// ReplayAt replays the controller over a recording with the HPA of snap
+// as it is, from the recording's start to the sync at or before at, and
+// returns that sync's decision: the explanation of a past instant, with
+// the controller history replayed from the recording's start.
+func ReplayAt(snap *engine.Snapshot, rec *recording.Recording, set engine.Settings, at time.Time, opts BacktestOptions) (*explain.Decision, error) {
+	if snap == nil || snap.HPA == nil {
+		return nil, errors.New("snapshot has no HorizontalPodAutoscaler")
+	}
+	if err := rec.Validate(); err != nil {
+		return nil, err
+	}
+	last, ok := rec.Index(at)
+	if !ok {
+		return nil, fmt.Errorf("%s is before the recorded load, which begins at %s", at.UTC().Format(time.RFC3339), rec.Start.UTC().Format(time.RFC3339))
+	}
+	opts = estimateDelays(rec, opts)
+	p, err := newReplayPath("as-is", snap, snap.HPA, rec, set, opts)
+	if err != nil {
+		return nil, err
+	}
+	var dec *explain.Decision
+	for k := 0; k <= last; k++ {
+		dec, err = p.sync(k)
+		if err != nil {
+			return nil, fmt.Errorf("replay the sync at %s: %w", rec.Instant(k).UTC().Format(time.RFC3339), err)
+		}
+		if k < last {
+			p.apply(dec)
+		}
+	}
+	n, _ := p.actualAt(last)
+	notes := []string{
+		fmt.Sprintf("the sync at %s replayed over recorded load (%s), from %s on (%d syncs every %s): the controller history is the replayed one",
+			rec.Instant(last).UTC().Format(time.RFC3339), orWord(opts.Source, "recorded load"), rec.Start.UTC().Format(time.RFC3339), last+1, rec.Step),
+		fmt.Sprintf("the workload really had %d replicas then (%s); the replay had %d", n, orWord(rec.Replicas.Source, "pods"), dec.CurrentReplicas),
+		"the HPA's spec is the one it has now (the past spec is not recorded)",
+	}
+	for _, r := range rec.Reconstructed {
+		notes = append(notes, "reconstructed: "+r)
+	}
+	dec.Assumptions = append(notes, dec.Assumptions...)
+	return dec, nil
+}
+
+// backtestNotes states the simplifications of a backtest.
+func backtestNotes(rec *recording.Recording, opts BacktestOptions) []string {
+	out := []string{
+		"every sync replays the controller on the recorded load from the state the sync before left; the HPA's spec is the one it has now (the past spec is not recorded)",
+		"where a replay's replica count is the real one, its pods are the real pods with their recorded samples; elsewhere it adds pods or leaves real ones out",
+		fmt.Sprintf("a pod the replay adds is ready after %s and has a sample after %s", opts.PodStartup, opts.SampleDelay),
+	}
+	switch opts.LoadModel {
+	case explain.LoadConstantPerPod:
+		out = append(out, "load model constant-per-pod: where the replay's pods are not the real ones, each reporting pod gets the real pods' average")
+	default:
+		out = append(out, "load model constant-total: where the replay's pods are not the real ones, the real pods' total is shared evenly by the replay's reporting pods")
+	}
+	if rec.Replicas.Source == "" || rec.Replicas.Source == recording.SourceNone {
+		out = append(out, "the actual replica count is the number of the workload's pods that existed (no record of the count itself)")
+	}
+	return out
+}
+
+// estimateDelays fills PodStartup and SampleDelay from the recording's pods
+// created in it: the median time from creation to ready, and to the first
+// sample.
+func estimateDelays(rec *recording.Recording, opts BacktestOptions) BacktestOptions {
+	if opts.PodStartup > 0 && opts.SampleDelay > 0 {
+		return opts
+	}
+	var ready, sample []time.Duration
+	first := firstSamples(rec)
+	for i := range rec.Pods {
+		p := &rec.Pods[i]
+		if p.Created.Before(rec.Start) {
+			continue
+		}
+		for _, c := range p.Ready {
+			if c.Ready {
+				ready = append(ready, c.At.Sub(p.Created))
+				break
+			}
+		}
+		if k, ok := first[p.Name]; ok {
+			sample = append(sample, rec.Instant(k).Sub(p.Created))
+		}
+	}
+	median := func(ds []time.Duration, def time.Duration) time.Duration {
+		if len(ds) == 0 {
+			return def
+		}
+		slices.Sort(ds)
+		return max(ds[len(ds)/2], 0)
+	}
+	if opts.PodStartup <= 0 {
+		opts.PodStartup = median(ready, DefaultPodStartup)
+	}
+	if opts.SampleDelay <= 0 {
+		opts.SampleDelay = median(sample, max(opts.PodStartup, 2*rec.Step))
+	}
+	return opts
+}
+
+// firstSamples returns, per pod, the first instant with a resource or Pods
+// metric sample.
+func firstSamples(rec *recording.Recording) map[string]int {
+	out := map[string]int{}
+	for i := range rec.Metrics {
+		for pod, byC := range rec.Metrics[i].PerPod {
+			for _, s := range byC {
+				for j, v := range s.Values {
+					if !math.IsNaN(v) {
+						if k, ok := out[pod]; !ok || s.First+j < k {
+							out[pod] = s.First + j
+						}
+						break
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// actualRescales lists the changes of the real replica count in the
+// counted part of the recording.
+func actualRescales(rec *recording.Recording, first int) []explain.ProjectedRescale {
+	out := []explain.ProjectedRescale{}
+	start := rec.Instant(first)
+	var prev int32
+	have := false
+	for _, c := range rec.Replicas.Changes {
+		if c.At.After(rec.End()) {
+			break
+		}
+		if have && c.Replicas != prev && !c.At.Before(start) {
+			out = append(out, explain.ProjectedRescale{Time: c.At, Offset: offset(c.At.Sub(start)), From: prev, To: c.Replicas})
+		}
+		prev, have = c.Replicas, true
+	}
+	return out
+}
+
+// ---- one replay over the recording ----
+
+// replayPath is the controller replayed over a recording with one HPA spec.
+type replayPath struct {
+	name string
+	rec  *recording.Recording
+	set  engine.Settings
+	opts BacktestOptions
+	snap engine.Snapshot
+	sel  labels.Selector
+
+	// real holds one pod per recorded pod, refreshed at each sync, and
+	// realMetrics its PodMetrics, whose quantities are set in place.
+	real        []corev1.Pod
+	realMetrics []metricsv1beta1.PodMetrics
+	// extras are the pods the replay runs beyond the real ones.
+	extras   []*extraPod
+	template corev1.Pod
+	serial   int
+
+	replicas int32
+	// scaledUp is when the replay last raised its count: the pods it adds
+	// are created then.
+	scaledUp  time.Time
+	started   bool
+	lastReady int
+	// resources are the recorded resource metrics, by resource name.
+	resources map[corev1.ResourceName]*recording.Metric
+}
+
+// extraPod is a pod the replay added beyond the real ones.
+type extraPod struct {
+	pod      corev1.Pod
+	metrics  metricsv1beta1.PodMetrics
+	readyAt  time.Time
+	reportAt time.Time
+}
+
+func newReplayPath(name string, base *engine.Snapshot, hpa *autoscalingv2.HorizontalPodAutoscaler, rec *recording.Recording, set engine.Settings, opts BacktestOptions) (*replayPath, error) {
+	p := &replayPath{name: name, rec: rec, set: set, opts: opts, resources: map[corev1.ResourceName]*recording.Metric{}}
+	p.snap = engine.Snapshot{HPA: hpa.DeepCopy(), Target: base.Target, OtherHPAs: base.OtherHPAs}
+	p.snap.HPA.Status = autoscalingv2.HorizontalPodAutoscalerStatus{}
+	p.sel = labels.Everything()
+	if s, err := labels.Parse(base.Target.Selector); err == nil && base.Target.Selector != "" {
+		p.sel = s
+	}
+	for i := range rec.Metrics {
+		if m := &rec.Metrics[i]; m.Kind == recording.KindResource {
+			p.resources[corev1.ResourceName(m.Name)] = m
+		}
+	}
+	podLabels := selectorLabels(base)
+	p.real = make([]corev1.Pod, len(rec.Pods))
+	p.realMetrics = make([]metricsv1beta1.PodMetrics, len(rec.Pods))
+	for i := range rec.Pods {
+		p.real[i] = realPod(&rec.Pods[i], hpa.Namespace, podLabels)
+		p.realMetrics[i] = podMetricsFor(&p.real[i])
+	}
+	switch {
+	case len(rec.Pods) > 0:
+		p.template = *p.real[len(p.real)-1].DeepCopy()
+	case len(base.Pods) > 0:
+		p.template = *base.Pods[0].DeepCopy()
+	default:
+		return nil, fmt.Errorf("the recording of %s has no pods, and the workload has none now to copy", rec.Workload)
+	}
+	return p, nil
+}
+
+// selectorLabels returns labels that the target's selector matches: those
+// of a live pod it selects, or the selector's equality requirements.
+func selectorLabels(base *engine.Snapshot) map[string]string {
+	sel, err := labels.Parse(base.Target.Selector)
+	if err == nil {
+		for i := range base.Pods {
+			if sel.Matches(labels.Set(base.Pods[i].Labels)) {
+				return base.Pods[i].Labels
+			}
+		}
+	}
+	out := map[string]string{}
+	if err == nil {
+		reqs, _ := sel.Requirements()
+		for _, r := range reqs {
+			if v := r.Values().UnsortedList(); len(v) == 1 {
+				out[r.Key()] = v[0]
+			}
+		}
+	}
+	return out
+}
+
+// realPod builds the pod object of a recorded pod (readiness is set per
+// sync by refresh).
+func realPod(rp *recording.Pod, ns string, sel map[string]string) corev1.Pod {
+	lbl := rp.Labels
+	if len(lbl) == 0 {
+		lbl = sel
+	}
+	pod := corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: rp.Name, Namespace: ns, Labels: lbl, CreationTimestamp: metav1.NewTime(rp.Created)},
+		Status: corev1.PodStatus{
+			Phase:      corev1.PodRunning,
+			Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionFalse}},
+		},
+	}
+	started := rp.Created
+	if rp.Started != nil {
+		started = *rp.Started
+	}
+	pod.Status.StartTime = &metav1.Time{Time: started}
+	for _, c := range rp.Containers {
+		ctr := corev1.Container{Name: c.Name, Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{}}}
+		for res, v := range c.Requests {
+			ctr.Resources.Requests[corev1.ResourceName(res)] = quantity(corev1.ResourceName(res), requestMilli(corev1.ResourceName(res), v))
+		}
+		pod.Spec.Containers = append(pod.Spec.Containers, ctr)
+	}
+	return pod
+}
+
+// requestMilli turns a recorded request (millicores for cpu, bytes for
+// memory) into milli-units.
+func requestMilli(res corev1.ResourceName, v int64) int64 {
+	if res == corev1.ResourceCPU {
+		return v
+	}
+	return v * 1000
+}
+
+// podMetricsFor returns an empty PodMetrics with a usage list per container
+// of p, whose values the syncs set.
+func podMetricsFor(p *corev1.Pod) metricsv1beta1.PodMetrics {
+	pm := metricsv1beta1.PodMetrics{ObjectMeta: metav1.ObjectMeta{Name: p.Name, Namespace: p.Namespace, Labels: p.Labels}}
+	for _, c := range usageContainers(p) {
+		pm.Containers = append(pm.Containers, metricsv1beta1.ContainerMetrics{Name: c.Name, Usage: corev1.ResourceList{}})
+	}
+	return pm
+}
+
+// actualAt returns the real replica count at instant k and whether it was
+// recorded (else it is the number of pods that existed).
+func (p *replayPath) actualAt(k int) (int32, bool) {
+	if n, ok := p.rec.Replicas.ReplicasAt(p.rec.Instant(k)); ok {
+		return n, true
+	}
+	return int32(len(p.rec.PodsAt(k))), false
+}
+
+// sync builds the inputs of the sync at instant k and replays it.
+func (p *replayPath) sync(k int) (*explain.Decision, error) {
+	rec := p.rec
+	t := rec.Instant(k)
+	actual, _ := p.actualAt(k)
+	if !p.started {
+		p.replicas, p.started = actual, true
+	}
+	idx := rec.PodsAt(k)
+	for _, i := range idx {
+		p.refresh(i, t)
+	}
+	// The pods of this sync: the real ones, less or more.
+	pods := make([]*corev1.Pod, 0, max(int(p.replicas), len(idx)))
+	metricsOf := map[*corev1.Pod]*metricsv1beta1.PodMetrics{}
+	exact := p.replicas == actual
+	for _, i := range idx {
+		pods = append(pods, &p.real[i])
+		metricsOf[&p.real[i]] = &p.realMetrics[i]
+	}
+	switch {
+	case p.replicas > actual:
+		p.growExtras(int(p.replicas-actual), t)
+		for _, e := range p.extras {
+			p.refreshExtra(e, t)
+			pods = append(pods, &e.pod)
+			metricsOf[&e.pod] = &e.metrics
+		}
+	case p.replicas < actual:
+		p.extras = p.extras[:0]
+		drop := min(int(actual-p.replicas), len(pods))
+		sort.SliceStable(pods, func(a, b int) bool { return podOrder(pods[a], pods[b]) })
+		pods = pods[:len(pods)-drop]
+	default:
+		p.extras = p.extras[:0]
+	}
+
+	snap := &p.snap
+	snap.Now = t
+	snap.Target.SpecReplicas = p.replicas
+	snap.Target.StatusReplicas = int32(len(pods))
+	snap.Pods = snap.Pods[:0]
+	for _, pod := range pods {
+		snap.Pods = append(snap.Pods, *pod)
+	}
+	ts := metav1.NewTime(t.Add(-rec.SampleLag))
+	window := metav1.Duration{Duration: rec.SampleWindow}
+	snap.PodMetrics = snap.PodMetrics[:0]
+	snap.CustomMetrics = snap.CustomMetrics[:0]
+	snap.ExternalMetrics = snap.ExternalMetrics[:0]
+	snap.APIErrors = nil
+
+	// Resource samples.
+	reporting := p.reporting(idx, pods, k, t)
+	for res, m := range p.resources {
+		p.fillResource(res, m, idx, reporting, metricsOf, k, exact)
+	}
+	p.lastReady = 0
+	for _, pod := range pods {
+		if isReady(pod) && p.sel.Matches(labels.Set(pod.Labels)) {
+			p.lastReady++
+		}
+		if !reporting[pod] || len(p.resources) == 0 {
+			continue
+		}
+		pm := metricsOf[pod]
+		pm.Timestamp, pm.Window = ts, window
+		snap.PodMetrics = append(snap.PodMetrics, *pm)
+	}
+	// Pods, Object and External metrics.
+	for i := range rec.Metrics {
+		m := &rec.Metrics[i]
+		switch m.Kind {
+		case recording.KindPods:
+			p.fillPods(m, idx, pods, reporting, k, exact, ts)
+		case recording.KindObject, recording.KindExternal:
+			p.fillTotal(m, k, ts)
+		}
+	}
+	return engine.Evaluate(snap, p.set)
+}
+
+// apply carries a decision into the next sync.
+func (p *replayPath) apply(d *explain.Decision) {
+	p.snap.HPA.Status = *d.Status.DeepCopy()
+	p.snap.State = d.StateAfter.DeepCopy()
+	p.snap.State.Provenance = explain.Observed
+	if d.Rescale {
+		if d.DesiredReplicas > p.replicas {
+			p.scaledUp = d.Now
+		}
+		p.replicas = d.DesiredReplicas
+	}
+}
+
+// refresh sets a real pod's readiness at t.
+func (p *replayPath) refresh(i int, t time.Time) {
+	ready, since := p.rec.Pods[i].ReadyAt(t)
+	c := &p.real[i].Status.Conditions[0]
+	c.Status, c.LastTransitionTime = corev1.ConditionFalse, metav1.NewTime(since)
+	if ready {
+		c.Status = corev1.ConditionTrue
+	}
+}
+
+// growExtras keeps n extra pods: new ones are created at the replay's last
+// scale-up (at t when there was none since the period began), the newest
+// go first.
+func (p *replayPath) growExtras(n int, t time.Time) {
+	if !p.scaledUp.IsZero() && p.scaledUp.Before(t) {
+		t = p.scaledUp
+	}
+	for len(p.extras) < n {
+		p.serial++
+		e := &extraPod{pod: *p.template.DeepCopy(), readyAt: t.Add(p.opts.PodStartup), reportAt: t.Add(p.opts.SampleDelay)}
+		e.pod.Name = fmt.Sprintf("replayed-%d", p.serial)
+		e.pod.UID = ""
+		e.pod.CreationTimestamp = metav1.NewTime(t)
+		e.pod.Status = corev1.PodStatus{
+			Phase: corev1.PodRunning, StartTime: &metav1.Time{Time: t},
+			Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionFalse, LastTransitionTime: metav1.NewTime(t)}},
+		}
+		e.metrics = podMetricsFor(&e.pod)
+		p.extras = append(p.extras, e)
+	}
+	p.extras = p.extras[:n]
+}
+
+func (p *replayPath) refreshExtra(e *extraPod, t time.Time) {
+	if c := &e.pod.Status.Conditions[0]; c.Status != corev1.ConditionTrue && !t.Before(e.readyAt) {
+		c.Status, c.LastTransitionTime = corev1.ConditionTrue, metav1.NewTime(e.readyAt)
+	}
+}
+
+// reporting says which pods of the sync have samples: a real pod where it
+// has a recorded sample at k (and its creation is SampleDelay old), an
+// extra pod from its reportAt on.
+func (p *replayPath) reporting(idx []int, pods []*corev1.Pod, k int, t time.Time) map[*corev1.Pod]bool {
+	out := make(map[*corev1.Pod]bool, len(pods))
+	in := make(map[*corev1.Pod]bool, len(pods))
+	for _, pod := range pods {
+		in[pod] = true
+	}
+	for _, i := range idx {
+		pod := &p.real[i]
+		if in[pod] && p.hasSample(i, k) && !t.Before(p.rec.Pods[i].Created.Add(p.opts.SampleDelay)) {
+			out[pod] = true
+		}
+	}
+	for _, e := range p.extras {
+		if in[&e.pod] && !t.Before(e.reportAt) {
+			out[&e.pod] = true
+		}
+	}
+	return out
+}
+
+// hasSample reports whether real pod i has any recorded sample at k.
+func (p *replayPath) hasSample(i, k int) bool {
+	name := p.rec.Pods[i].Name
+	for j := range p.rec.Metrics {
+		for _, s := range p.rec.Metrics[j].PerPod[name] {
+			if _, ok := s.At(k); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fillResource sets the usage of resource res on the reporting pods: the
+// recorded samples when the pods are the real ones, else the real pods'
+// total (or average) spread by the load model.
+func (p *replayPath) fillResource(res corev1.ResourceName, m *recording.Metric, idx []int, reporting map[*corev1.Pod]bool, metricsOf map[*corev1.Pod]*metricsv1beta1.PodMetrics, k int, exact bool) {
+	if exact {
+		for _, i := range idx {
+			pod := &p.real[i]
+			if !reporting[pod] {
+				continue
+			}
+			pm := metricsOf[pod]
+			for c := range pm.Containers {
+				if v, ok := m.PerPod[pod.Name][pm.Containers[c].Name].At(k); ok {
+					pm.Containers[c].Usage[res] = usageQuantity(res, v)
+				} else {
+					delete(pm.Containers[c].Usage, res)
+				}
+			}
+		}
+		return
+	}
+	// The real pods' total per container, and how many reported.
+	totals := map[string]float64{}
+	n := 0
+	for _, i := range idx {
+		byC := m.PerPod[p.rec.Pods[i].Name]
+		seen := false
+		for c, s := range byC {
+			if v, ok := s.At(k); ok && !p.rec.Instant(k).Before(p.rec.Pods[i].Created.Add(p.opts.SampleDelay)) {
+				totals[c] += v
+				seen = true
+			}
+		}
+		if seen {
+			n++
+		}
+	}
+	share := 0
+	for range reporting {
+		share++
+	}
+	for pod, ok := range reporting {
+		if !ok {
+			continue
+		}
+		pm := metricsOf[pod]
+		for c := range pm.Containers {
+			tot, has := totals[pm.Containers[c].Name]
+			if !has || n == 0 {
+				delete(pm.Containers[c].Usage, res)
+				continue
+			}
+			v := tot / float64(n)
+			if p.opts.LoadModel == explain.LoadConstantTotal && share > 0 {
+				v = tot / float64(share)
+			}
+			pm.Containers[c].Usage[res] = usageQuantity(res, v)
+		}
+	}
+}
+
+// usageQuantity is a recorded usage as metrics-server reports it: cpu in
+// nanocores (from cores), memory in bytes.
+func usageQuantity(res corev1.ResourceName, v float64) resource.Quantity {
+	if res == corev1.ResourceCPU {
+		return *resource.NewScaledQuantity(int64(math.Round(v*1e9)), resource.Nano)
+	}
+	return *resource.NewQuantity(int64(math.Round(v)), resource.BinarySI)
+}
+
+// fillPods adds the samples of a Pods metric: the recorded ones when the
+// pods are the real ones, else spread by the load model.
+func (p *replayPath) fillPods(m *recording.Metric, idx []int, pods []*corev1.Pod, reporting map[*corev1.Pod]bool, k int, exact bool, ts metav1.Time) {
+	add := func(pod *corev1.Pod, v float64) {
+		p.snap.CustomMetrics = append(p.snap.CustomMetrics, custommetricsv1beta2.MetricValue{
+			DescribedObject: corev1.ObjectReference{Kind: "Pod", APIVersion: "/v1", Name: pod.Name, Namespace: pod.Namespace},
+			Metric:          custommetricsv1beta2.MetricIdentifier{Name: m.Name},
+			Timestamp:       ts, Value: *resource.NewMilliQuantity(int64(math.Round(v*1000)), resource.DecimalSI),
+		})
+	}
+	if exact {
+		for _, i := range idx {
+			if v, ok := m.PerPod[p.rec.Pods[i].Name][""].At(k); ok && reporting[&p.real[i]] {
+				add(&p.real[i], v)
+			}
+		}
+		return
+	}
+	var total float64
+	n := 0
+	for _, i := range idx {
+		if v, ok := m.PerPod[p.rec.Pods[i].Name][""].At(k); ok {
+			total += v
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	share := 0
+	for _, pod := range pods {
+		if reporting[pod] {
+			share++
+		}
+	}
+	for _, pod := range pods {
+		if !reporting[pod] {
+			continue
+		}
+		v := total / float64(n)
+		if p.opts.LoadModel == explain.LoadConstantTotal {
+			v = total / float64(share)
+		}
+		add(pod, v)
+	}
+}
+
+// fillTotal adds the value of an Object or External metric at k, or the
+// error the controller would meet without one.
+func (p *replayPath) fillTotal(m *recording.Metric, k int, ts metav1.Time) {
+	v, ok := m.Total.At(k)
+	if !ok {
+		if p.snap.APIErrors == nil {
+			p.snap.APIErrors = map[string]string{}
+		}
+		p.snap.APIErrors[m.Kind+":"+m.Name] = fmt.Sprintf("no recorded value at %s (query %s)", p.rec.Instant(k).UTC().Format(time.RFC3339), m.Query)
+		return
+	}
+	q := *resource.NewMilliQuantity(int64(math.Round(v*1000)), resource.DecimalSI)
+	if m.Kind == recording.KindExternal {
+		p.snap.ExternalMetrics = append(p.snap.ExternalMetrics, externalmetricsv1beta1.ExternalMetricValue{MetricName: m.Name, Timestamp: ts, Value: q})
+		return
+	}
+	for _, spec := range p.snap.HPA.Spec.Metrics {
+		if o := spec.Object; o != nil && spec.Type == autoscalingv2.ObjectMetricSourceType && o.Metric.Name == m.Name {
+			p.snap.CustomMetrics = append(p.snap.CustomMetrics, custommetricsv1beta2.MetricValue{
+				DescribedObject: corev1.ObjectReference{Kind: o.DescribedObject.Kind, APIVersion: o.DescribedObject.APIVersion, Name: o.DescribedObject.Name, Namespace: p.snap.HPA.Namespace},
+				Metric:          custommetricsv1beta2.MetricIdentifier{Name: m.Name},
+				Timestamp:       ts, Value: q,
+			})
+		}
+	}
+}
+
+// ---- summaries ----
+
+// summer sums one curve up over the counted syncs.
+type summer struct {
+	rec       *recording.Recording
+	first     int
+	points    []explain.ReplicaPoint
+	rescales  []explain.ProjectedRescale
+	podSec    float64
+	peak      int32
+	above     map[string]time.Duration
+	order     []string
+	lagStart  *time.Time
+	lagNeed   int32
+	longest   time.Duration
+	longestAt time.Time
+}
+
+func newSummer(rec *recording.Recording, first int) *summer {
+	return &summer{rec: rec, first: first, above: map[string]time.Duration{}}
+}
+
+// add counts the sync at k, where the curve had n replicas; d, when given,
+// is a decision of the sync on this curve's pods (its metrics and
+// recommendation).
+func (s *summer) add(k int, n int32, d *explain.Decision) {
+	t := s.rec.Instant(k)
+	if len(s.points) == 0 || s.points[len(s.points)-1].Replicas != n {
+		s.points = append(s.points, explain.ReplicaPoint{Time: t, Replicas: n})
+	}
+	step := s.rec.Step
+	if k == s.rec.Len-1 {
+		step = 0
+	}
+	s.podSec += float64(n) * step.Seconds()
+	s.peak = max(s.peak, n)
+	if d == nil {
+		return
+	}
+	for i := range d.Metrics {
+		m := &d.Metrics[i]
+		name := m.Label()
+		if _, seen := s.above[name]; !seen {
+			s.above[name] = 0
+			s.order = append(s.order, name)
+		}
+		if aboveTarget(m) {
+			s.above[name] += step
+		}
+	}
+	// A lag begins when the metrics ask for more replicas than the curve
+	// has, and ends when the curve has what they asked for then, or when
+	// the load itself fell back (the metrics ask for no more than the
+	// curve has, counting every pod: a proposal lowered by a fill-in of
+	// new pods does not end it).
+	r := d.Recommendation
+	switch {
+	case s.lagStart == nil && r != nil && !r.Failed && r.Replicas > n:
+		at := t
+		s.lagStart, s.lagNeed = &at, min(r.Replicas, d.Target.MaxReplicas)
+	case s.lagStart != nil && (n >= s.lagNeed || (r != nil && !r.Failed && r.Replicas <= n && !filledIn(d))):
+		if lag := t.Sub(*s.lagStart); lag > s.longest {
+			s.longest, s.longestAt = lag, *s.lagStart
+		}
+		s.lagStart = nil
+	}
+}
+
+func (s *summer) rescale(t time.Time, d *explain.Decision) {
+	s.rescales = append(s.rescales, explain.ProjectedRescale{Time: t, Offset: offset(t.Sub(s.rec.Instant(s.first))), From: d.CurrentReplicas, To: d.DesiredReplicas, Reason: d.RescaleReason})
+}
+
+// filledIn reports whether a metric of d had pods without a sample or not
+// ready, whose fill-in shaped its proposal.
+func filledIn(d *explain.Decision) bool {
+	for i := range d.Metrics {
+		if d.Metrics[i].FillIn != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// aboveTarget reports whether a metric's value was above its target.
+func aboveTarget(m *explain.MetricResult) bool {
+	switch {
+	case m.Error != nil:
+		return false
+	case m.TargetUtilization != nil && m.Utilization != nil:
+		return *m.Utilization > *m.TargetUtilization
+	case m.TargetValue != nil && m.Usage != nil && m.Usage.RatioUndefined == "":
+		return float64(m.Usage.Ratio) > 1
+	case m.TargetValue != nil && m.Value != nil:
+		return m.Value.Cmp(*m.TargetValue) > 0
+	}
+	return false
+}
+
+func (s *summer) path(name, source string) explain.BacktestPath {
+	if s.lagStart != nil {
+		if lag := s.rec.End().Sub(*s.lagStart); lag > s.longest {
+			s.longest, s.longestAt = lag, *s.lagStart
+		}
+	}
+	out := explain.BacktestPath{Name: name, Source: source, Replicas: s.points, Rescales: s.rescales}
+	if out.Rescales == nil {
+		out.Rescales = []explain.ProjectedRescale{}
+	}
+	if out.Replicas == nil {
+		out.Replicas = []explain.ReplicaPoint{}
+	}
+	period := s.rec.End().Sub(s.rec.Instant(s.first))
+	out.Summary = explain.PathSummary{
+		PodHours: math.Round(s.podSec/3600*1000) / 1000, Rescales: len(s.rescales), PeakReplicas: s.peak,
+		AboveTarget: make([]explain.MetricTime, 0, len(s.order)),
+	}
+	for _, m := range s.order {
+		f := 0.0
+		if period > 0 {
+			f = math.Round(float64(s.above[m])/float64(period)*1000) / 1000
+		}
+		out.Summary.AboveTarget = append(out.Summary.AboveTarget, explain.MetricTime{Metric: m, Duration: s.above[m].String(), Fraction: f})
+	}
+	if s.longest > 0 {
+		at := s.longestAt
+		out.Summary.LongestLag, out.Summary.LagStart = s.longest.String(), &at
+	}
+	return out
+}
