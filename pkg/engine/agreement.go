@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
-	"k8s.io/apimachinery/pkg/api/equality"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 )
@@ -62,18 +61,11 @@ func compareStatus(old, replayed *autoscalingv2.HorizontalPodAutoscalerStatus, c
 			a.Differences = append(a.Differences, explain.Difference{Field: "condition " + string(c.Type), Controller: string(c.Status) + "/" + c.Reason, Replay: "<none>", LikelyCause: cause("condition")})
 		}
 	}
-	if !equality.Semantic.DeepEqual(normMetrics(old.CurrentMetrics), normMetrics(replayed.CurrentMetrics)) {
+	if !metricsEqual(old.CurrentMetrics, replayed.CurrentMetrics) {
 		a.Differences = append(a.Differences, explain.Difference{Field: "currentMetrics", Controller: metricsString(old.CurrentMetrics), Replay: metricsString(replayed.CurrentMetrics), LikelyCause: cause("metrics")})
 	}
 	a.Agrees = len(a.Differences) == 0
 	return a
-}
-
-func normMetrics(m []autoscalingv2.MetricStatus) []autoscalingv2.MetricStatus {
-	if len(m) == 0 {
-		return nil
-	}
-	return m
 }
 
 func metricsString(ms []autoscalingv2.MetricStatus) string {

@@ -11,7 +11,6 @@ import (
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -358,7 +357,7 @@ func (s *syncRun) finish() {
 		d.Conditions = append(d.Conditions, explain.Condition{Type: string(c.Type), Status: string(c.Status), Reason: c.Reason, Message: c.Message, LastTransitionTime: c.LastTransitionTime.Time})
 	}
 	d.Events = append(d.Events, s.events...)
-	d.StatusChanged = !equality.Semantic.DeepEqual(s.oldStatus, &s.hpa.Status)
+	d.StatusChanged = !statusEqual(s.oldStatus, &s.hpa.Status)
 	d.Agreement = compareStatus(s.oldStatus, &s.hpa.Status, s.snap.Target.SpecReplicas, d)
 	d.StateAfter = s.state.DeepCopy()
 	d.DecidedBy = decidedBy(d)

@@ -9,6 +9,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"sync"
 	"time"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
@@ -122,48 +123,51 @@ func Backtest(snap *engine.Snapshot, rec *recording.Recording, set engine.Settin
 		PodStartup: opts.PodStartup.String(), Trace: opts.Source, Notes: bt.Notes,
 		Steps: make([]explain.ProjectionStep, 0, rec.Len-first), Rescales: []explain.ProjectedRescale{},
 	}
+	// The replays are independent: each runs on its own goroutine and
+	// keeps a small outcome per sync; the summaries come after.
+	outcomes := make([][]syncOutcome, len(paths))
+	errs := make([]error, len(paths))
+	var wg sync.WaitGroup
+	for i, p := range paths {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var steps *explain.Projection
+			if p == projected {
+				steps = proj
+			}
+			outcomes[i], errs[i] = p.run(first, steps)
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, nil, err
+	}
 	acc := make([]*summer, len(paths))
 	for i := range paths {
 		acc[i] = newSummer(rec, first)
 	}
 	actual := newSummer(rec, first)
-	for k := 0; k < rec.Len; k++ {
-		t := rec.Instant(k)
-		var asIsDec *explain.Decision
-		for i, p := range paths {
-			dec, err := p.sync(k)
-			if err != nil {
-				return nil, nil, fmt.Errorf("replay the sync at %s: %w", t.UTC().Format(time.RFC3339), err)
+	for k := first; k < rec.Len; k++ {
+		for i := range paths {
+			o := &outcomes[i][k-first]
+			acc[i].add(k, o.after(), o)
+			if o.rescale {
+				acc[i].rescale(rec.Instant(k), o)
 			}
-			if i == 0 {
-				asIsDec = dec
-			}
-			if k < first {
-				continue
-			}
-			acc[i].add(k, after(dec), dec)
-			if dec.Rescale {
-				acc[i].rescale(t, dec)
-			}
-			if p == projected {
-				step := stepOf(dec, t, rec.Instant(first), p.lastReady)
-				proj.Steps = append(proj.Steps, step)
-				if dec.Rescale {
-					proj.Rescales = append(proj.Rescales, explain.ProjectedRescale{Time: t, Offset: step.Offset, From: dec.CurrentReplicas, To: dec.DesiredReplicas, Reason: dec.RescaleReason})
-				}
-			}
-			p.apply(dec)
 		}
-		if k >= first {
-			n, _ := asIs.actualAt(k)
-			// The actual curve's metrics are the as-is replay's wherever
-			// that replay ran the real pods.
-			var d *explain.Decision
-			if asIsDec != nil && asIsDec.CurrentReplicas == n && !asIsDec.Rescale {
-				d = asIsDec
-			}
-			actual.add(k, n, d)
+		// The actual curve's metrics are the as-is replay's wherever that
+		// replay ran the real pods.
+		n, _ := asIs.actualAt(k)
+		var o *syncOutcome
+		if a := &outcomes[0][k-first]; a.current == n && !a.rescale {
+			o = a
 		}
+		actual.add(k, n, o)
+	}
+	acc[0].labels, actual.labels = asIs.labels, asIs.labels
+	if len(paths) > 1 {
+		acc[1].labels = paths[1].labels
 	}
 	proj.FinalReplicas = projected.replicas
 	proj.Duration = rec.End().Sub(rec.Instant(first)).String()
@@ -347,19 +351,38 @@ type replayPath struct {
 	// realMetrics its PodMetrics, whose quantities are set in place.
 	real        []corev1.Pod
 	realMetrics []metricsv1beta1.PodMetrics
+	// resources are the recorded resource metrics; usage[i][r][c] is the
+	// series of real pod i, resource r, and its PodMetrics container c.
+	resources []*recording.Metric
+	usage     [][][]*recording.Series
+	// pods are the recorded Pods metrics; podsSeries[j][i] the series of
+	// metric j on real pod i; samples[i] every per-pod series of pod i.
+	pods       []*recording.Metric
+	podsSeries [][]*recording.Series
+	samples    [][]*recording.Series
 	// extras are the pods the replay runs beyond the real ones.
 	extras   []*extraPod
 	template corev1.Pod
 	serial   int
+	// cur are the pods of the sync being built.
+	cur []syncPod
 
 	replicas int32
+	// labels name the metrics, in spec order.
+	labels []string
 	// scaledUp is when the replay last raised its count: the pods it adds
 	// are created then.
 	scaledUp  time.Time
 	started   bool
 	lastReady int
-	// resources are the recorded resource metrics, by resource name.
-	resources map[corev1.ResourceName]*recording.Metric
+}
+
+// syncPod is one pod of a sync: a real one (real ≥ 0) or an extra.
+type syncPod struct {
+	pod     *corev1.Pod
+	metrics *metricsv1beta1.PodMetrics
+	real    int
+	reports bool
 }
 
 // extraPod is a pod the replay added beyond the real ones.
@@ -371,7 +394,7 @@ type extraPod struct {
 }
 
 func newReplayPath(name string, base *engine.Snapshot, hpa *autoscalingv2.HorizontalPodAutoscaler, rec *recording.Recording, set engine.Settings, opts BacktestOptions) (*replayPath, error) {
-	p := &replayPath{name: name, rec: rec, set: set, opts: opts, resources: map[corev1.ResourceName]*recording.Metric{}}
+	p := &replayPath{name: name, rec: rec, set: set, opts: opts}
 	p.snap = engine.Snapshot{HPA: hpa.DeepCopy(), Target: base.Target, OtherHPAs: base.OtherHPAs}
 	p.snap.HPA.Status = autoscalingv2.HorizontalPodAutoscalerStatus{}
 	p.sel = labels.Everything()
@@ -379,20 +402,47 @@ func newReplayPath(name string, base *engine.Snapshot, hpa *autoscalingv2.Horizo
 		p.sel = s
 	}
 	for i := range rec.Metrics {
-		if m := &rec.Metrics[i]; m.Kind == recording.KindResource {
-			p.resources[corev1.ResourceName(m.Name)] = m
+		switch m := &rec.Metrics[i]; m.Kind {
+		case recording.KindResource:
+			p.resources = append(p.resources, m)
+		case recording.KindPods:
+			p.pods = append(p.pods, m)
 		}
 	}
 	podLabels := selectorLabels(base)
-	p.real = make([]corev1.Pod, len(rec.Pods))
-	p.realMetrics = make([]metricsv1beta1.PodMetrics, len(rec.Pods))
+	n := len(rec.Pods)
+	p.real = make([]corev1.Pod, n)
+	p.realMetrics = make([]metricsv1beta1.PodMetrics, n)
+	p.usage = make([][][]*recording.Series, n)
+	p.samples = make([][]*recording.Series, n)
 	for i := range rec.Pods {
+		name := rec.Pods[i].Name
 		p.real[i] = realPod(&rec.Pods[i], hpa.Namespace, podLabels)
 		p.realMetrics[i] = podMetricsFor(&p.real[i])
+		p.usage[i] = make([][]*recording.Series, len(p.resources))
+		for r, m := range p.resources {
+			p.usage[i][r] = make([]*recording.Series, len(p.realMetrics[i].Containers))
+			for c := range p.realMetrics[i].Containers {
+				p.usage[i][r][c] = m.PerPod[name][p.realMetrics[i].Containers[c].Name]
+			}
+			for _, s := range m.PerPod[name] {
+				p.samples[i] = append(p.samples[i], s)
+			}
+		}
+	}
+	p.podsSeries = make([][]*recording.Series, len(p.pods))
+	for j, m := range p.pods {
+		p.podsSeries[j] = make([]*recording.Series, n)
+		for i := range rec.Pods {
+			if s := m.PerPod[rec.Pods[i].Name][""]; s != nil {
+				p.podsSeries[j][i] = s
+				p.samples[i] = append(p.samples[i], s)
+			}
+		}
 	}
 	switch {
-	case len(rec.Pods) > 0:
-		p.template = *p.real[len(p.real)-1].DeepCopy()
+	case n > 0:
+		p.template = *p.real[n-1].DeepCopy()
 	case len(base.Pods) > 0:
 		p.template = *base.Pods[0].DeepCopy()
 	default:
@@ -489,42 +539,44 @@ func (p *replayPath) sync(k int) (*explain.Decision, error) {
 	if !p.started {
 		p.replicas, p.started = actual, true
 	}
-	idx := rec.PodsAt(k)
-	for _, i := range idx {
-		p.refresh(i, t)
-	}
 	// The pods of this sync: the real ones, less or more.
-	pods := make([]*corev1.Pod, 0, max(int(p.replicas), len(idx)))
-	metricsOf := map[*corev1.Pod]*metricsv1beta1.PodMetrics{}
-	exact := p.replicas == actual
-	for _, i := range idx {
-		pods = append(pods, &p.real[i])
-		metricsOf[&p.real[i]] = &p.realMetrics[i]
+	p.cur = p.cur[:0]
+	for i := range rec.Pods {
+		if rec.Pods[i].Exists(t) {
+			p.refresh(i, t)
+			p.cur = append(p.cur, syncPod{pod: &p.real[i], metrics: &p.realMetrics[i], real: i})
+		}
 	}
+	realCount := len(p.cur)
+	exact := p.replicas == actual
 	switch {
 	case p.replicas > actual:
 		p.growExtras(int(p.replicas-actual), t)
 		for _, e := range p.extras {
 			p.refreshExtra(e, t)
-			pods = append(pods, &e.pod)
-			metricsOf[&e.pod] = &e.metrics
+			p.cur = append(p.cur, syncPod{pod: &e.pod, metrics: &e.metrics, real: -1, reports: !t.Before(e.reportAt)})
 		}
 	case p.replicas < actual:
 		p.extras = p.extras[:0]
-		drop := min(int(actual-p.replicas), len(pods))
-		sort.SliceStable(pods, func(a, b int) bool { return podOrder(pods[a], pods[b]) })
-		pods = pods[:len(pods)-drop]
+		drop := min(int(actual-p.replicas), len(p.cur))
+		sort.SliceStable(p.cur, func(a, b int) bool { return podOrder(p.cur[a].pod, p.cur[b].pod) })
+		p.cur = p.cur[:len(p.cur)-drop]
 	default:
 		p.extras = p.extras[:0]
+	}
+	for j := range p.cur {
+		if sp := &p.cur[j]; sp.real >= 0 {
+			sp.reports = p.reports(sp.real, k, t)
+		}
 	}
 
 	snap := &p.snap
 	snap.Now = t
 	snap.Target.SpecReplicas = p.replicas
-	snap.Target.StatusReplicas = int32(len(pods))
+	snap.Target.StatusReplicas = int32(len(p.cur))
 	snap.Pods = snap.Pods[:0]
-	for _, pod := range pods {
-		snap.Pods = append(snap.Pods, *pod)
+	for j := range p.cur {
+		snap.Pods = append(snap.Pods, *p.cur[j].pod)
 	}
 	ts := metav1.NewTime(t.Add(-rec.SampleLag))
 	window := metav1.Duration{Duration: rec.SampleWindow}
@@ -534,33 +586,107 @@ func (p *replayPath) sync(k int) (*explain.Decision, error) {
 	snap.APIErrors = nil
 
 	// Resource samples.
-	reporting := p.reporting(idx, pods, k, t)
-	for res, m := range p.resources {
-		p.fillResource(res, m, idx, reporting, metricsOf, k, exact)
+	for r, m := range p.resources {
+		p.fillResource(r, corev1.ResourceName(m.Name), k, t, realCount, exact)
 	}
 	p.lastReady = 0
-	for _, pod := range pods {
-		if isReady(pod) && p.sel.Matches(labels.Set(pod.Labels)) {
+	for j := range p.cur {
+		sp := &p.cur[j]
+		if isReady(sp.pod) && p.sel.Matches(labels.Set(sp.pod.Labels)) {
 			p.lastReady++
 		}
-		if !reporting[pod] || len(p.resources) == 0 {
+		if !sp.reports || len(p.resources) == 0 {
 			continue
 		}
-		pm := metricsOf[pod]
-		pm.Timestamp, pm.Window = ts, window
-		snap.PodMetrics = append(snap.PodMetrics, *pm)
+		sp.metrics.Timestamp, sp.metrics.Window = ts, window
+		snap.PodMetrics = append(snap.PodMetrics, *sp.metrics)
 	}
 	// Pods, Object and External metrics.
+	for j := range p.pods {
+		p.fillPods(j, k, t, realCount, exact, ts)
+	}
 	for i := range rec.Metrics {
-		m := &rec.Metrics[i]
-		switch m.Kind {
-		case recording.KindPods:
-			p.fillPods(m, idx, pods, reporting, k, exact, ts)
-		case recording.KindObject, recording.KindExternal:
+		if m := &rec.Metrics[i]; m.Kind == recording.KindObject || m.Kind == recording.KindExternal {
 			p.fillTotal(m, k, ts)
 		}
 	}
 	return engine.Evaluate(snap, p.set)
+}
+
+// reports says whether real pod i has a sample at k: a recorded one, once
+// its creation is SampleDelay old.
+func (p *replayPath) reports(i, k int, t time.Time) bool {
+	if t.Before(p.rec.Pods[i].Created.Add(p.opts.SampleDelay)) {
+		return false
+	}
+	for _, s := range p.samples[i] {
+		if _, ok := s.At(k); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// syncOutcome is what the summaries keep of one replayed sync.
+type syncOutcome struct {
+	current, desired int32
+	rescale          bool
+	reason           string
+	// recommendation is the metrics' combined proposal (recOK false when
+	// the metrics failed); filled says a fill-in shaped it.
+	recommendation int32
+	recOK, filled  bool
+	maxReplicas    int32
+	// above has bit i set when metric i was above its target.
+	above uint64
+}
+
+func (o *syncOutcome) after() int32 {
+	if o.rescale {
+		return o.desired
+	}
+	return o.current
+}
+
+// run replays every sync of the recording and returns the outcomes of
+// those from first on; with proj, it also appends their steps and
+// rescales to it.
+func (p *replayPath) run(first int, proj *explain.Projection) ([]syncOutcome, error) {
+	out := make([]syncOutcome, 0, p.rec.Len-first)
+	for k := 0; k < p.rec.Len; k++ {
+		t := p.rec.Instant(k)
+		dec, err := p.sync(k)
+		if err != nil {
+			return nil, fmt.Errorf("replay the sync at %s: %w", t.UTC().Format(time.RFC3339), err)
+		}
+		if k >= first {
+			if p.labels == nil {
+				for i := range dec.Metrics {
+					p.labels = append(p.labels, dec.Metrics[i].Label())
+				}
+			}
+			o := syncOutcome{current: dec.CurrentReplicas, desired: dec.DesiredReplicas, rescale: dec.Rescale, reason: dec.RescaleReason,
+				maxReplicas: dec.Target.MaxReplicas, filled: filledIn(dec)}
+			if r := dec.Recommendation; r != nil && !r.Failed {
+				o.recommendation, o.recOK = r.Replicas, true
+			}
+			for i := range dec.Metrics {
+				if i < 64 && aboveTarget(&dec.Metrics[i]) {
+					o.above |= 1 << i
+				}
+			}
+			out = append(out, o)
+			if proj != nil {
+				step := stepOf(dec, t, p.rec.Instant(first), p.lastReady)
+				proj.Steps = append(proj.Steps, step)
+				if dec.Rescale {
+					proj.Rescales = append(proj.Rescales, explain.ProjectedRescale{Time: t, Offset: step.Offset, From: dec.CurrentReplicas, To: dec.DesiredReplicas, Reason: dec.RescaleReason})
+				}
+			}
+		}
+		p.apply(dec)
+	}
+	return out, nil
 }
 
 // apply carries a decision into the next sync.
@@ -615,71 +741,41 @@ func (p *replayPath) refreshExtra(e *extraPod, t time.Time) {
 	}
 }
 
-// reporting says which pods of the sync have samples: a real pod where it
-// has a recorded sample at k (and its creation is SampleDelay old), an
-// extra pod from its reportAt on.
-func (p *replayPath) reporting(idx []int, pods []*corev1.Pod, k int, t time.Time) map[*corev1.Pod]bool {
-	out := make(map[*corev1.Pod]bool, len(pods))
-	in := make(map[*corev1.Pod]bool, len(pods))
-	for _, pod := range pods {
-		in[pod] = true
-	}
-	for _, i := range idx {
-		pod := &p.real[i]
-		if in[pod] && p.hasSample(i, k) && !t.Before(p.rec.Pods[i].Created.Add(p.opts.SampleDelay)) {
-			out[pod] = true
-		}
-	}
-	for _, e := range p.extras {
-		if in[&e.pod] && !t.Before(e.reportAt) {
-			out[&e.pod] = true
-		}
-	}
-	return out
-}
-
-// hasSample reports whether real pod i has any recorded sample at k.
-func (p *replayPath) hasSample(i, k int) bool {
-	name := p.rec.Pods[i].Name
-	for j := range p.rec.Metrics {
-		for _, s := range p.rec.Metrics[j].PerPod[name] {
-			if _, ok := s.At(k); ok {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// fillResource sets the usage of resource res on the reporting pods: the
-// recorded samples when the pods are the real ones, else the real pods'
-// total (or average) spread by the load model.
-func (p *replayPath) fillResource(res corev1.ResourceName, m *recording.Metric, idx []int, reporting map[*corev1.Pod]bool, metricsOf map[*corev1.Pod]*metricsv1beta1.PodMetrics, k int, exact bool) {
+// fillResource sets the usage of resource r (named res) on the reporting
+// pods: the recorded samples when the pods are the real ones, else the
+// real pods' total (or average) spread by the load model. The first
+// realCount pods of the sync's candidates were the real ones.
+func (p *replayPath) fillResource(r int, res corev1.ResourceName, k int, t time.Time, realCount int, exact bool) {
 	if exact {
-		for _, i := range idx {
-			pod := &p.real[i]
-			if !reporting[pod] {
+		for j := range p.cur {
+			sp := &p.cur[j]
+			if !sp.reports {
 				continue
 			}
-			pm := metricsOf[pod]
-			for c := range pm.Containers {
-				if v, ok := m.PerPod[pod.Name][pm.Containers[c].Name].At(k); ok {
-					pm.Containers[c].Usage[res] = usageQuantity(res, v)
+			for c := range sp.metrics.Containers {
+				if v, ok := p.usage[sp.real][r][c].At(k); ok {
+					sp.metrics.Containers[c].Usage[res] = usageQuantity(res, v)
 				} else {
-					delete(pm.Containers[c].Usage, res)
+					delete(sp.metrics.Containers[c].Usage, res)
 				}
 			}
 		}
 		return
 	}
-	// The real pods' total per container, and how many reported.
-	totals := map[string]float64{}
+	// The real pods' total per container, and how many reported: every
+	// real pod that existed counts, kept or not.
+	var totals []float64
 	n := 0
-	for _, i := range idx {
-		byC := m.PerPod[p.rec.Pods[i].Name]
+	for i := range p.rec.Pods {
+		if !p.rec.Pods[i].Exists(t) || !p.reports(i, k, t) {
+			continue
+		}
 		seen := false
-		for c, s := range byC {
-			if v, ok := s.At(k); ok && !p.rec.Instant(k).Before(p.rec.Pods[i].Created.Add(p.opts.SampleDelay)) {
+		for c, s := range p.usage[i][r] {
+			if v, ok := s.At(k); ok {
+				for len(totals) <= c {
+					totals = append(totals, 0)
+				}
 				totals[c] += v
 				seen = true
 			}
@@ -689,25 +785,26 @@ func (p *replayPath) fillResource(res corev1.ResourceName, m *recording.Metric, 
 		}
 	}
 	share := 0
-	for range reporting {
-		share++
+	for j := range p.cur {
+		if p.cur[j].reports {
+			share++
+		}
 	}
-	for pod, ok := range reporting {
-		if !ok {
+	for j := range p.cur {
+		sp := &p.cur[j]
+		if !sp.reports {
 			continue
 		}
-		pm := metricsOf[pod]
-		for c := range pm.Containers {
-			tot, has := totals[pm.Containers[c].Name]
-			if !has || n == 0 {
-				delete(pm.Containers[c].Usage, res)
+		for c := range sp.metrics.Containers {
+			if n == 0 || c >= len(totals) {
+				delete(sp.metrics.Containers[c].Usage, res)
 				continue
 			}
-			v := tot / float64(n)
-			if p.opts.LoadModel == explain.LoadConstantTotal && share > 0 {
-				v = tot / float64(share)
+			v := totals[c] / float64(n)
+			if p.opts.LoadModel == explain.LoadConstantTotal {
+				v = totals[c] / float64(share)
 			}
-			pm.Containers[c].Usage[res] = usageQuantity(res, v)
+			sp.metrics.Containers[c].Usage[res] = usageQuantity(res, v)
 		}
 	}
 }
@@ -721,9 +818,10 @@ func usageQuantity(res corev1.ResourceName, v float64) resource.Quantity {
 	return *resource.NewQuantity(int64(math.Round(v)), resource.BinarySI)
 }
 
-// fillPods adds the samples of a Pods metric: the recorded ones when the
+// fillPods adds the samples of Pods metric j: the recorded ones when the
 // pods are the real ones, else spread by the load model.
-func (p *replayPath) fillPods(m *recording.Metric, idx []int, pods []*corev1.Pod, reporting map[*corev1.Pod]bool, k int, exact bool, ts metav1.Time) {
+func (p *replayPath) fillPods(j, k int, t time.Time, realCount int, exact bool, ts metav1.Time) {
+	m := p.pods[j]
 	add := func(pod *corev1.Pod, v float64) {
 		p.snap.CustomMetrics = append(p.snap.CustomMetrics, custommetricsv1beta2.MetricValue{
 			DescribedObject: corev1.ObjectReference{Kind: "Pod", APIVersion: "/v1", Name: pod.Name, Namespace: pod.Namespace},
@@ -732,39 +830,39 @@ func (p *replayPath) fillPods(m *recording.Metric, idx []int, pods []*corev1.Pod
 		})
 	}
 	if exact {
-		for _, i := range idx {
-			if v, ok := m.PerPod[p.rec.Pods[i].Name][""].At(k); ok && reporting[&p.real[i]] {
-				add(&p.real[i], v)
+		for _, sp := range p.cur {
+			if v, ok := p.podsSeries[j][sp.real].At(k); ok && sp.reports {
+				add(sp.pod, v)
 			}
 		}
 		return
 	}
 	var total float64
 	n := 0
-	for _, i := range idx {
-		if v, ok := m.PerPod[p.rec.Pods[i].Name][""].At(k); ok {
+	for i := range p.rec.Pods {
+		if v, ok := p.podsSeries[j][i].At(k); ok && p.rec.Pods[i].Exists(t) {
 			total += v
 			n++
 		}
 	}
-	if n == 0 {
-		return
-	}
 	share := 0
-	for _, pod := range pods {
-		if reporting[pod] {
+	for _, sp := range p.cur {
+		if sp.reports {
 			share++
 		}
 	}
-	for _, pod := range pods {
-		if !reporting[pod] {
+	if n == 0 || share == 0 {
+		return
+	}
+	for _, sp := range p.cur {
+		if !sp.reports {
 			continue
 		}
 		v := total / float64(n)
 		if p.opts.LoadModel == explain.LoadConstantTotal {
 			v = total / float64(share)
 		}
-		add(pod, v)
+		add(sp.pod, v)
 	}
 }
 
@@ -801,12 +899,12 @@ func (p *replayPath) fillTotal(m *recording.Metric, k int, ts metav1.Time) {
 type summer struct {
 	rec       *recording.Recording
 	first     int
+	labels    []string
 	points    []explain.ReplicaPoint
 	rescales  []explain.ProjectedRescale
 	podSec    float64
 	peak      int32
-	above     map[string]time.Duration
-	order     []string
+	above     []time.Duration
 	lagStart  *time.Time
 	lagNeed   int32
 	longest   time.Duration
@@ -814,13 +912,13 @@ type summer struct {
 }
 
 func newSummer(rec *recording.Recording, first int) *summer {
-	return &summer{rec: rec, first: first, above: map[string]time.Duration{}}
+	return &summer{rec: rec, first: first, above: make([]time.Duration, 64)}
 }
 
-// add counts the sync at k, where the curve had n replicas; d, when given,
-// is a decision of the sync on this curve's pods (its metrics and
+// add counts the sync at k, after which the curve had n replicas; o, when
+// given, is a replayed sync on this curve's pods (its metrics and
 // recommendation).
-func (s *summer) add(k int, n int32, d *explain.Decision) {
+func (s *summer) add(k int, n int32, o *syncOutcome) {
 	t := s.rec.Instant(k)
 	if len(s.points) == 0 || s.points[len(s.points)-1].Replicas != n {
 		s.points = append(s.points, explain.ReplicaPoint{Time: t, Replicas: n})
@@ -831,18 +929,12 @@ func (s *summer) add(k int, n int32, d *explain.Decision) {
 	}
 	s.podSec += float64(n) * step.Seconds()
 	s.peak = max(s.peak, n)
-	if d == nil {
+	if o == nil {
 		return
 	}
-	for i := range d.Metrics {
-		m := &d.Metrics[i]
-		name := m.Label()
-		if _, seen := s.above[name]; !seen {
-			s.above[name] = 0
-			s.order = append(s.order, name)
-		}
-		if aboveTarget(m) {
-			s.above[name] += step
+	for i := range s.above {
+		if o.above&(1<<i) != 0 {
+			s.above[i] += step
 		}
 	}
 	// A lag begins when the metrics ask for more replicas than the curve
@@ -850,12 +942,11 @@ func (s *summer) add(k int, n int32, d *explain.Decision) {
 	// the load itself fell back (the metrics ask for no more than the
 	// curve has, counting every pod: a proposal lowered by a fill-in of
 	// new pods does not end it).
-	r := d.Recommendation
 	switch {
-	case s.lagStart == nil && r != nil && !r.Failed && r.Replicas > n:
+	case s.lagStart == nil && o.recOK && o.recommendation > n:
 		at := t
-		s.lagStart, s.lagNeed = &at, min(r.Replicas, d.Target.MaxReplicas)
-	case s.lagStart != nil && (n >= s.lagNeed || (r != nil && !r.Failed && r.Replicas <= n && !filledIn(d))):
+		s.lagStart, s.lagNeed = &at, min(o.recommendation, o.maxReplicas)
+	case s.lagStart != nil && (n >= s.lagNeed || (o.recOK && o.recommendation <= n && !o.filled)):
 		if lag := t.Sub(*s.lagStart); lag > s.longest {
 			s.longest, s.longestAt = lag, *s.lagStart
 		}
@@ -863,8 +954,8 @@ func (s *summer) add(k int, n int32, d *explain.Decision) {
 	}
 }
 
-func (s *summer) rescale(t time.Time, d *explain.Decision) {
-	s.rescales = append(s.rescales, explain.ProjectedRescale{Time: t, Offset: offset(t.Sub(s.rec.Instant(s.first))), From: d.CurrentReplicas, To: d.DesiredReplicas, Reason: d.RescaleReason})
+func (s *summer) rescale(t time.Time, o *syncOutcome) {
+	s.rescales = append(s.rescales, explain.ProjectedRescale{Time: t, Offset: offset(t.Sub(s.rec.Instant(s.first))), From: o.current, To: o.desired, Reason: o.reason})
 }
 
 // filledIn reports whether a metric of d had pods without a sample or not
@@ -909,14 +1000,17 @@ func (s *summer) path(name, source string) explain.BacktestPath {
 	period := s.rec.End().Sub(s.rec.Instant(s.first))
 	out.Summary = explain.PathSummary{
 		PodHours: math.Round(s.podSec/3600*1000) / 1000, Rescales: len(s.rescales), PeakReplicas: s.peak,
-		AboveTarget: make([]explain.MetricTime, 0, len(s.order)),
+		AboveTarget: make([]explain.MetricTime, 0, len(s.labels)),
 	}
-	for _, m := range s.order {
+	for i, m := range s.labels {
+		if i >= len(s.above) {
+			break
+		}
 		f := 0.0
 		if period > 0 {
-			f = math.Round(float64(s.above[m])/float64(period)*1000) / 1000
+			f = math.Round(float64(s.above[i])/float64(period)*1000) / 1000
 		}
-		out.Summary.AboveTarget = append(out.Summary.AboveTarget, explain.MetricTime{Metric: m, Duration: s.above[m].String(), Fraction: f})
+		out.Summary.AboveTarget = append(out.Summary.AboveTarget, explain.MetricTime{Metric: m, Duration: s.above[i].String(), Fraction: f})
 	}
 	if s.longest > 0 {
 		at := s.longestAt

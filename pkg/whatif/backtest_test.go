@@ -296,4 +296,3 @@ func TestBacktestExternal(t *testing.T) {
 		t.Errorf("the sync without a value: outcome %s (%s)", s.Outcome, s.Reason)
 	}
 }
-

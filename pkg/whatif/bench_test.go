@@ -4,10 +4,15 @@
 package whatif
 
 import (
+	"fmt"
+	"math"
 	"testing"
 	"time"
 
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/recording"
 )
 
 // BenchmarkProject24h projects 24 hours at the default 15 s sync period:
@@ -53,6 +58,62 @@ func BenchmarkProject24hFull(b *testing.B) {
 	for b.Loop() {
 		if _, err := Project(s, set, opts); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// weekRecording is 7 days at a 15 s step (40,320 instants) of a workload
+// whose 50 pods (one container, 500m requested) use cpu and memory on a
+// daily cycle around the 50% target, with the real count at 50 throughout:
+// the shape of the backtest of docs/performance.md.
+func weekRecording() *recording.Recording {
+	const pods, n = 50, 7 * 24 * 240
+	start := time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC)
+	rec := &recording.Recording{
+		Namespace: "shop", Workload: "Deployment/web", Start: start, Step: 15 * time.Second, Len: n,
+		SampleWindow: 15 * time.Second, SampleLag: 5 * time.Second,
+		Replicas: recording.ReplicaHistory{Source: recording.SourceKubeStateMetrics, Changes: []recording.ReplicaChange{{At: start.Add(-time.Hour), Replicas: pods}}},
+		Metrics: []recording.Metric{
+			{Kind: recording.KindResource, Name: "cpu", PerPod: map[string]map[string]*recording.Series{}},
+			{Kind: recording.KindResource, Name: "memory", PerPod: map[string]map[string]*recording.Series{}},
+		},
+	}
+	for i := range pods {
+		name := fmt.Sprintf("web-%02d", i)
+		rec.Pods = append(rec.Pods, recording.Pod{
+			Name: name, Labels: map[string]string{"app": "web"}, Created: start.Add(-2 * time.Hour),
+			Ready:      []recording.ReadyChange{{At: start.Add(-2 * time.Hour), Ready: true}},
+			Containers: []recording.Container{{Name: "app", Requests: map[string]int64{"cpu": 500, "memory": 256 << 20}}},
+		})
+		cpu := &recording.Series{Values: make([]float64, n)}
+		mem := &recording.Series{Values: make([]float64, n)}
+		for k := range n {
+			day := 2 * math.Pi * float64(k) / (24 * 240)
+			cpu.Values[k] = 0.25 * (1 + 0.5*math.Sin(day) + 0.02*math.Sin(float64(k*7+i)))
+			mem.Values[k] = float64(200<<20) + float64(i<<10)
+		}
+		rec.Metrics[0].PerPod[name] = map[string]*recording.Series{"app": cpu}
+		rec.Metrics[1].PerPod[name] = map[string]*recording.Series{"app": mem}
+	}
+	return rec
+}
+
+// BenchmarkBacktestWeek replays the 40,320 syncs of weekRecording as they
+// are and with a changed behavior.
+func BenchmarkBacktestWeek(b *testing.B) {
+	rec := weekRecording()
+	s := cpuSnapshot(50, "250m")
+	s.Pods = s.Pods[:1]
+	set := engine.DefaultSettings()
+	fast := &Overrides{Behavior: &autoscalingv2.HorizontalPodAutoscalerBehavior{ScaleDown: &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: ptr(int32(30))}}}
+	b.ReportAllocs()
+	for b.Loop() {
+		bt, proj, err := Backtest(s, rec, set, BacktestOptions{Start: rec.Start, Changes: fast})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(proj.Steps) != rec.Len || bt.Changed == nil {
+			b.Fatalf("%d syncs", len(proj.Steps))
 		}
 	}
 }
