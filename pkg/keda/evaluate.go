@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
@@ -116,6 +117,8 @@ type replay struct {
 	scalers []*scaler
 	// health is status.health after the poll.
 	health map[string]HealthStatus
+	// activeMetrics names the active metrics, for the activation event.
+	activeMetrics []string
 }
 
 // pollState is what KEDA's getScaledObjectState returns for one poll.
@@ -156,6 +159,7 @@ func Evaluate(in Input) (*explain.KEDA, error) {
 		r.rejected(err)
 		return r.finish(), nil
 	}
+	r.pruneHealth()
 	r.webhookWarnings()
 	st, err := r.poll()
 	if err != nil {
@@ -203,10 +207,7 @@ func newReplay(in Input) (*replay, error) {
 func (r *replay) describe() {
 	so, in := r.so, r.in
 	apiVersion, kind, _ := target(so)
-	idleOrMin := so.minReplicaCount()
-	if so.Spec.IdleReplicaCount != nil {
-		idleOrMin = *so.Spec.IdleReplicaCount
-	}
+	_, idleOrMin := so.idleOrMinimum()
 	r.out = &explain.KEDA{
 		KEDAVersion:     in.Version.String(),
 		ScaledObject:    explain.ObjectRef{Namespace: so.Namespace, Name: so.Name},
@@ -422,6 +423,23 @@ func (r *replay) stopped(err error) {
 	r.out.Summary = fmt.Sprintf("KEDA's polls fail (%s) and scale nothing.", err)
 }
 
+// pruneHealth drops the status.health entries of metrics the object no
+// longer has, as KEDA's reconcile does each time it writes the HPA (when
+// every metric name is known).
+func (r *replay) pruneHealth() {
+	names := map[string]bool{}
+	for _, s := range r.scalers {
+		if !s.external {
+			continue
+		}
+		if s.metricName == "" {
+			return
+		}
+		names[s.metricName] = true
+	}
+	maps.DeleteFunc(r.health, func(k string, _ HealthStatus) bool { return !names[k] })
+}
+
 // webhookWarnings records what KEDA's admission webhook would refuse
 // (an object without the webhook, or created before it, can hold them).
 func (r *replay) webhookWarnings() {
@@ -436,9 +454,9 @@ func (r *replay) webhookWarnings() {
 		r.step(explain.KEDAStep{Kind: explain.KEDAStepConfig,
 			Text: "only cpu/memory triggers with minReplicaCount 0: KEDA's webhook refuses this (such an object is always active and never reaches zero)"})
 	}
-	if so.Spec.Fallback != nil && !so.usesModifiers() && allResources {
+	if err := checkFallbackValid(so); err != nil {
 		r.step(explain.KEDAStep{Kind: explain.KEDAStepConfig,
-			Text: "fallback with only cpu/memory triggers: KEDA's webhook refuses this (there is no External metric to fall back on)"})
+			Text: fmt.Sprintf("KEDA's webhook refuses this fallback: %s", err)})
 	}
 	if r.out.Fallback != nil && !r.out.Fallback.Valid {
 		r.step(explain.KEDAStep{Kind: explain.KEDAStepConfig,
@@ -768,16 +786,13 @@ func (r *replay) composite(obs map[int]*observation, fallbackActive bool) (map[s
 			continue
 		}
 		key := r.scalers[i].trigger.Name
-		v := o.value.AsApproximateFloat64()
-		// The scalingModifiers behavior: a metric past the threshold reads
-		// nil.
-		if so.Spec.Fallback != nil && so.Spec.Fallback.Behavior == FallbackScalingModifiers {
-			if h, ok := r.health[o.metric]; ok && h.NumberOfFailures != nil && *h.NumberOfFailures > so.Spec.Fallback.FailureThreshold {
-				data[key], inputs[key] = nil, nil
-				continue
-			}
+		v := formulaInput(so, r.health, o.metric, o.value.AsApproximateFloat64())
+		data[key] = v
+		if f, ok := v.(float64); ok {
+			inputs[key] = ptr(f)
+		} else {
+			inputs[key] = nil
 		}
-		data[key], inputs[key] = v, ptr(v)
 	}
 	q, err := f.compositeValue(so, data)
 	if err != nil {
@@ -794,6 +809,16 @@ func (r *replay) execute(st pollState) {
 	minReplicas := so.minReplicaCount()
 	idle := so.Spec.IdleReplicaCount
 	r.cond("Ready", "True", reasonReady, msgReady)
+	// handlePaused: a loop still running when the pause lands stops here
+	// (Evaluate never gets here for a paused object: the controller stops
+	// the loop).
+	if p.Paused {
+		r.cond("Paused", "True", reasonPaused, msgPaused)
+		out.Reason = explain.KEDAReasonPaused
+		return
+	}
+	r.fallbackEvents(st)
+	r.activeMetrics = st.activeMetrics
 	out.Active = st.active || p.ForceActivation
 	r.activationStep(st)
 	if out.Active {
@@ -889,10 +914,23 @@ func (r *replay) scaleFromZero() {
 	if r.so.minReplicaCount() == 0 {
 		why = "minReplicaCount 0, so 1"
 	}
-	if r.write(explain.KEDAStepScaleFromZero, to, "error activating ScaleTarget",
-		fmt.Sprintf("active at %d replicas: KEDA scales %d → %d at once (%s); the HPA then decides from %d", cur, cur, to, why, to)) {
-		r.out.LastActiveTimeAfter = ptr(r.in.Now)
+	ok := r.write(explain.KEDAStepScaleFromZero, to, "error activating ScaleTarget",
+		fmt.Sprintf("active at %d replicas: KEDA scales %d → %d at once (%s); the HPA then decides from %d", cur, cur, to, why, to))
+	kind, ns, name := r.so.Status.ScaleTargetKind, r.so.Namespace, r.so.Spec.ScaleTargetRef.Name
+	if !ok {
+		msg := fmt.Sprintf("Failed to scale %s %s/%s from %d to %d", kind, ns, name, cur, to)
+		if r.sw.ScaleErrorSetsReady {
+			msg += ": " + r.in.ScaleUpdateError
+		}
+		r.event("Warning", "KEDAScaleTargetActivationFailed", msg)
+		return
 	}
+	r.out.LastActiveTimeAfter = ptr(r.in.Now)
+	msg := fmt.Sprintf("Scaled %s %s/%s from %d to %d, triggered by %s", kind, ns, name, cur, to, strings.Join(r.activeMetrics, ";"))
+	if r.out.Pause.ForceActivation {
+		msg = fmt.Sprintf("Scaled %s %s/%s from %d to %d, caused by forced activation annotation", kind, ns, name, cur, to)
+	}
+	r.event("Normal", "KEDAScaleTargetActivated", msg)
 }
 
 // scaleToZero replays scaleToZeroOrIdle: the cooldown, then a jump to
@@ -927,8 +965,19 @@ func (r *replay) scaleToZero() {
 		r.hpaDecides()
 		return
 	}
-	r.write(explain.KEDAStepScaleToZero, to, "error deactivating ScaleTarget",
+	ok := r.write(explain.KEDAStepScaleToZero, to, "error deactivating ScaleTarget",
 		fmt.Sprintf("inactive; %s %s + cooldown %d s = %s is past: KEDA scales %d → %d at once, past the HPA's behavior", origin, stamp(*c.Since), period, stamp(*c.Until), cur, to))
+	kind, ns, name := so.Status.ScaleTargetKind, so.Namespace, so.Spec.ScaleTargetRef.Name
+	if !ok {
+		msg := fmt.Sprintf("Failed to deactivate %s %s/%s from %d to %d", kind, ns, name, cur, to)
+		if r.sw.ScaleErrorSetsReady {
+			msg += ": " + in.ScaleUpdateError
+		}
+		r.event("Warning", "KEDAScaleTargetDeactivationFailed", msg)
+		return
+	}
+	r.cond("Active", "False", reasonNotActive, msgNotActive)
+	r.event("Normal", "KEDAScaleTargetDeactivated", fmt.Sprintf("Deactivated %s %s/%s from %d to %d", kind, ns, name, cur, to))
 }
 
 // write replays one scale update of KEDA's to replicas to: it succeeds
@@ -951,6 +1000,27 @@ func (r *replay) write(kind explain.KEDAStepKind, to int32, errWhat, text string
 	r.out.KEDAScaleTo = ptr(to)
 	r.out.ReplicasAfterKEDA = to
 	return true
+}
+
+// fallbackEvents emits the fallback events of checkScalers: activated
+// when this poll has a fallback and the status did not say so yet,
+// deactivated when it has none and the status said it had.
+func (r *replay) fallbackEvents(st pollState) {
+	was := false
+	if c := r.statusCondition("Fallback"); c != nil {
+		was = c.Status == "True"
+	}
+	switch {
+	case st.fallbackActive && !was:
+		r.event("Normal", "ScaledObjectFallbackActivated", "ScaledObject fallback is active")
+	case !st.fallbackActive && was:
+		r.event("Normal", "ScaledObjectFallbackDeactivated", "ScaledObject fallback is no longer active")
+	}
+}
+
+// event appends an Event KEDA emits.
+func (r *replay) event(typ, reason, message string) {
+	r.out.Events = append(r.out.Events, explain.Event{Type: typ, Reason: reason, Message: message})
 }
 
 // hpaDecides notes that KEDA leaves the replicas where they are.
@@ -1053,17 +1123,25 @@ func (r *replay) finish() *explain.KEDA {
 // fallbackCondition writes the Fallback condition from the health after
 // the poll.
 func (r *replay) fallbackCondition() {
-	if !fallbackConfigured(r.so) {
-		r.cond("Fallback", "False", reasonNoFallback, msgNoFallback)
+	if fallbackExceeded(r.so, r.health) {
+		r.cond("Fallback", "True", reasonFallbackExists, msgFallbackExists)
 		return
 	}
-	for _, h := range r.health {
-		if h.Status == HealthFailing && h.NumberOfFailures != nil && *h.NumberOfFailures > r.so.Spec.Fallback.FailureThreshold {
-			r.cond("Fallback", "True", reasonFallbackExists, msgFallbackExists)
-			return
+	r.cond("Fallback", "False", reasonNoFallback, msgNoFallback)
+}
+
+// fallbackExceeded reports whether a configured fallback is in force: any
+// metric of health Failing more than failureThreshold times.
+func fallbackExceeded(so *ScaledObject, health map[string]HealthStatus) bool {
+	if !fallbackConfigured(so) {
+		return false
+	}
+	for _, h := range health {
+		if h.Status == HealthFailing && h.NumberOfFailures != nil && *h.NumberOfFailures > so.Spec.Fallback.FailureThreshold {
+			return true
 		}
 	}
-	r.cond("Fallback", "False", reasonNoFallback, msgNoFallback)
+	return false
 }
 
 // pausedCondition writes the Paused condition of an object not fully
@@ -1087,21 +1165,31 @@ func (r *replay) pausedCondition() {
 // hpaActiveCondition mirrors the HPA's ScalingActive condition into
 // HPAActive, when the HPA was read.
 func (r *replay) hpaActiveCondition() {
-	c := r.in.HPACondition
-	if c == nil || r.so.Status.HpaName == "" {
-		return
+	if status, reason, message := hpaHealth(r.so.Status.HpaName, r.in.HPACondition); status != "" {
+		r.cond("HPAActive", status, reason, message)
+	}
+}
+
+// hpaHealth is KEDA's reading of its HPA's ScalingActive condition: True
+// (HPAActive) when it is True, True (ScalingDisabled) when the HPA is
+// disabled at zero replicas, False with the HPA's reason (or
+// HPAMetricsUnavailable) otherwise, and nothing when the HPA cannot be
+// observed (no hpaName in the status, unreadable, no condition yet: c nil).
+func hpaHealth(hpaName string, c *HPACondition) (status, reason, message string) {
+	if c == nil || hpaName == "" {
+		return "", "", ""
 	}
 	switch {
 	case c.Status == "True":
-		r.cond("HPAActive", "True", reasonHPAActive, "HPA is actively scaling")
+		return "True", reasonHPAActive, "HPA is actively scaling"
 	case c.Reason == reasonScalingDisabled:
-		r.cond("HPAActive", "True", reasonScalingDisabled, c.Message)
+		return "True", reasonScalingDisabled, c.Message
 	default:
 		reason := c.Reason
 		if reason == "" {
 			reason = reasonHPAUnavailable
 		}
-		r.cond("HPAActive", "False", reason, "HPA is not actively scaling: "+c.Message)
+		return "False", reason, "HPA is not actively scaling: " + c.Message
 	}
 }
 

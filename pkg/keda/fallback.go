@@ -28,6 +28,28 @@ func fallbackValid(so *ScaledObject) bool {
 	return f.FailureThreshold >= 0 && f.Replicas >= 0 && ok
 }
 
+// checkFallbackValid is the fallback check of KEDA's admission webhook:
+// counts ≥ 0 and, without scalingModifiers, at least one trigger that is
+// not cpu or memory.
+func checkFallbackValid(so *ScaledObject) error {
+	f := so.Spec.Fallback
+	if f == nil {
+		return nil
+	}
+	if f.FailureThreshold < 0 || f.Replicas < 0 {
+		return fmt.Errorf("FailureThreshold=%d & Replicas=%d must both be greater than or equal to 0", f.FailureThreshold, f.Replicas)
+	}
+	if so.usesModifiers() {
+		return nil
+	}
+	for _, t := range so.Spec.Triggers {
+		if t.Type != TypeCPU && t.Type != TypeMemory {
+			return nil
+		}
+	}
+	return errors.New("at least one trigger (that is not cpu or memory) has to have the `AverageValue` type for the fallback to be enabled")
+}
+
 // fallbackConfigured is a fallback KEDA counts failures for.
 func fallbackConfigured(so *ScaledObject) bool {
 	return so.Spec.Fallback != nil && fallbackValid(so)

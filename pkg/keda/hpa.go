@@ -68,19 +68,8 @@ func controllerCheck(so *ScaledObject, scalers []*scaler, buildErr error) error 
 	if _, _, err := target(so); err != nil {
 		return fail("ScaledObject doesn't have correct scaleTargetRef specification", err)
 	}
-	// CheckReplicaCountBoundsAreValid: the HPA's min (1 for 0) against max,
-	// and idle strictly below it. With min unset the check uses 0.
-	minReplicas := int32(0)
-	if so.Spec.MinReplicaCount != nil {
-		minReplicas = so.hpaMinReplicas()
-	}
-	if minReplicas > so.hpaMaxReplicas() {
-		return fail("ScaledObject doesn't have correct Idle/Min/Max Replica Counts specification",
-			fmt.Errorf("MinReplicaCount=%d must be less than MaxReplicaCount=%d", minReplicas, so.hpaMaxReplicas()))
-	}
-	if idle := so.Spec.IdleReplicaCount; idle != nil && *idle >= minReplicas {
-		return fail("ScaledObject doesn't have correct Idle/Min/Max Replica Counts specification",
-			fmt.Errorf("IdleReplicaCount=%d must be less than MinReplicaCount=%d", *idle, minReplicas))
+	if err := checkReplicaCountBounds(so); err != nil {
+		return fail("ScaledObject doesn't have correct Idle/Min/Max Replica Counts specification", err)
 	}
 	// ValidateTriggers: no cached metrics on cpu, memory and cron; unique
 	// trigger names.
@@ -120,15 +109,32 @@ func controllerCheck(so *ScaledObject, scalers []*scaler, buildErr error) error 
 	return nil
 }
 
+// checkReplicaCountBounds is KEDA's CheckReplicaCountBoundsAreValid: the
+// HPA's min (1 for 0; 0 when min is unset) not above max, and idle
+// strictly below that min.
+func checkReplicaCountBounds(so *ScaledObject) error {
+	minReplicas := int32(0)
+	if so.Spec.MinReplicaCount != nil {
+		minReplicas = so.hpaMinReplicas()
+	}
+	if minReplicas > so.hpaMaxReplicas() {
+		return fmt.Errorf("MinReplicaCount=%d must be less than MaxReplicaCount=%d", minReplicas, so.hpaMaxReplicas())
+	}
+	if idle := so.Spec.IdleReplicaCount; idle != nil && *idle >= minReplicas {
+		return fmt.Errorf("IdleReplicaCount=%d must be less than MinReplicaCount=%d", *idle, minReplicas)
+	}
+	return nil
+}
+
 // HPAResult is the HorizontalPodAutoscaler KEDA writes for a ScaledObject.
 type HPAResult struct {
 	// HPA is nil when KEDA writes none: the object is paused (KEDA deletes
 	// its HPA) or its controller rejects it (Error says why).
-	HPA   *autoscalingv2.HorizontalPodAutoscaler
-	Error string
+	HPA   *autoscalingv2.HorizontalPodAutoscaler `json:"hpa,omitempty"`
+	Error string                                 `json:"error,omitempty"`
 	// Notes lists what the replay could not know (the targets of triggers
 	// whose scalers are not replayed, metric names missing from the status).
-	Notes []string
+	Notes []string `json:"notes,omitempty"`
 }
 
 // BuildHPA replays the HPA KEDA's controller writes for so (controllers/

@@ -114,6 +114,21 @@ func (f *formula) compositeValue(so *ScaledObject, data map[string]any) (resourc
 	return q, nil
 }
 
+// formulaInput is the value the formula reads for a metric: v, or nil when
+// the scalingModifiers fallback behavior is set and the metric has failed
+// more than failureThreshold times (the ?? operator can then replace it).
+func formulaInput(so *ScaledObject, health map[string]HealthStatus, metric string, v float64) any {
+	f := so.Spec.Fallback
+	if f == nil || f.Behavior != FallbackScalingModifiers {
+		return v
+	}
+	h, ok := health[metric]
+	if !ok || h.NumberOfFailures == nil || *h.NumberOfFailures <= f.FailureThreshold {
+		return v
+	}
+	return nil
+}
+
 // activationTarget parses scalingModifiers.activationTarget (0 when
 // empty). An unparsable value stops the poll: KEDA then scales nothing.
 func activationTarget(so *ScaledObject) (float64, error) {

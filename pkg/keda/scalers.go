@@ -137,7 +137,11 @@ func externalSpec(name string, target autoscalingv2.MetricTarget) autoscalingv2.
 // scalingModifiers (a zero target is then allowed). sw and load matter for
 // metrics-api auth modes and cron time zone prefixes.
 func buildScaler(so *ScaledObject, index int, sw Switches, load LocationLoader) *scaler {
-	t := so.Spec.Triggers[index]
+	return buildTrigger(so, so.Spec.Triggers[index], index, sw, load)
+}
+
+// buildTrigger builds trigger t as KEDA would at index of so.
+func buildTrigger(so *ScaledObject, t ScaleTrigger, index int, sw Switches, load LocationLoader) *scaler {
 	s := &scaler{index: index, trigger: t, replayed: true, external: true}
 	asMetricSource := so.usesModifiers()
 	switch t.Type {
@@ -435,4 +439,27 @@ func (s *scaler) buildCPUMemory() error {
 		}
 	}
 	return nil
+}
+
+// CountWorkloadPods is the value of a kubernetes-workload trigger: the
+// pods its podSelector matches in the object's namespace (the caller
+// lists them), except those Succeeded or Failed; with groupByNode, the
+// distinct nodes of those pods (pods without a node do not count).
+func CountWorkloadPods(pods []corev1.Pod, groupByNode bool) float64 {
+	nodes := map[string]bool{}
+	n := 0
+	for i := range pods {
+		p := &pods[i]
+		if p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed {
+			continue
+		}
+		n++
+		if p.Spec.NodeName != "" {
+			nodes[p.Spec.NodeName] = true
+		}
+	}
+	if groupByNode {
+		return float64(len(nodes))
+	}
+	return float64(n)
 }

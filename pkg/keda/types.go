@@ -306,6 +306,15 @@ func (so *ScaledObject) usesHPAObservations() bool {
 	return !so.pollingRelevant() && !so.usesModifiers()
 }
 
+// idleOrMinimum is where KEDA parks an inactive workload: idleReplicaCount
+// when set (true), else minReplicaCount (0 when unset).
+func (so *ScaledObject) idleOrMinimum() (bool, int32) {
+	if so.Spec.IdleReplicaCount != nil {
+		return true, *so.Spec.IdleReplicaCount
+	}
+	return false, so.minReplicaCount()
+}
+
 // hpaName is the HPA KEDA owns: advanced.horizontalPodAutoscalerConfig.name
 // when set, else keda-hpa-NAME.
 func (so *ScaledObject) hpaName() string {
