@@ -101,7 +101,15 @@ func quantityFromFloat(v float64) (resource.Quantity, error) {
 	if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
 		return resource.MustParse("0"), nil
 	}
-	return resource.ParseQuantity(strconv.FormatFloat(v, 'f', 3, 64))
+	q, err := resource.ParseQuantity(strconv.FormatFloat(v, 'f', 3, 64))
+	if err != nil {
+		return q, err
+	}
+	// The parsed text ("2.500") stays attached to the quantity; drop it so
+	// that it prints canonically ("2500m"), as the API server returns it.
+	q.Neg()
+	q.Neg()
+	return q, nil
 }
 
 // externalTarget is KEDA's target of an External metric from a float
