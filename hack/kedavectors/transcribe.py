@@ -696,6 +696,22 @@ for phase, active in [("Running", True), ("Succeeded", False), ("Failed", False)
          "expect": {"active": active}}
     add("scalers.json", v)
 
+GB_PODS = [
+    {"metadata": {"name": "demo-pod-node-a-1"}, "spec": {"nodeName": "node-a"}, "status": {"phase": "Running"}},
+    {"metadata": {"name": "demo-pod-node-a-2"}, "spec": {"nodeName": "node-a"}, "status": {"phase": "Running"}},
+    {"metadata": {"name": "demo-pod-node-b"}, "spec": {"nodeName": "node-b"}, "status": {"phase": "Running"}},
+    {"metadata": {"name": "demo-pod-pending"}, "status": {"phase": "Pending"}},
+    {"metadata": {"name": "demo-pod-failed"}, "spec": {"nodeName": "node-c"}, "status": {"phase": "Failed"}},
+]
+for case, by_node, want in [("count all matching pods", False, 4), ("count unique nodes for scheduled matching pods", True, 2)]:
+    md = {"podSelector": "app=demo", "value": "1"}
+    if by_node:
+        md["groupByNode"] = "true"
+    add("scalers.json", {"id": "scaler-kubernetes-workload-testworkloadgroupbynode-" + slug(case),
+                         "source": SC + KW + " TestWorkloadGroupByNode/" + case, "versions": BOTH, "level": "workloadPods",
+                         "pods": GB_PODS, "groupByNode": by_node, "trigger": {"type": "kubernetes-workload", "metadata": md},
+                         "expect": {"count": want}})
+
 # cron
 CR = "cron_scaler_test.go"
 VC1 = {"timezone": "Etc/UTC", "start": "0 0 * * Thu", "end": "59 23 * * Thu", "desiredReplicas": "10"}
@@ -898,6 +914,10 @@ controller("sets scale up select policy to original policy when annotation remov
 controller("doesn't allow MinReplicaCount > MaxReplicaCount",
            cso("so-minmax", "minmax", min=10, max=5, triggers=[cron_trigger()]),
            {"invalid": True, "invalidField": "spec"}, notes="rejected by the CRD's CEL rule at the API server")
+controller("create scaledobject with empty triggers should be blocked",
+           cso("so-block-deleted", "block-deleted", min=1, max=5, polling=1, triggers=[],
+               advanced={"horizontalPodAutoscalerConfig": {}}),
+           {"invalid": True, "invalidField": "spec.triggers"}, notes="rejected by the CRD's minItems at the API server")
 controller("doesn't allow IdleReplicaCount > MinReplicaCount",
            cso("so-idlemin", "idlemin", idle=10, min=5, triggers=[cron_trigger()]), {"ready": "False"})
 controller("doesn't allow IdleReplicaCount > MaxReplicaCount, when MinReplicaCount is not explicitly defined",

@@ -130,6 +130,10 @@ type KEDA struct {
 	// (Ready, Active, Fallback, Paused, and HPAActive when the HPA is known),
 	// in that order.
 	Conditions []KEDACondition `json:"conditions"`
+	// Events are the Events KEDA's operator emits at this poll, in order
+	// (KEDAScaleTargetActivated, KEDAScaleTargetDeactivated, their Failed
+	// forms, ScaledObjectFallbackActivated/Deactivated).
+	Events []Event `json:"events,omitempty"`
 	// Steps narrate the poll in order, each with its numbers.
 	Steps []KEDAStep `json:"steps"`
 	// Assumptions lists every input that was not observed.

@@ -277,8 +277,10 @@ func (r *replay) describe() {
 		}
 	}
 	if !so.pollingRelevant() {
-		r.step(explain.KEDAStep{Kind: explain.KEDAStepConfig, Seconds: ptr(so.pollingInterval()),
-			Text: fmt.Sprintf("minReplicaCount %d ≥ 1 without idleReplicaCount: KEDA never scales to zero, the HPA does all the scaling and pollingInterval %d s changes nothing", so.minReplicaCount(), so.pollingInterval())})
+		r.step(explain.KEDAStep{
+			Kind: explain.KEDAStepConfig, Seconds: ptr(so.pollingInterval()),
+			Text: fmt.Sprintf("minReplicaCount %d ≥ 1 without idleReplicaCount: KEDA never scales to zero, the HPA does all the scaling and pollingInterval %d s changes nothing", so.minReplicaCount(), so.pollingInterval()),
+		})
 	}
 }
 
@@ -362,8 +364,10 @@ func (r *replay) paused() {
 		msg := fmt.Sprintf("failed to scale target to paused replica count: failed to parse paused replica count: %s", p.PausedReplicasError)
 		r.cond("Ready", "False", reasonCheckFailed, msg)
 		r.cond("Active", "Unknown", reasonUnknownState, msgCheckFailed)
-		r.step(explain.KEDAStep{Kind: explain.KEDAStepPause,
-			Text: fmt.Sprintf("%s: paused (its presence pauses), but the value is not an int32: KEDA deletes its HPA %s, leaves %d replicas and reports the error", which, r.so.hpaName(), r.in.CurrentReplicas)})
+		r.step(explain.KEDAStep{
+			Kind: explain.KEDAStepPause,
+			Text: fmt.Sprintf("%s: paused (its presence pauses), but the value is not an int32: KEDA deletes its HPA %s, leaves %d replicas and reports the error", which, r.so.hpaName(), r.in.CurrentReplicas),
+		})
 		r.out.Summary = fmt.Sprintf("Paused by %s with an invalid count: KEDA's HPA is deleted and the workload stays at %d replicas.", AnnotationPausedReplicas, r.in.CurrentReplicas)
 	case p.PausedReplicas != nil:
 		to := *p.PausedReplicas
@@ -380,8 +384,10 @@ func (r *replay) paused() {
 		r.out.Summary = fmt.Sprintf("Paused at %d replicas by %s: no HPA, no polling.", to, AnnotationPausedReplicas)
 	default:
 		r.cond("Ready", "True", reasonReady, msgPaused)
-		r.step(explain.KEDAStep{Kind: explain.KEDAStepPause,
-			Text: fmt.Sprintf("%s: paused; KEDA deletes its HPA %s and freezes the workload at %d replicas", which, r.so.hpaName(), r.in.CurrentReplicas)})
+		r.step(explain.KEDAStep{
+			Kind: explain.KEDAStepPause,
+			Text: fmt.Sprintf("%s: paused; KEDA deletes its HPA %s and freezes the workload at %d replicas", which, r.so.hpaName(), r.in.CurrentReplicas),
+		})
 		r.out.Summary = fmt.Sprintf("Paused by %s: no HPA, no polling; the workload stays at %d replicas.", AnnotationPaused, r.in.CurrentReplicas)
 	}
 	if c := r.statusCondition("Active"); c != nil && p.PausedReplicasError == "" {
@@ -400,8 +406,10 @@ func (r *replay) rejected(err error) {
 	r.cond("Active", "Unknown", reasonUnknownState, msgCheckFailed)
 	r.fallbackCondition()
 	r.pausedCondition()
-	r.step(explain.KEDAStep{Kind: explain.KEDAStepConfig,
-		Text: fmt.Sprintf("KEDA's controller rejects the object (%s): it writes Ready=False, writes no HPA and starts no polling; the workload keeps %d replicas", err, r.in.CurrentReplicas)})
+	r.step(explain.KEDAStep{
+		Kind: explain.KEDAStepConfig,
+		Text: fmt.Sprintf("KEDA's controller rejects the object (%s): it writes Ready=False, writes no HPA and starts no polling; the workload keeps %d replicas", err, r.in.CurrentReplicas),
+	})
 	r.assume("an HPA or a polling loop made from an older generation of the object may still run; its decisions are not replayed")
 	r.out.Summary = fmt.Sprintf("KEDA rejects the ScaledObject: %s", err)
 }
@@ -418,8 +426,10 @@ func (r *replay) stopped(err error) {
 	}
 	r.fallbackCondition()
 	r.pausedCondition()
-	r.step(explain.KEDAStep{Kind: explain.KEDAStepError,
-		Text: fmt.Sprintf("KEDA cannot compute the object's state (%s): the poll ends without scaling; the workload keeps %d replicas", err, r.in.CurrentReplicas)})
+	r.step(explain.KEDAStep{
+		Kind: explain.KEDAStepError,
+		Text: fmt.Sprintf("KEDA cannot compute the object's state (%s): the poll ends without scaling; the workload keeps %d replicas", err, r.in.CurrentReplicas),
+	})
 	r.out.Summary = fmt.Sprintf("KEDA's polls fail (%s) and scale nothing.", err)
 }
 
@@ -451,16 +461,22 @@ func (r *replay) webhookWarnings() {
 		}
 	}
 	if allResources && so.minReplicaCount() == 0 {
-		r.step(explain.KEDAStep{Kind: explain.KEDAStepConfig,
-			Text: "only cpu/memory triggers with minReplicaCount 0: KEDA's webhook refuses this (such an object is always active and never reaches zero)"})
+		r.step(explain.KEDAStep{
+			Kind: explain.KEDAStepConfig,
+			Text: "only cpu/memory triggers with minReplicaCount 0: KEDA's webhook refuses this (such an object is always active and never reaches zero)",
+		})
 	}
 	if err := checkFallbackValid(so); err != nil {
-		r.step(explain.KEDAStep{Kind: explain.KEDAStepConfig,
-			Text: fmt.Sprintf("KEDA's webhook refuses this fallback: %s", err)})
+		r.step(explain.KEDAStep{
+			Kind: explain.KEDAStepConfig,
+			Text: fmt.Sprintf("KEDA's webhook refuses this fallback: %s", err),
+		})
 	}
 	if r.out.Fallback != nil && !r.out.Fallback.Valid {
-		r.step(explain.KEDAStep{Kind: explain.KEDAStepConfig,
-			Text: "fallback ignored: with scalingModifiers KEDA needs a target that is an integer above 0"})
+		r.step(explain.KEDAStep{
+			Kind: explain.KEDAStepConfig,
+			Text: "fallback ignored: with scalingModifiers KEDA needs a target that is an integer above 0",
+		})
 	}
 }
 
@@ -481,8 +497,10 @@ func (r *replay) poll() (pollState, error) {
 	for _, s := range r.scalers {
 		if !s.external {
 			resources++
-			r.step(explain.KEDAStep{Kind: explain.KEDAStepTrigger, Trigger: ptr(s.index),
-				Text: fmt.Sprintf("trigger %d (%s): a %s metric of the HPA; it never counts for KEDA's activation", s.index, s.trigger.Type, s.spec.Type)})
+			r.step(explain.KEDAStep{
+				Kind: explain.KEDAStepTrigger, Trigger: ptr(s.index),
+				Text: fmt.Sprintf("trigger %d (%s): a %s metric of the HPA; it never counts for KEDA's activation", s.index, s.trigger.Type, s.spec.Type),
+			})
 			continue
 		}
 		o, err := r.pollTrigger(s, count)
@@ -552,8 +570,10 @@ func (r *replay) pollTrigger(s *scaler, count bool) (*observation, error) {
 			break
 		}
 		w := cronActivity(s.cron.startSchedule, s.cron.endSchedule, loc, r.in.Now)
-		tr.Schedule = &explain.KEDACronWindow{Start: s.cron.start, End: s.cron.end, Timezone: s.cron.timezone,
-			DesiredReplicas: s.cron.desiredReplicas, NextStart: w.nextStart, NextEnd: w.nextEnd}
+		tr.Schedule = &explain.KEDACronWindow{
+			Start: s.cron.start, End: s.cron.end, Timezone: s.cron.timezone,
+			DesiredReplicas: s.cron.desiredReplicas, NextStart: w.nextStart, NextEnd: w.nextEnd,
+		}
 		v := 0.0
 		if w.active {
 			v = float64(s.cron.desiredReplicas)
@@ -673,8 +693,10 @@ func (r *replay) describeObservation(s *scaler, tr *explain.KEDATrigger, o *obse
 	}
 	// The failure count against the threshold.
 	th := r.so.Spec.Fallback.FailureThreshold
-	fs := explain.KEDAStep{Kind: explain.KEDAStepFallback, Trigger: ptr(s.index), Metric: s.metricName,
-		Value: ptr(float64(o.failuresAfter)), Threshold: ptr(float64(th))}
+	fs := explain.KEDAStep{
+		Kind: explain.KEDAStepFallback, Trigger: ptr(s.index), Metric: s.metricName,
+		Value: ptr(float64(o.failuresAfter)), Threshold: ptr(float64(th)),
+	}
 	switch {
 	case o.err == nil:
 		fs.Text = fmt.Sprintf("%s: success: failure count %d → 0", name, o.failuresBefore)
@@ -718,28 +740,57 @@ func (r *replay) modifiers(st *pollState) error {
 	so := r.so
 	sm := r.out.ScalingModifiers
 	st.active, st.activeMetrics = false, nil
-	values, composite, ferr := r.composite(st.obs, st.fallbackActive)
-	sm.Inputs = values
-	if ferr != nil {
-		sm.Error = ferr.Error()
-	}
-	if composite != nil {
-		sm.Value = ptr(composite.AsApproximateFloat64())
+	noFormula := so.Spec.Advanced.ScalingModifiers.Formula == "" && !st.fallbackActive
+	var composite *resource.Quantity
+	if !noFormula {
+		values, q, ferr := r.composite(st.obs, st.fallbackActive)
+		sm.Inputs, composite = values, q
+		if ferr != nil {
+			sm.Error = ferr.Error()
+		}
+		if composite != nil {
+			sm.Value = ptr(composite.AsApproximateFloat64())
+		}
 	}
 	if st.isError {
-		r.step(explain.KEDAStep{Kind: explain.KEDAStepFormula, Metric: CompositeMetricName,
-			Text: "a trigger is in error: with scalingModifiers the object is inactive"})
+		r.step(explain.KEDAStep{
+			Kind: explain.KEDAStepFormula, Metric: CompositeMetricName,
+			Text: "a trigger is in error: with scalingModifiers the object is inactive",
+		})
 		return nil
 	}
 	at, err := activationTarget(so)
 	if err != nil {
 		return err
 	}
+	if noFormula {
+		// No formula: KEDA compares each trigger's own value with the
+		// activationTarget.
+		for _, i := range slices.Sorted(maps.Keys(st.obs)) {
+			o := st.obs[i]
+			if o.value == nil {
+				continue
+			}
+			v := o.value.AsApproximateFloat64()
+			op := "≤"
+			if v > at {
+				op = ">"
+				if !st.active {
+					st.active, st.activeMetrics = true, []string{o.metric}
+				}
+			}
+			r.step(explain.KEDAStep{
+				Kind: explain.KEDAStepFormula, Metric: o.metric, Value: ptr(v), Operator: op, Threshold: ptr(at),
+				Text: fmt.Sprintf("no formula: %s = %s %s activationTarget %s", o.metric, num(v), op, num(at)),
+			})
+		}
+		sm.Active = st.active
+		return nil
+	}
 	fst := explain.KEDAStep{Kind: explain.KEDAStepFormula, Metric: CompositeMetricName, Threshold: ptr(at)}
-	switch {
-	case composite == nil:
+	if composite == nil {
 		fst.Text = fmt.Sprintf("formula %q fails (%s): no composite value, inactive", so.Spec.Advanced.ScalingModifiers.Formula, sm.Error)
-	default:
+	} else {
 		v := composite.AsApproximateFloat64()
 		fst.Value = ptr(v)
 		sm.Active = v > at
@@ -832,13 +883,17 @@ func (r *replay) execute(st pollState) {
 			r.scaleFromZero()
 		case st.isError:
 			r.cond("Ready", "Unknown", reasonPartialError, msgPartialError)
-			r.step(explain.KEDAStep{Kind: explain.KEDAStepLastActive,
-				Text: fmt.Sprintf("active but a trigger is in error: Ready=Unknown, and lastActiveTime is not refreshed; the HPA decides from %d replicas", cur)})
+			r.step(explain.KEDAStep{
+				Kind: explain.KEDAStepLastActive,
+				Text: fmt.Sprintf("active but a trigger is in error: Ready=Unknown, and lastActiveTime is not refreshed; the HPA decides from %d replicas", cur),
+			})
 			r.hpaDecides()
 		default:
 			out.LastActiveTimeAfter = ptr(in.Now)
-			r.step(explain.KEDAStep{Kind: explain.KEDAStepLastActive, At: ptr(in.Now),
-				Text: fmt.Sprintf("active at %d replicas: lastActiveTime → %s", cur, stamp(in.Now))})
+			r.step(explain.KEDAStep{
+				Kind: explain.KEDAStepLastActive, At: ptr(in.Now),
+				Text: fmt.Sprintf("active at %d replicas: lastActiveTime → %s", cur, stamp(in.Now)),
+			})
 			r.hpaDecides()
 		}
 	} else {
@@ -846,18 +901,24 @@ func (r *replay) execute(st pollState) {
 		f := so.Spec.Fallback
 		switch {
 		case st.isError && f != nil && f.Replicas != 0:
-			r.step(explain.KEDAStep{Kind: explain.KEDAStepError,
-				Text: fmt.Sprintf("inactive with a trigger in error and fallback.replicas %d: KEDA writes nothing (a scale to zero would keep the HPA from reaching the fallback)", f.Replicas)})
+			r.step(explain.KEDAStep{
+				Kind: explain.KEDAStepError,
+				Text: fmt.Sprintf("inactive with a trigger in error and fallback.replicas %d: KEDA writes nothing (a scale to zero would keep the HPA from reaching the fallback)", f.Replicas),
+			})
 			r.hpaDecides()
 		case st.isError && f == nil:
 			r.cond("Ready", "False", reasonTriggerError, msgTriggerError)
-			r.step(explain.KEDAStep{Kind: explain.KEDAStepError,
-				Text: fmt.Sprintf("inactive with a trigger in error and no fallback: Ready=False (TriggerError); KEDA writes nothing and never scales to zero on an error; %d replicas stay", cur)})
+			r.step(explain.KEDAStep{
+				Kind: explain.KEDAStepError,
+				Text: fmt.Sprintf("inactive with a trigger in error and no fallback: Ready=False (TriggerError); KEDA writes nothing and never scales to zero on an error; %d replicas stay", cur),
+			})
 			r.hpaDecides()
 		case (idle != nil && cur > *idle) || (cur > 0 && minReplicas == 0):
 			if st.isError {
-				r.step(explain.KEDAStep{Kind: explain.KEDAStepError,
-					Text: "a trigger is in error but fallback.replicas is 0: KEDA treats the object as inactive and may scale it to zero"})
+				r.step(explain.KEDAStep{
+					Kind: explain.KEDAStepError,
+					Text: "a trigger is in error but fallback.replicas is 0: KEDA treats the object as inactive and may scale it to zero",
+				})
 			}
 			r.scaleToZero()
 		case idle == nil && cur < minReplicas:
@@ -866,11 +927,15 @@ func (r *replay) execute(st pollState) {
 		default:
 			switch {
 			case cur == 0 || (idle != nil && cur == *idle):
-				r.step(explain.KEDAStep{Kind: explain.KEDAStepHPA, To: ptr(cur),
-					Text: fmt.Sprintf("inactive at %d replicas: nothing to do; KEDA scales up when a trigger is active", cur)})
+				r.step(explain.KEDAStep{
+					Kind: explain.KEDAStepHPA, To: ptr(cur),
+					Text: fmt.Sprintf("inactive at %d replicas: nothing to do; KEDA scales up when a trigger is active", cur),
+				})
 			default:
-				r.step(explain.KEDAStep{Kind: explain.KEDAStepHPA,
-					Text: fmt.Sprintf("inactive, but minReplicaCount %d ≥ 1: KEDA never scales below it; the HPA decides from %d replicas (cooldownPeriod does not apply)", minReplicas, cur)})
+				r.step(explain.KEDAStep{
+					Kind: explain.KEDAStepHPA,
+					Text: fmt.Sprintf("inactive, but minReplicaCount %d ≥ 1: KEDA never scales below it; the HPA decides from %d replicas (cooldownPeriod does not apply)", minReplicas, cur),
+				})
 			}
 			r.hpaDecides()
 		}
@@ -904,8 +969,10 @@ func (r *replay) activationStep(st pollState) {
 func (r *replay) scaleFromZero() {
 	cur, to := r.in.CurrentReplicas, r.so.hpaMinReplicas()
 	if r.out.Pause.ScaleOut {
-		r.step(explain.KEDAStep{Kind: explain.KEDAStepPause, From: ptr(cur), To: ptr(to),
-			Text: fmt.Sprintf("active at %d replicas, but %s: KEDA does not scale %d → %d (and the HPA's scale-up is Disabled)", cur, AnnotationPausedScaleOut, cur, to)})
+		r.step(explain.KEDAStep{
+			Kind: explain.KEDAStepPause, From: ptr(cur), To: ptr(to),
+			Text: fmt.Sprintf("active at %d replicas, but %s: KEDA does not scale %d → %d (and the HPA's scale-up is Disabled)", cur, AnnotationPausedScaleOut, cur, to),
+		})
 		r.out.Reason = explain.KEDAReasonPaused
 		r.hpaDecides()
 		return
@@ -941,8 +1008,10 @@ func (r *replay) scaleToZero() {
 	cur := in.CurrentReplicas
 	to := out.Bounds.DeactivationReplicas
 	if out.Pause.ScaleIn {
-		r.step(explain.KEDAStep{Kind: explain.KEDAStepPause, From: ptr(cur), To: ptr(to),
-			Text: fmt.Sprintf("inactive at %d replicas, but %s: KEDA does not scale %d → %d (and the HPA's scale-down is Disabled)", cur, AnnotationPausedScaleIn, cur, to)})
+		r.step(explain.KEDAStep{
+			Kind: explain.KEDAStepPause, From: ptr(cur), To: ptr(to),
+			Text: fmt.Sprintf("inactive at %d replicas, but %s: KEDA does not scale %d → %d (and the HPA's scale-down is Disabled)", cur, AnnotationPausedScaleIn, cur, to),
+		})
 		out.Reason = explain.KEDAReasonPaused
 		r.hpaDecides()
 		return
@@ -960,8 +1029,10 @@ func (r *replay) scaleToZero() {
 		out.ScaleToZeroAt = ptr(*c.Until)
 		out.ScaleToZeroBy = ptr(c.Until.Add(seconds(so.pollingInterval())))
 		r.cond("Active", "False", reasonCooldown, msgCooldown)
-		r.step(explain.KEDAStep{Kind: explain.KEDAStepCooldown, From: ptr(cur), To: ptr(to), At: ptr(*c.Until), Seconds: ptr(period),
-			Text: fmt.Sprintf("inactive; %s %s + cooldown %d s = %s: KEDA scales %d → %d at its first poll after that (by %s), past the HPA's behavior", origin, stamp(*c.Since), period, stamp(*c.Until), cur, to, stamp(*out.ScaleToZeroBy))})
+		r.step(explain.KEDAStep{
+			Kind: explain.KEDAStepCooldown, From: ptr(cur), To: ptr(to), At: ptr(*c.Until), Seconds: ptr(period),
+			Text: fmt.Sprintf("inactive; %s %s + cooldown %d s = %s: KEDA scales %d → %d at its first poll after that (by %s), past the HPA's behavior", origin, stamp(*c.Since), period, stamp(*c.Until), cur, to, stamp(*out.ScaleToZeroBy)),
+		})
 		r.hpaDecides()
 		return
 	}
@@ -1077,9 +1148,12 @@ func (r *replay) hpaMetrics(st pollState) {
 				mv.Error = fmt.Sprintf("metric:%s encountered error", CompositeMetricName)
 			default:
 				_, q, err := r.composite(next, anyFallback)
-				if err != nil {
+				switch {
+				case so.Spec.Advanced.ScalingModifiers.Formula == "" && !anyFallback:
+					mv.Error = "not replayed: without a formula KEDA answers every trigger's value for composite-metric (the HPA sums them)"
+				case err != nil:
 					mv.Error = fmt.Sprintf("no value: %s", err)
-				} else {
+				default:
 					mv.Value, mv.Fallback = q, anyFallback
 				}
 			}

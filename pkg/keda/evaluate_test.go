@@ -43,19 +43,26 @@ func metricsAPI(activation string) ScaleTrigger {
 	return ScaleTrigger{Type: TypeMetricsAPI, Metadata: md}
 }
 
-func withMin(n int32) func(*ScaledObject) { return func(so *ScaledObject) { so.Spec.MinReplicaCount = &n } }
+func withMin(n int32) func(*ScaledObject) {
+	return func(so *ScaledObject) { so.Spec.MinReplicaCount = &n }
+}
+
 func withIdle(n int32) func(*ScaledObject) {
 	return func(so *ScaledObject) { so.Spec.IdleReplicaCount = &n }
 }
+
 func withCooldown(n int32) func(*ScaledObject) {
 	return func(so *ScaledObject) { so.Spec.CooldownPeriod = &n }
 }
+
 func withInitialCooldown(n int32) func(*ScaledObject) {
 	return func(so *ScaledObject) { so.Spec.InitialCooldownPeriod = &n }
 }
+
 func withLastActive(t time.Time) func(*ScaledObject) {
 	return func(so *ScaledObject) { so.Status.LastActiveTime = &metav1.Time{Time: t} }
 }
+
 func withAnnotation(k, v string) func(*ScaledObject) {
 	return func(so *ScaledObject) {
 		if so.Annotations == nil {
@@ -64,11 +71,13 @@ func withAnnotation(k, v string) func(*ScaledObject) {
 		so.Annotations[k] = v
 	}
 }
+
 func withFallback(threshold, replicas int32, behavior string) func(*ScaledObject) {
 	return func(so *ScaledObject) {
 		so.Spec.Fallback = &Fallback{FailureThreshold: threshold, Replicas: replicas, Behavior: behavior}
 	}
 }
+
 func withHealth(metric string, n int32, status string) func(*ScaledObject) {
 	return func(so *ScaledObject) {
 		if so.Status.Health == nil {
@@ -116,34 +125,76 @@ func TestActivation(t *testing.T) {
 		results []TriggerResult
 		want    outcome
 	}{
-		{"value equal to activationTargetValue is inactive (strict >)", object([]ScaleTrigger{metricsAPI("5")}), 0,
-			[]TriggerResult{value(5)}, outcome{Reason: explain.KEDAReasonInactive}},
-		{"value above activationTargetValue scales 0 → 1", object([]ScaleTrigger{metricsAPI("5")}), 0,
-			[]TriggerResult{value(5.001)}, outcome{Active: true, Reason: explain.KEDAReasonActive, ScaleTo: ptr(int32(1)), After: 1}},
-		{"default activation 0: value 0 is inactive", object([]ScaleTrigger{metricsAPI("")}), 0,
-			[]TriggerResult{value(0)}, outcome{Reason: explain.KEDAReasonInactive}},
-		{"negative value below the default activation", object([]ScaleTrigger{metricsAPI("")}), 0,
-			[]TriggerResult{value(-3)}, outcome{Reason: explain.KEDAReasonInactive}},
-		{"kubernetes-workload: 3 pods ≤ activationValue 3", object([]ScaleTrigger{workload}), 0,
-			[]TriggerResult{value(3)}, outcome{Reason: explain.KEDAReasonInactive}},
-		{"kubernetes-workload: 4 pods > 3 scales to minReplicaCount", object([]ScaleTrigger{workload}, withMin(2)), 0,
-			[]TriggerResult{value(4)}, outcome{Active: true, Reason: explain.KEDAReasonActive, ScaleTo: ptr(int32(2)), After: 2}},
-		{"kubernetes-resource: 1.5 ≤ 1.5", object([]ScaleTrigger{resourceT}), 0,
-			[]TriggerResult{value(1.5)}, outcome{Reason: explain.KEDAReasonInactive}},
-		{"any active trigger activates", object([]ScaleTrigger{metricsAPI("5"), workload}), 0,
-			[]TriggerResult{value(1), value(9)}, outcome{Active: true, Reason: explain.KEDAReasonActive, ScaleTo: ptr(int32(1)), After: 1}},
-		{"cpu-only objects are always active", object([]ScaleTrigger{cpu}, withMin(1)), 3,
-			nil, outcome{Active: true, Reason: explain.KEDAReasonActive, After: 3}},
-		{"cpu never counts next to an inactive external trigger", object([]ScaleTrigger{cpu, metricsAPI("5")}, withLastActive(t0.Add(-time.Hour))), 4,
-			[]TriggerResult{{}, value(1)}, outcome{Reason: explain.KEDAReasonInactive, ScaleTo: ptr(int32(0)), After: 0}},
-		{"force-activation with inactive triggers", object([]ScaleTrigger{metricsAPI("5")}, withAnnotation(AnnotationForceActivation, "true")), 0,
-			[]TriggerResult{value(0)}, outcome{Active: true, Reason: explain.KEDAReasonActive, ScaleTo: ptr(int32(1)), After: 1}},
-		{"force-activation with a non-boolean value counts as true", object([]ScaleTrigger{metricsAPI("5")}, withAnnotation(AnnotationForceActivation, "yes")), 0,
-			[]TriggerResult{value(0)}, outcome{Active: true, Reason: explain.KEDAReasonActive, ScaleTo: ptr(int32(1)), After: 1}},
-		{"force-activation false", object([]ScaleTrigger{metricsAPI("5")}, withAnnotation(AnnotationForceActivation, "false")), 0,
-			[]TriggerResult{value(0)}, outcome{Reason: explain.KEDAReasonInactive}},
-		{"a trigger in error without fallback never scales to zero", object([]ScaleTrigger{metricsAPI("5")}, withLastActive(t0.Add(-time.Hour))), 4,
-			[]TriggerResult{{Error: "connection refused"}}, outcome{Reason: explain.KEDAReasonError, After: 4}},
+		{
+			"value equal to activationTargetValue is inactive (strict >)", object([]ScaleTrigger{metricsAPI("5")}), 0,
+			[]TriggerResult{value(5)},
+			outcome{Reason: explain.KEDAReasonInactive},
+		},
+		{
+			"value above activationTargetValue scales 0 → 1", object([]ScaleTrigger{metricsAPI("5")}), 0,
+			[]TriggerResult{value(5.001)},
+			outcome{Active: true, Reason: explain.KEDAReasonActive, ScaleTo: ptr(int32(1)), After: 1},
+		},
+		{
+			"default activation 0: value 0 is inactive", object([]ScaleTrigger{metricsAPI("")}), 0,
+			[]TriggerResult{value(0)},
+			outcome{Reason: explain.KEDAReasonInactive},
+		},
+		{
+			"negative value below the default activation", object([]ScaleTrigger{metricsAPI("")}), 0,
+			[]TriggerResult{value(-3)},
+			outcome{Reason: explain.KEDAReasonInactive},
+		},
+		{
+			"kubernetes-workload: 3 pods ≤ activationValue 3", object([]ScaleTrigger{workload}), 0,
+			[]TriggerResult{value(3)},
+			outcome{Reason: explain.KEDAReasonInactive},
+		},
+		{
+			"kubernetes-workload: 4 pods > 3 scales to minReplicaCount", object([]ScaleTrigger{workload}, withMin(2)), 0,
+			[]TriggerResult{value(4)},
+			outcome{Active: true, Reason: explain.KEDAReasonActive, ScaleTo: ptr(int32(2)), After: 2},
+		},
+		{
+			"kubernetes-resource: 1.5 ≤ 1.5", object([]ScaleTrigger{resourceT}), 0,
+			[]TriggerResult{value(1.5)},
+			outcome{Reason: explain.KEDAReasonInactive},
+		},
+		{
+			"any active trigger activates", object([]ScaleTrigger{metricsAPI("5"), workload}), 0,
+			[]TriggerResult{value(1), value(9)},
+			outcome{Active: true, Reason: explain.KEDAReasonActive, ScaleTo: ptr(int32(1)), After: 1},
+		},
+		{
+			"cpu-only objects are always active", object([]ScaleTrigger{cpu}, withMin(1)), 3,
+			nil,
+			outcome{Active: true, Reason: explain.KEDAReasonActive, After: 3},
+		},
+		{
+			"cpu never counts next to an inactive external trigger", object([]ScaleTrigger{cpu, metricsAPI("5")}, withLastActive(t0.Add(-time.Hour))), 4,
+			[]TriggerResult{{}, value(1)},
+			outcome{Reason: explain.KEDAReasonInactive, ScaleTo: ptr(int32(0)), After: 0},
+		},
+		{
+			"force-activation with inactive triggers", object([]ScaleTrigger{metricsAPI("5")}, withAnnotation(AnnotationForceActivation, "true")), 0,
+			[]TriggerResult{value(0)},
+			outcome{Active: true, Reason: explain.KEDAReasonActive, ScaleTo: ptr(int32(1)), After: 1},
+		},
+		{
+			"force-activation with a non-boolean value counts as true", object([]ScaleTrigger{metricsAPI("5")}, withAnnotation(AnnotationForceActivation, "yes")), 0,
+			[]TriggerResult{value(0)},
+			outcome{Active: true, Reason: explain.KEDAReasonActive, ScaleTo: ptr(int32(1)), After: 1},
+		},
+		{
+			"force-activation false", object([]ScaleTrigger{metricsAPI("5")}, withAnnotation(AnnotationForceActivation, "false")), 0,
+			[]TriggerResult{value(0)},
+			outcome{Reason: explain.KEDAReasonInactive},
+		},
+		{
+			"a trigger in error without fallback never scales to zero", object([]ScaleTrigger{metricsAPI("5")}, withLastActive(t0.Add(-time.Hour))), 4,
+			[]TriggerResult{{Error: "connection refused"}},
+			outcome{Reason: explain.KEDAReasonError, After: 4},
+		},
 		{"an active trigger next to a failing one: active, nothing written", object([]ScaleTrigger{metricsAPI("5"), metricsAPI("5")}, func(so *ScaledObject) {
 			so.Spec.Triggers[1].Metadata = map[string]string{"url": "http://b/", "valueLocation": "b", "targetValue": "1"}
 		}), 4, []TriggerResult{value(9), {Error: "timeout"}}, outcome{Active: true, Reason: explain.KEDAReasonActive, After: 4}},
@@ -171,38 +222,68 @@ func TestScaleSteps(t *testing.T) {
 		results []TriggerResult
 		want    outcome
 	}{
-		{"cooldown runs: 6 stays, scale to zero at lastActive + 30 s", object(trig, withCooldown(30), withLastActive(t0.Add(-10*time.Second))), 6, inactive,
-			outcome{Reason: explain.KEDAReasonCooldown, After: 6, ScaleToZero: ptr(t0.Add(20 * time.Second))}},
-		{"cooldown ends exactly now: still cooling (strict)", object(trig, withCooldown(30), withLastActive(t0.Add(-30*time.Second))), 6, inactive,
-			outcome{Reason: explain.KEDAReasonCooldown, After: 6, ScaleToZero: ptr(t0)}},
-		{"cooldown ended 1 ns ago: 6 → 0 at once", object(trig, withCooldown(30), withLastActive(t0.Add(-30*time.Second-1))), 6, inactive,
-			outcome{Reason: explain.KEDAReasonInactive, ScaleTo: ptr(int32(0)), After: 0}},
-		{"default cooldown 300 s", object(trig, withLastActive(t0.Add(-299*time.Second))), 6, inactive,
-			outcome{Reason: explain.KEDAReasonCooldown, After: 6, ScaleToZero: ptr(t0.Add(time.Second))}},
-		{"never active: initialCooldownPeriod from creation (default 0)", object(trig), 3, inactive,
-			outcome{Reason: explain.KEDAReasonInactive, ScaleTo: ptr(int32(0)), After: 0}},
-		{"never active: initialCooldownPeriod 7200 s holds", object(trig, withInitialCooldown(7200)), 3, inactive,
-			outcome{Reason: explain.KEDAReasonCooldown, After: 3, ScaleToZero: ptr(t0.Add(time.Hour))}},
-		{"idle: inactive above idle goes to idle after the cooldown", object(trig, withMin(3), withIdle(0), withLastActive(t0.Add(-time.Hour))), 7, inactive,
-			outcome{Reason: explain.KEDAReasonInactive, ScaleTo: ptr(int32(0)), After: 0}},
-		{"idle: inactive below min but above idle still goes to idle", object(trig, withMin(5), withIdle(1), withLastActive(t0.Add(-time.Hour))), 3, inactive,
-			outcome{Reason: explain.KEDAReasonInactive, ScaleTo: ptr(int32(1)), After: 1}},
-		{"idle: active at idle jumps to min", object(trig, withMin(5), withIdle(0)), 0, active,
-			outcome{Active: true, Reason: explain.KEDAReasonActive, ScaleTo: ptr(int32(5)), After: 5}},
-		{"idle: active between idle and min jumps to min", object(trig, withMin(5), withIdle(1)), 3, active,
-			outcome{Active: true, Reason: explain.KEDAReasonActive, ScaleTo: ptr(int32(5)), After: 5}},
-		{"min 2: inactive below min is set to min at once (no cooldown)", object(trig, withMin(2), withLastActive(t0)), 1, inactive,
-			outcome{Reason: explain.KEDAReasonInactive, ScaleTo: ptr(int32(2)), After: 2}},
-		{"min 2: inactive above min is the HPA's (cooldown does not apply)", object(trig, withMin(2), withLastActive(t0.Add(-time.Hour))), 6, inactive,
-			outcome{Reason: explain.KEDAReasonInactive, After: 6}},
+		{
+			"cooldown runs: 6 stays, scale to zero at lastActive + 30 s", object(trig, withCooldown(30), withLastActive(t0.Add(-10*time.Second))), 6, inactive,
+			outcome{Reason: explain.KEDAReasonCooldown, After: 6, ScaleToZero: ptr(t0.Add(20 * time.Second))},
+		},
+		{
+			"cooldown ends exactly now: still cooling (strict)", object(trig, withCooldown(30), withLastActive(t0.Add(-30*time.Second))), 6, inactive,
+			outcome{Reason: explain.KEDAReasonCooldown, After: 6, ScaleToZero: ptr(t0)},
+		},
+		{
+			"cooldown ended 1 ns ago: 6 → 0 at once", object(trig, withCooldown(30), withLastActive(t0.Add(-30*time.Second-1))), 6, inactive,
+			outcome{Reason: explain.KEDAReasonInactive, ScaleTo: ptr(int32(0)), After: 0},
+		},
+		{
+			"default cooldown 300 s", object(trig, withLastActive(t0.Add(-299*time.Second))), 6, inactive,
+			outcome{Reason: explain.KEDAReasonCooldown, After: 6, ScaleToZero: ptr(t0.Add(time.Second))},
+		},
+		{
+			"never active: initialCooldownPeriod from creation (default 0)", object(trig), 3, inactive,
+			outcome{Reason: explain.KEDAReasonInactive, ScaleTo: ptr(int32(0)), After: 0},
+		},
+		{
+			"never active: initialCooldownPeriod 7200 s holds", object(trig, withInitialCooldown(7200)), 3, inactive,
+			outcome{Reason: explain.KEDAReasonCooldown, After: 3, ScaleToZero: ptr(t0.Add(time.Hour))},
+		},
+		{
+			"idle: inactive above idle goes to idle after the cooldown", object(trig, withMin(3), withIdle(0), withLastActive(t0.Add(-time.Hour))), 7, inactive,
+			outcome{Reason: explain.KEDAReasonInactive, ScaleTo: ptr(int32(0)), After: 0},
+		},
+		{
+			"idle: inactive below min but above idle still goes to idle", object(trig, withMin(5), withIdle(1), withLastActive(t0.Add(-time.Hour))), 3, inactive,
+			outcome{Reason: explain.KEDAReasonInactive, ScaleTo: ptr(int32(1)), After: 1},
+		},
+		{
+			"idle: active at idle jumps to min", object(trig, withMin(5), withIdle(0)), 0, active,
+			outcome{Active: true, Reason: explain.KEDAReasonActive, ScaleTo: ptr(int32(5)), After: 5},
+		},
+		{
+			"idle: active between idle and min jumps to min", object(trig, withMin(5), withIdle(1)), 3, active,
+			outcome{Active: true, Reason: explain.KEDAReasonActive, ScaleTo: ptr(int32(5)), After: 5},
+		},
+		{
+			"min 2: inactive below min is set to min at once (no cooldown)", object(trig, withMin(2), withLastActive(t0)), 1, inactive,
+			outcome{Reason: explain.KEDAReasonInactive, ScaleTo: ptr(int32(2)), After: 2},
+		},
+		{
+			"min 2: inactive above min is the HPA's (cooldown does not apply)", object(trig, withMin(2), withLastActive(t0.Add(-time.Hour))), 6, inactive,
+			outcome{Reason: explain.KEDAReasonInactive, After: 6},
+		},
 		{"inactive at zero: nothing to do", object(trig), 0, inactive, outcome{Reason: explain.KEDAReasonInactive}},
 		{"active above zero: the HPA decides", object(trig), 6, active, outcome{Active: true, Reason: explain.KEDAReasonActive, After: 6}},
-		{"paused-scale-in blocks the step to zero", object(trig, withAnnotation(AnnotationPausedScaleIn, "true"), withLastActive(t0.Add(-time.Hour))), 6, inactive,
-			outcome{Reason: explain.KEDAReasonPaused, After: 6}},
-		{"paused-scale-out blocks the step from zero", object(trig, withAnnotation(AnnotationPausedScaleOut, "1")), 0, active,
-			outcome{Active: true, Reason: explain.KEDAReasonPaused}},
-		{"paused-scale-in does not block activation", object(trig, withAnnotation(AnnotationPausedScaleIn, "true")), 0, active,
-			outcome{Active: true, Reason: explain.KEDAReasonActive, ScaleTo: ptr(int32(1)), After: 1}},
+		{
+			"paused-scale-in blocks the step to zero", object(trig, withAnnotation(AnnotationPausedScaleIn, "true"), withLastActive(t0.Add(-time.Hour))), 6, inactive,
+			outcome{Reason: explain.KEDAReasonPaused, After: 6},
+		},
+		{
+			"paused-scale-out blocks the step from zero", object(trig, withAnnotation(AnnotationPausedScaleOut, "1")), 0, active,
+			outcome{Active: true, Reason: explain.KEDAReasonPaused},
+		},
+		{
+			"paused-scale-in does not block activation", object(trig, withAnnotation(AnnotationPausedScaleIn, "true")), 0, active,
+			outcome{Active: true, Reason: explain.KEDAReasonActive, ScaleTo: ptr(int32(1)), After: 1},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			k := eval(t, tc.so, tc.current, tc.results...)
@@ -258,24 +339,51 @@ func TestErrorsAndFallback(t *testing.T) {
 		fbActive  bool
 		condition string
 	}{
-		{"no fallback: error, nothing written", object(trig, old), 4,
-			outcome{Reason: explain.KEDAReasonError, After: 4}, 0, "", true, false, "False"},
-		{"fallback below threshold: waits, counts", object(trig, old, withFallback(3, 6, ""), withHealth(m, 1, HealthFailing)), 4,
-			outcome{Reason: explain.KEDAReasonError, After: 4}, 2, "", true, false, "False"},
-		{"fallback at threshold after this poll: no fallback yet", object(trig, old, withFallback(3, 6, ""), withHealth(m, 2, HealthFailing)), 4,
-			outcome{Reason: explain.KEDAReasonError, After: 4}, 3, "60", false, false, "False"},
-		{"fallback past threshold: active, static value", object(trig, old, withFallback(3, 6, ""), withHealth(m, 3, HealthFailing)), 4,
-			outcome{Active: true, Reason: explain.KEDAReasonFallback, After: 4}, 4, "60", false, true, "True"},
-		{"fallback from zero: scales to 1 (the HPA then computes the fallback)", object(trig, old, withFallback(0, 6, "")), 0,
-			outcome{Active: true, Reason: explain.KEDAReasonFallback, ScaleTo: ptr(int32(1)), After: 1}, 1, "60", false, true, "True"},
-		{"fallback.replicas 0: an error can scale to zero", object(trig, old, withFallback(3, 0, "")), 4,
-			outcome{Reason: explain.KEDAReasonError, ScaleTo: ptr(int32(0)), After: 0}, 1, "", true, false, "False"},
-		{"currentReplicasIfHigher: max(4, 2)", object(trig, old, withFallback(0, 2, FallbackCurrentReplicasIfHigher)), 4,
-			outcome{Active: true, Reason: explain.KEDAReasonFallback, After: 4}, 1, "40", false, true, "True"},
-		{"currentReplicasIfLower: min(4, 2)", object(trig, old, withFallback(0, 2, FallbackCurrentReplicasIfLower)), 4,
-			outcome{Active: true, Reason: explain.KEDAReasonFallback, After: 4}, 1, "20", false, true, "True"},
-		{"currentReplicas: 4", object(trig, old, withFallback(0, 2, FallbackCurrentReplicas)), 4,
-			outcome{Active: true, Reason: explain.KEDAReasonFallback, After: 4}, 1, "40", false, true, "True"},
+		{
+			"no fallback: error, nothing written", object(trig, old), 4,
+			outcome{Reason: explain.KEDAReasonError, After: 4},
+			0, "", true, false, "False",
+		},
+		{
+			"fallback below threshold: waits, counts", object(trig, old, withFallback(3, 6, ""), withHealth(m, 1, HealthFailing)), 4,
+			outcome{Reason: explain.KEDAReasonError, After: 4},
+			2, "", true, false, "False",
+		},
+		{
+			"fallback at threshold after this poll: no fallback yet", object(trig, old, withFallback(3, 6, ""), withHealth(m, 2, HealthFailing)), 4,
+			outcome{Reason: explain.KEDAReasonError, After: 4},
+			3, "60", false, false, "False",
+		},
+		{
+			"fallback past threshold: active, static value", object(trig, old, withFallback(3, 6, ""), withHealth(m, 3, HealthFailing)), 4,
+			outcome{Active: true, Reason: explain.KEDAReasonFallback, After: 4},
+			4, "60", false, true, "True",
+		},
+		{
+			"fallback from zero: scales to 1 (the HPA then computes the fallback)", object(trig, old, withFallback(0, 6, "")), 0,
+			outcome{Active: true, Reason: explain.KEDAReasonFallback, ScaleTo: ptr(int32(1)), After: 1},
+			1, "60", false, true, "True",
+		},
+		{
+			"fallback.replicas 0: an error can scale to zero", object(trig, old, withFallback(3, 0, "")), 4,
+			outcome{Reason: explain.KEDAReasonError, ScaleTo: ptr(int32(0)), After: 0},
+			1, "", true, false, "False",
+		},
+		{
+			"currentReplicasIfHigher: max(4, 2)", object(trig, old, withFallback(0, 2, FallbackCurrentReplicasIfHigher)), 4,
+			outcome{Active: true, Reason: explain.KEDAReasonFallback, After: 4},
+			1, "40", false, true, "True",
+		},
+		{
+			"currentReplicasIfLower: min(4, 2)", object(trig, old, withFallback(0, 2, FallbackCurrentReplicasIfLower)), 4,
+			outcome{Active: true, Reason: explain.KEDAReasonFallback, After: 4},
+			1, "20", false, true, "True",
+		},
+		{
+			"currentReplicas: 4", object(trig, old, withFallback(0, 2, FallbackCurrentReplicas)), 4,
+			outcome{Active: true, Reason: explain.KEDAReasonFallback, After: 4},
+			1, "40", false, true, "True",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			k := eval(t, tc.so, tc.current, TriggerResult{Error: "connection refused"})
@@ -355,8 +463,10 @@ func TestHPAObservationSwitch(t *testing.T) {
 		{"v2.21.0", explain.KEDASourceHPAObservation, 3, explain.KEDAReasonError},
 	} {
 		t.Run(tc.version, func(t *testing.T) {
-			k, err := Evaluate(Input{ScaledObject: so, Now: t0, CurrentReplicas: 2, Version: MustParseVersion(tc.version),
-				HPACondition: &HPACondition{Status: "True"}, Triggers: []TriggerResult{{Error: "timeout"}}})
+			k, err := Evaluate(Input{
+				ScaledObject: so, Now: t0, CurrentReplicas: 2, Version: MustParseVersion(tc.version),
+				HPACondition: &HPACondition{Status: "True"}, Triggers: []TriggerResult{{Error: "timeout"}},
+			})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -373,8 +483,10 @@ func TestScaleErrorSwitch(t *testing.T) {
 	so := object([]ScaleTrigger{metricsAPI("5")})
 	for _, tc := range []struct{ version, ready string }{{"v2.20.2", "True"}, {"v2.21.0", "False"}} {
 		t.Run(tc.version, func(t *testing.T) {
-			k, err := Evaluate(Input{ScaledObject: so, Now: t0, CurrentReplicas: 0, Version: MustParseVersion(tc.version),
-				ScaleUpdateError: "conflict", Triggers: []TriggerResult{value(9)}})
+			k, err := Evaluate(Input{
+				ScaledObject: so, Now: t0, CurrentReplicas: 0, Version: MustParseVersion(tc.version),
+				ScaleUpdateError: "conflict", Triggers: []TriggerResult{value(9)},
+			})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -507,10 +619,18 @@ func TestFormula(t *testing.T) {
 		{"ternary is cast to float", []func(*ScaledObject){mods("queue > 5 ? 1 : 0", "1", "")}, []TriggerResult{value(7), value(4)}, 0, true, explain.KEDAReasonActive, 1, "1"},
 		{"triggers' own thresholds do not count", []func(*ScaledObject){mods("queue - pods", "1", "")}, []TriggerResult{value(3), value(3)}, 0, false, explain.KEDAReasonInactive, 0, "0"},
 		{"a failing trigger makes the object inactive", []func(*ScaledObject){mods("queue + pods", "1", "")}, []TriggerResult{value(3), {Error: "down"}}, 0, false, explain.KEDAReasonError, 0, ""},
-		{"scalingModifiers fallback: ?? takes over", []func(*ScaledObject){mods("queue ?? 50", "5", ""), withFallback(0, 3, FallbackScalingModifiers)},
-			[]TriggerResult{{Error: "down"}, value(1)}, 2, true, explain.KEDAReasonActive, 50, "50"},
-		{"scalingModifiers fallback: nil result is replicas × target", []func(*ScaledObject){mods("queue ?? pods ?? nil", "5", ""), withFallback(0, 3, FallbackScalingModifiers)},
-			[]TriggerResult{{Error: "down"}, {Error: "down"}}, 2, true, explain.KEDAReasonActive, 15, "15"},
+		{
+			"scalingModifiers fallback: ?? takes over",
+			[]func(*ScaledObject){mods("queue ?? 50", "5", ""), withFallback(0, 3, FallbackScalingModifiers)},
+			[]TriggerResult{{Error: "down"}, value(1)},
+			2, true, explain.KEDAReasonActive, 50, "50",
+		},
+		{
+			"scalingModifiers fallback: nil result is replicas × target",
+			[]func(*ScaledObject){mods("queue ?? pods ?? nil", "5", ""), withFallback(0, 3, FallbackScalingModifiers)},
+			[]TriggerResult{{Error: "down"}, {Error: "down"}},
+			2, true, explain.KEDAReasonActive, 15, "15",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			k := eval(t, object([]ScaleTrigger{a, b}, tc.opts...), tc.current, tc.results...)
@@ -529,8 +649,13 @@ func TestFormula(t *testing.T) {
 			}
 		})
 	}
+	// Without a formula each trigger's value is compared with the target.
+	k := eval(t, object([]ScaleTrigger{a, b}, mods("", "5", "6")), 0, value(7), value(1))
+	if !k.Active || k.KEDAScaleTo == nil || *k.KEDAScaleTo != 1 || k.ScalingModifiers.Error != "" {
+		t.Errorf("no formula: active %v, %+v", k.Active, k.ScalingModifiers)
+	}
 	// An unparsable activationTarget stops every poll.
-	k := eval(t, object([]ScaleTrigger{a, b}, mods("queue", "5", "ten")), 3, value(7), value(1))
+	k = eval(t, object([]ScaleTrigger{a, b}, mods("queue", "5", "ten")), 3, value(7), value(1))
 	if k.Reason != explain.KEDAReasonError || k.KEDAScaleTo != nil {
 		t.Errorf("bad activationTarget: %s %v", k.Reason, k.Summary)
 	}
@@ -605,8 +730,11 @@ func TestInputErrors(t *testing.T) {
 		{"too many results", Input{ScaledObject: good(), Now: t0, Triggers: make([]TriggerResult, 2)}, `2 trigger results for 1 triggers`},
 		{"missing value", Input{ScaledObject: good(), Now: t0}, `trigger 0 (metrics-api): no value given for s0-metric-api-queue-length`},
 		{"unsupported version", Input{ScaledObject: good(), Now: t0, Version: MustParseVersion("2.19")}, "KEDA version v2.19 is not supported"},
-		{"pollingInterval 0", Input{ScaledObject: object([]ScaleTrigger{metricsAPI("")}, func(so *ScaledObject) { so.Spec.PollingInterval = ptr(int32(0)) }), Now: t0},
-			`ScaledObject "ns/web": spec.pollingInterval: Invalid value: 0: should be greater than or equal to 1`},
+		{
+			"pollingInterval 0",
+			Input{ScaledObject: object([]ScaleTrigger{metricsAPI("")}, func(so *ScaledObject) { so.Spec.PollingInterval = ptr(int32(0)) }), Now: t0},
+			`ScaledObject "ns/web": spec.pollingInterval: Invalid value: 0: should be greater than or equal to 1`,
+		},
 		{"min above max", Input{ScaledObject: object([]ScaleTrigger{metricsAPI("")}, withMin(101)), Now: t0}, `spec: Invalid value: minReplicaCount must be less than or equal to maxReplicaCount (101 > 100)`},
 		{"no triggers", Input{ScaledObject: object(nil), Now: t0}, `spec.triggers: Invalid value: should have at least 1 items`},
 		{"no target", Input{ScaledObject: object([]ScaleTrigger{metricsAPI("")}, func(so *ScaledObject) { so.Spec.ScaleTargetRef.Name = "" }), Now: t0}, `spec.scaleTargetRef.name: Required value`},

@@ -194,7 +194,7 @@ func buildHPA(so *ScaledObject, scalers []*scaler, v Version) HPAResult {
 					kept = append(kept, m)
 				}
 			}
-			specs = append(kept, autoscalingv2.MetricSpec{
+			kept = append(kept, autoscalingv2.MetricSpec{
 				Type: autoscalingv2.ExternalMetricSourceType,
 				External: &autoscalingv2.ExternalMetricSource{
 					Metric: autoscalingv2.MetricIdentifier{
@@ -204,6 +204,7 @@ func buildHPA(so *ScaledObject, scalers []*scaler, v Version) HPAResult {
 					Target: t,
 				},
 			})
+			specs = kept
 		}
 	}
 	res.HPA = &autoscalingv2.HorizontalPodAutoscaler{

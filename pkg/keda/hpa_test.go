@@ -163,6 +163,7 @@ func TestBuildHPARules(t *testing.T) {
 		check func(t *testing.T, h *autoscalingv2.HorizontalPodAutoscaler)
 	}{
 		{"default name, min 0 → 1, max 100", object([]ScaleTrigger{metricsAPI("")}, withMin(0)), func(t *testing.T, h *autoscalingv2.HorizontalPodAutoscaler) {
+			t.Helper()
 			if h.Name != "keda-hpa-web" || *h.Spec.MinReplicas != 1 || h.Spec.MaxReplicas != 100 || h.Spec.Behavior != nil {
 				t.Errorf("%s %d-%d %v", h.Name, *h.Spec.MinReplicas, h.Spec.MaxReplicas, h.Spec.Behavior)
 			}
@@ -170,6 +171,7 @@ func TestBuildHPARules(t *testing.T) {
 		{"custom name", object([]ScaleTrigger{metricsAPI("")}, func(so *ScaledObject) {
 			so.Spec.Advanced = &AdvancedConfig{HorizontalPodAutoscalerConfig: &HorizontalPodAutoscalerConfig{Name: "mine"}}
 		}), func(t *testing.T, h *autoscalingv2.HorizontalPodAutoscaler) {
+			t.Helper()
 			if h.Name != "mine" || h.Labels["app.kubernetes.io/name"] != "mine" {
 				t.Errorf("name %s, labels %v", h.Name, h.Labels)
 			}
@@ -177,27 +179,32 @@ func TestBuildHPARules(t *testing.T) {
 		{"a long name is cut to 63 in the label, without a trailing dash", object([]ScaleTrigger{metricsAPI("")}, func(so *ScaledObject) {
 			so.Name = strings.Repeat("a", 53) + "-b"
 		}), func(t *testing.T, h *autoscalingv2.HorizontalPodAutoscaler) {
+			t.Helper()
 			if l := h.Labels["app.kubernetes.io/name"]; l != "keda-hpa-"+strings.Repeat("a", 53) {
 				t.Errorf("label %q", l)
 			}
 		}},
 		{"paused-scale-out disables scale-up", object([]ScaleTrigger{metricsAPI("")}, withAnnotation(AnnotationPausedScaleOut, "true")), func(t *testing.T, h *autoscalingv2.HorizontalPodAutoscaler) {
+			t.Helper()
 			if b := h.Spec.Behavior; b == nil || b.ScaleDown != nil || *b.ScaleUp.SelectPolicy != autoscalingv2.DisabledPolicySelect {
 				t.Errorf("behavior %+v", b)
 			}
 		}},
 		{"paused-scale-in false leaves the behavior", object([]ScaleTrigger{metricsAPI("")}, withAnnotation(AnnotationPausedScaleIn, "false")), func(t *testing.T, h *autoscalingv2.HorizontalPodAutoscaler) {
+			t.Helper()
 			if h.Spec.Behavior != nil {
 				t.Errorf("behavior %+v", h.Spec.Behavior)
 			}
 		}},
 		{"scalingModifiers: Resource kept, ContainerResource dropped, composite last", object([]ScaleTrigger{cpuC, named, cpu}, mods("2.5", "")), func(t *testing.T, h *autoscalingv2.HorizontalPodAutoscaler) {
+			t.Helper()
 			m := h.Spec.Metrics
 			if len(m) != 2 || m[0].Resource == nil || m[1].External.Metric.Name != CompositeMetricName || m[1].External.Target.AverageValue.String() != "2500m" {
 				t.Errorf("metrics %+v", m)
 			}
 		}},
 		{"scalingModifiers Value target", object([]ScaleTrigger{named}, mods("3", "Value")), func(t *testing.T, h *autoscalingv2.HorizontalPodAutoscaler) {
+			t.Helper()
 			if tg := h.Spec.Metrics[0].External.Target; tg.Type != "Value" || tg.Value.String() != "3" {
 				t.Errorf("target %+v", tg)
 			}
@@ -254,9 +261,17 @@ func TestParams(t *testing.T) {
 		want float64
 		ok   bool
 	}{
-		{"5", 5, true}, {" 5 ", 5, true}, {"1e3", 1000, true}, {"-2.5", -2.5, true},
-		{"+1", 0, false}, {".5", 0, false}, {"0x10", 0, false}, {"NaN", 0, false}, {"5m", 0, false},
-		{"", 7, true}, {"   ", 7, true},
+		{"5", 5, true},
+		{" 5 ", 5, true},
+		{"1e3", 1000, true},
+		{"-2.5", -2.5, true},
+		{"+1", 0, false},
+		{".5", 0, false},
+		{"0x10", 0, false},
+		{"NaN", 0, false},
+		{"5m", 0, false},
+		{"", 7, true},
+		{"   ", 7, true},
 	} {
 		md := newMetadata("x", map[string]string{"v": tc.val})
 		got, ok := md.float(param{names: []string{"v"}, def: "7"})

@@ -157,8 +157,10 @@ func expect[T any](t *testing.T, v vector) T {
 // harness builds a replay of v's object without Evaluate's checks (the
 // executor and state vectors hold objects upstream builds by hand).
 func harness(v vector, ver Version) *replay {
-	in := Input{ScaledObject: v.ScaledObject, Now: v.Now, CurrentReplicas: v.CurrentReplicas, HPACondition: v.HPACondition,
-		Version: ver, LoadLocation: time.LoadLocation}
+	in := Input{
+		ScaledObject: v.ScaledObject, Now: v.Now, CurrentReplicas: v.CurrentReplicas, HPACondition: v.HPACondition,
+		Version: ver, LoadLocation: time.LoadLocation,
+	}
 	for _, r := range v.Results {
 		in.Triggers = append(in.Triggers, r.Result)
 	}
@@ -195,6 +197,7 @@ func findCondition(out *explain.KEDA, typ string) *explain.KEDACondition {
 }
 
 func runExecutor(t *testing.T, v vector, ver Version) {
+	t.Helper()
 	want := expect[struct {
 		ScaledTo          *int32                `json:"scaledTo"`
 		Conditions        map[string]condExpect `json:"conditions"`
@@ -226,6 +229,7 @@ func runExecutor(t *testing.T, v vector, ver Version) {
 }
 
 func runHPAHealth(t *testing.T, v vector, _ Version) {
+	t.Helper()
 	want := expect[struct{ Status, Reason, Message string }](t, v)
 	s, r, m := hpaHealth(v.HPAName, v.HPACondition)
 	if s != want.Status || want.Status != "" && (r != want.Reason || m != want.Message) {
@@ -234,6 +238,7 @@ func runHPAHealth(t *testing.T, v vector, _ Version) {
 }
 
 func runState(t *testing.T, v vector, ver Version) {
+	t.Helper()
 	want := expect[struct {
 		IsActive         bool     `json:"isActive"`
 		IsError          bool     `json:"isError"`
@@ -269,6 +274,7 @@ func runState(t *testing.T, v vector, ver Version) {
 }
 
 func runFallback(t *testing.T, v vector, _ Version) {
+	t.Helper()
 	want := expect[struct {
 		Value             *float64      `json:"value"`
 		Error             string        `json:"error"`
@@ -325,6 +331,7 @@ func runFallback(t *testing.T, v vector, _ Version) {
 }
 
 func runFormulaInput(t *testing.T, v vector, _ Version) {
+	t.Helper()
 	want := expect[struct {
 		Nil bool `json:"nil"`
 	}](t, v)
@@ -336,6 +343,7 @@ func runFormulaInput(t *testing.T, v vector, _ Version) {
 }
 
 func runComposite(t *testing.T, v vector, _ Version) {
+	t.Helper()
 	want := expect[struct {
 		MilliValue *int64 `json:"milliValue"`
 		Error      bool   `json:"error"`
@@ -382,6 +390,7 @@ type objectExpect struct {
 }
 
 func runObject(t *testing.T, v vector, _ Version) {
+	t.Helper()
 	want := expect[objectExpect](t, v)
 	so := v.ScaledObject
 	checkBool := func(got bool) {
@@ -455,6 +464,7 @@ func scalerObject(v vector) *ScaledObject {
 }
 
 func runScaler(t *testing.T, v vector, ver Version) {
+	t.Helper()
 	want := expect[struct {
 		Error      *bool    `json:"error"`
 		MetricName string   `json:"metricName"`
@@ -495,8 +505,10 @@ func runScaler(t *testing.T, v vector, ver Version) {
 		if now.IsZero() {
 			now = time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
 		}
-		in := Input{ScaledObject: so, Now: now, CurrentReplicas: 1, Version: ver, LoadLocation: time.LoadLocation,
-			Triggers: make([]TriggerResult, len(so.Spec.Triggers))}
+		in := Input{
+			ScaledObject: so, Now: now, CurrentReplicas: 1, Version: ver, LoadLocation: time.LoadLocation,
+			Triggers: make([]TriggerResult, len(so.Spec.Triggers)),
+		}
 		if len(v.Value) > 0 {
 			f, err := strconv.ParseFloat(string(v.Value), 64)
 			if err != nil {
@@ -521,23 +533,31 @@ func runScaler(t *testing.T, v vector, ver Version) {
 }
 
 func runWorkloadPods(t *testing.T, v vector, ver Version) {
+	t.Helper()
 	want := expect[struct {
-		Active bool `json:"active"`
+		Active *bool    `json:"active"`
+		Count  *float64 `json:"count"`
 	}](t, v)
 	v.Namespace = "default"
 	so := scalerObject(v)
 	n := CountWorkloadPods(v.Pods, v.GroupByNode)
-	k, err := Evaluate(Input{ScaledObject: so, Now: time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC), CurrentReplicas: 1, Version: ver,
-		Triggers: []TriggerResult{{Value: &n}}})
+	k, err := Evaluate(Input{
+		ScaledObject: so, Now: time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC), CurrentReplicas: 1, Version: ver,
+		Triggers: []TriggerResult{{Value: &n}},
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if k.Triggers[0].Active != want.Active {
-		t.Errorf("active = %v (count %v), want %v", k.Triggers[0].Active, n, want.Active)
+	if want.Active != nil && k.Triggers[0].Active != *want.Active {
+		t.Errorf("active = %v (count %v), want %v", k.Triggers[0].Active, n, *want.Active)
+	}
+	if want.Count != nil && n != *want.Count {
+		t.Errorf("count = %v, want %v", n, *want.Count)
 	}
 }
 
 func runTargetType(t *testing.T, v vector, _ Version) {
+	t.Helper()
 	want := expect[struct {
 		Error bool   `json:"error"`
 		Type  string `json:"type"`
@@ -549,6 +569,7 @@ func runTargetType(t *testing.T, v vector, _ Version) {
 }
 
 func runQuantity(t *testing.T, v vector, _ Version) {
+	t.Helper()
 	want := expect[struct {
 		Zero     bool `json:"zero"`
 		Positive bool `json:"positive"`
@@ -571,6 +592,7 @@ func runQuantity(t *testing.T, v vector, _ Version) {
 }
 
 func runController(t *testing.T, v vector, ver Version) {
+	t.Helper()
 	want := expect[struct {
 		Invalid      bool                    `json:"invalid"`
 		InvalidField string                  `json:"invalidField"`
@@ -706,7 +728,7 @@ func runController(t *testing.T, v vector, ver Version) {
 func TestVectorCoverage(t *testing.T) {
 	want := map[string]int{
 		"executor.json": 21, "hpa_health.json": 9, "state.json": 11, "fallback.json": 14, "modifiers.json": 11,
-		"object.json": 60, "scalers.json": 109, "quantity.json": 18, "controller.json": 27,
+		"object.json": 60, "scalers.json": 111, "quantity.json": 18, "controller.json": 28,
 	}
 	for _, f := range vectorFiles {
 		if n := len(loadVectors(t, f)); n != want[f] {
