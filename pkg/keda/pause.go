@@ -35,6 +35,7 @@ func Pause(so *ScaledObject) explain.KEDAPause {
 		ScaleOut:        boolAnnotation(ann, AnnotationPausedScaleOut),
 		ForceActivation: boolAnnotation(ann, AnnotationForceActivation),
 	}
+	// Keep the raw values of the annotations that are set, for the views.
 	for _, k := range []string{AnnotationPaused, AnnotationPausedReplicas, AnnotationPausedScaleIn, AnnotationPausedScaleOut, AnnotationForceActivation} {
 		if v, ok := ann[k]; ok {
 			if p.Annotations == nil {
@@ -43,6 +44,7 @@ func Pause(so *ScaledObject) explain.KEDAPause {
 			p.Annotations[k] = v
 		}
 	}
+	// paused-replicas wins over paused: its presence pauses.
 	if v, ok := ann[AnnotationPausedReplicas]; ok {
 		p.Paused = true
 		n, err := strconv.ParseInt(v, 10, 32)

@@ -26,6 +26,7 @@ func Validate(so *ScaledObject) error {
 		return fmt.Errorf("ScaledObject %q: %s: %s", so.ref(), field, fmt.Sprintf(format, args...))
 	}
 	s := &so.Spec
+	// Required fields first, as the schema lists them.
 	if s.ScaleTargetRef == nil {
 		return bad("spec.scaleTargetRef", "Required value")
 	}
@@ -53,6 +54,8 @@ func Validate(so *ScaledObject) error {
 	if s.MinReplicaCount != nil && *s.MinReplicaCount > so.hpaMaxReplicas() {
 		return bad("spec", "Invalid value: minReplicaCount must be less than or equal to maxReplicaCount (%d > %d)", *s.MinReplicaCount, so.hpaMaxReplicas())
 	}
+	// minItems 1; each trigger needs a type, a reference a name and a
+	// known kind.
 	if len(s.Triggers) == 0 {
 		return bad("spec.triggers", "Invalid value: should have at least 1 items")
 	}
@@ -69,6 +72,8 @@ func Validate(so *ScaledObject) error {
 			}
 		}
 	}
+	// The fallback's counts and behavior enum (the CRD defaults "" to
+	// static).
 	if f := s.Fallback; f != nil {
 		if f.FailureThreshold < 0 {
 			return bad("spec.fallback.failureThreshold", "Invalid value: %d: should be greater than or equal to 0", f.FailureThreshold)
@@ -82,6 +87,7 @@ func Validate(so *ScaledObject) error {
 			return bad("spec.fallback.behavior", "Unsupported value: %q: supported values: \"static\", \"currentReplicas\", \"currentReplicasIfHigher\", \"currentReplicasIfLower\", \"scalingModifiers\"", f.Behavior)
 		}
 	}
+	// scalingModifiers.metricType: AverageValue or Value only.
 	if a := s.Advanced; a != nil {
 		switch a.ScalingModifiers.MetricType {
 		case "", autoscalingv2.AverageValueMetricType, autoscalingv2.ValueMetricType:
