@@ -53,9 +53,12 @@ type Input struct {
 type TriggerResult struct {
 	// Value is the raw value the scaler read: metrics-api the number at
 	// valueLocation (after aggregation), kubernetes-workload the count of
-	// matching pods not Succeeded or Failed, kubernetes-resource the value
-	// in the ConfigMap or Secret. Cron computes its own; cpu and memory
-	// have none.
+	// matching pods not Succeeded or Failed (CountWorkloadPods),
+	// kubernetes-resource the value in the ConfigMap or Secret. Cron
+	// computes its own; cpu and memory have none. A value read back from
+	// KEDA's metrics server (external.metrics.k8s.io) is rounded to
+	// milli-units, negatives read 0, and during a fallback it is the
+	// fallback value, not the trigger's.
 	Value *float64 `json:"value,omitempty"`
 	// Active is the scaler's own activity, for types whose parameters are
 	// not replayed (ignored for the others, whose activity is computed).
