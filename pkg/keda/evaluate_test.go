@@ -271,10 +271,14 @@ func TestScaleSteps(t *testing.T) {
 			outcome{Reason: explain.KEDAReasonInactive, After: 6},
 		},
 		{"inactive at zero: nothing to do", object(trig), 0, inactive, outcome{Reason: explain.KEDAReasonInactive}},
-		{"min 3: active at 1 is the HPA's (it raises to min itself)", object(trig, withMin(3)), 1, active,
-			outcome{Active: true, Reason: explain.KEDAReasonActive, After: 1}},
-		{"min 3: active at 0 jumps to 3", object(trig, withMin(3)), 0, active,
-			outcome{Active: true, Reason: explain.KEDAReasonActive, ScaleTo: ptr(int32(3)), After: 3}},
+		{
+			"min 3: active at 1 is the HPA's (it raises to min itself)", object(trig, withMin(3)), 1, active,
+			outcome{Active: true, Reason: explain.KEDAReasonActive, After: 1},
+		},
+		{
+			"min 3: active at 0 jumps to 3", object(trig, withMin(3)), 0, active,
+			outcome{Active: true, Reason: explain.KEDAReasonActive, ScaleTo: ptr(int32(3)), After: 3},
+		},
 		{"active above zero: the HPA decides", object(trig), 6, active, outcome{Active: true, Reason: explain.KEDAReasonActive, After: 6}},
 		{
 			"paused-scale-in blocks the step to zero", object(trig, withAnnotation(AnnotationPausedScaleIn, "true"), withLastActive(t0.Add(-time.Hour))), 6, inactive,
