@@ -39,11 +39,11 @@ forbid() {
 	fi
 }
 
-mapfile -t engine_src < <(go_files pkg/engine pkg/whatif pkg/validation | grep -v '_test\.go$' || true)
+mapfile -t engine_src < <(go_files pkg/engine pkg/whatif pkg/validation pkg/keda pkg/recording | grep -v '_test\.go$' || true)
 mapfile -t pkg_src < <(go_files pkg | grep -v '_test\.go$' || true)
 mapfile -t all_go < <(go_files)
 
-forbid 'time\.Now\(' 'time.Now() in pkg/engine, pkg/whatif or pkg/validation: take the time from the snapshot' "${engine_src[@]}"
+forbid 'time\.Now\(' 'time.Now() in pkg/engine, pkg/whatif, pkg/validation, pkg/keda or pkg/recording: take the time from the snapshot' "${engine_src[@]}"
 forbid 'os\.Stdout' 'os.Stdout in pkg/: write to the IOStreams you were given' "${pkg_src[@]}"
 forbid 'fmt\.Print' 'fmt.Print* in pkg/: write to the IOStreams you were given' "${pkg_src[@]}"
 
