@@ -55,6 +55,10 @@ func WhatIfText(w io.Writer, wi *explain.WhatIf, opts Options) []byte {
 	if opts.Color {
 		v.th = newTheme(w, opts.Palette)
 	}
+	if wi.Backtest != nil {
+		v.backtest(wi)
+		return []byte(v.b.String())
+	}
 	b, a := wi.Before, wi.After
 	v.line(v.paint(func(t *theme) lipgloss.Style { return t.bold }, fmt.Sprintf("What if: HPA %s/%s (%s/%s) at %s", b.HPA.Namespace, b.HPA.Name, b.Target.Kind, b.Target.Name, formatTime(b.Now))))
 	if len(wi.Changes) == 0 {

@@ -68,20 +68,30 @@ func WarmUp(hpa *autoscalingv2.HorizontalPodAutoscaler, set engine.Settings) tim
 // PodStartup, reporting after SampleDelay) or leaves out real ones, and
 // spreads the recorded load over its pods by the load model.
 //
-// It returns the backtest and, for the replay with changes (or the one
-// as-is without changes), every counted sync as a projection.
-func Backtest(snap *engine.Snapshot, rec *recording.Recording, set engine.Settings, opts BacktestOptions) (*explain.Backtest, *explain.Projection, error) {
+// BacktestResult is a backtest and the replays behind it.
+type BacktestResult struct {
+	Backtest *explain.Backtest
+	// Projection has every counted sync of the replay with the changes
+	// (as-is without changes).
+	Projection *explain.Projection
+	// AsIs and Changed are the decisions of the last sync of each replay
+	// (Changed is AsIs without changes).
+	AsIs, Changed *explain.Decision
+}
+
+// Backtest runs the replays; see BacktestResult.
+func Backtest(snap *engine.Snapshot, rec *recording.Recording, set engine.Settings, opts BacktestOptions) (*BacktestResult, error) {
 	if snap == nil || snap.HPA == nil {
-		return nil, nil, errors.New("snapshot has no HorizontalPodAutoscaler")
+		return nil, errors.New("snapshot has no HorizontalPodAutoscaler")
 	}
 	if err := rec.Validate(); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if opts.LoadModel == "" {
 		opts.LoadModel = explain.LoadConstantTotal
 	}
 	if opts.LoadModel != explain.LoadConstantTotal && opts.LoadModel != explain.LoadConstantPerPod {
-		return nil, nil, fmt.Errorf("unknown load model %q (want %s or %s)", opts.LoadModel, explain.LoadConstantTotal, explain.LoadConstantPerPod)
+		return nil, fmt.Errorf("unknown load model %q (want %s or %s)", opts.LoadModel, explain.LoadConstantTotal, explain.LoadConstantPerPod)
 	}
 	// The first counted sync: the first instant at or after Start.
 	first := 0
@@ -102,17 +112,17 @@ func Backtest(snap *engine.Snapshot, rec *recording.Recording, set engine.Settin
 
 	asIs, err := newReplayPath("as-is", snap, snap.HPA, rec, set, opts)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	paths := []*replayPath{asIs}
 	if opts.Changes != nil && !opts.Changes.Empty() {
 		edited, changes, err := Apply(snap, opts.Changes, set)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		changed, err := newReplayPath("changed", snap, edited.HPA, rec, set, opts)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		paths = append(paths, changed)
 		bt.Changes = changes
@@ -141,11 +151,15 @@ func Backtest(snap *engine.Snapshot, rec *recording.Recording, set engine.Settin
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	acc := make([]*summer, len(paths))
 	for i := range paths {
 		acc[i] = newSummer(rec, first)
+	}
+	forced, err := newReplayPath("actual", snap, snap.HPA, rec, set, opts)
+	if err != nil {
+		return nil, err
 	}
 	actual := newSummer(rec, first)
 	for k := first; k < rec.Len; k++ {
@@ -157,11 +171,16 @@ func Backtest(snap *engine.Snapshot, rec *recording.Recording, set engine.Settin
 			}
 		}
 		// The actual curve's metrics are the as-is replay's wherever that
-		// replay ran the real pods.
+		// replay ran the real pods; elsewhere a sync of the real pods at
+		// the real count gives them.
 		n, _ := asIs.actualAt(k)
-		var o *syncOutcome
-		if a := &outcomes[0][k-first]; a.current == n && !a.rescale {
-			o = a
+		o := &outcomes[0][k-first]
+		if o.current != n {
+			real, err := forced.syncAt(k, n)
+			if err != nil {
+				return nil, err
+			}
+			o = &real
 		}
 		actual.add(k, n, o)
 	}
@@ -182,7 +201,8 @@ func Backtest(snap *engine.Snapshot, rec *recording.Recording, set engine.Settin
 		ch := acc[1].path("changed", "replay")
 		bt.Changed = &ch
 	}
-	return bt, proj, nil
+	res := &BacktestResult{Backtest: bt, Projection: proj, AsIs: paths[0].last, Changed: projected.last}
+	return res, nil
 }
 
 // after is the replica count a sync leaves.
@@ -374,6 +394,8 @@ type replayPath struct {
 	// are created then.
 	scaledUp  time.Time
 	started   bool
+	// last is the decision of the last sync run.
+	last *explain.Decision
 	lastReady int
 }
 
@@ -665,17 +687,8 @@ func (p *replayPath) run(first int, proj *explain.Projection) ([]syncOutcome, er
 					p.labels = append(p.labels, dec.Metrics[i].Label())
 				}
 			}
-			o := syncOutcome{current: dec.CurrentReplicas, desired: dec.DesiredReplicas, rescale: dec.Rescale, reason: dec.RescaleReason,
-				maxReplicas: dec.Target.MaxReplicas, filled: filledIn(dec)}
-			if r := dec.Recommendation; r != nil && !r.Failed {
-				o.recommendation, o.recOK = r.Replicas, true
-			}
-			for i := range dec.Metrics {
-				if i < 64 && aboveTarget(&dec.Metrics[i]) {
-					o.above |= 1 << i
-				}
-			}
-			out = append(out, o)
+			out = append(out, outcomeOf(dec))
+			p.last = dec
 			if proj != nil {
 				step := stepOf(dec, t, p.rec.Instant(first), p.lastReady)
 				proj.Steps = append(proj.Steps, step)
@@ -687,6 +700,35 @@ func (p *replayPath) run(first int, proj *explain.Projection) ([]syncOutcome, er
 		p.apply(dec)
 	}
 	return out, nil
+}
+
+// outcomeOf keeps what the summaries need of a decision.
+func outcomeOf(dec *explain.Decision) syncOutcome {
+	o := syncOutcome{current: dec.CurrentReplicas, desired: dec.DesiredReplicas, rescale: dec.Rescale, reason: dec.RescaleReason,
+		maxReplicas: dec.Target.MaxReplicas, filled: filledIn(dec)}
+	if r := dec.Recommendation; r != nil && !r.Failed {
+		o.recommendation, o.recOK = r.Replicas, true
+	}
+	for i := range dec.Metrics {
+		if i < 64 && aboveTarget(&dec.Metrics[i]) {
+			o.above |= 1 << i
+		}
+	}
+	return o
+}
+
+// syncAt replays the sync at k on the real pods at the count n, whatever
+// this path decided before: the metrics of the actual curve. (The
+// controller history it carries is not the real one; the metrics do not
+// depend on it.)
+func (p *replayPath) syncAt(k int, n int32) (syncOutcome, error) {
+	p.replicas, p.started = n, true
+	dec, err := p.sync(k)
+	if err != nil {
+		return syncOutcome{}, fmt.Errorf("replay the sync at %s: %w", p.rec.Instant(k).UTC().Format(time.RFC3339), err)
+	}
+	p.apply(dec)
+	return outcomeOf(dec), nil
 }
 
 // apply carries a decision into the next sync.

@@ -4,6 +4,8 @@
 package whatif
 
 import (
+	"bytes"
+	"flag"
 	"fmt"
 	"math"
 	"strings"
@@ -15,9 +17,11 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/kubectl-hpa/kubectl-hpa/internal/testutil"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/recording"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
 )
 
 var bt0 = time.Date(2026, 11, 26, 14, 0, 0, 0, time.UTC)
@@ -130,10 +134,11 @@ func TestBacktestFollowsReality(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		w.cpu.PerPod[fmt.Sprintf("web-%d", i)]["app"] = overwriteAfter(w.rec, w.cpu.PerPod[fmt.Sprintf("web-%d", i)]["app"], scaled.Add(10*time.Second), 0.25)
 	}
-	bt, proj, err := Backtest(btSnapshot(nil), w.rec, engine.DefaultSettings(), BacktestOptions{Start: start, Source: "test"})
+	res, err := Backtest(btSnapshot(nil), w.rec, engine.DefaultSettings(), BacktestOptions{Start: start, Source: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
+	bt, proj := res.Backtest, res.Projection
 	if got, want := rescalesOf(bt.AsIs.Rescales, start), "+5m0s 3→6"; got != want {
 		t.Errorf("as-is rescales %q, want %q", got, want)
 	}
@@ -191,10 +196,11 @@ func TestBacktestChangedBehavior(t *testing.T) {
 		Policies:                   []autoscalingv2.HPAScalingPolicy{{Type: autoscalingv2.PodsScalingPolicy, Value: 1, PeriodSeconds: 60}},
 	}}
 	opts := BacktestOptions{Start: start, Changes: &Overrides{Behavior: slow, BehaviorSource: "slow.yaml"}, PodStartup: 2 * time.Second, SampleDelay: 10 * time.Second}
-	bt, proj, err := Backtest(btSnapshot(nil), w.rec, engine.DefaultSettings(), opts)
+	res, err := Backtest(btSnapshot(nil), w.rec, engine.DefaultSettings(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
+	bt, proj := res.Backtest, res.Projection
 	if bt.Changed == nil {
 		t.Fatal("no changed curve")
 	}
@@ -284,15 +290,69 @@ func TestBacktestExternal(t *testing.T) {
 	snap.HPA.Spec.Metrics = []autoscalingv2.MetricSpec{{Type: autoscalingv2.ExternalMetricSourceType, External: &autoscalingv2.ExternalMetricSource{
 		Metric: autoscalingv2.MetricIdentifier{Name: "queue"}, Target: autoscalingv2.MetricTarget{Type: autoscalingv2.AverageValueMetricType, AverageValue: ptr(resource.MustParse("10"))},
 	}}}
-	bt, proj, err := Backtest(snap, w.rec, engine.DefaultSettings(), BacktestOptions{Start: start})
+	res, err := Backtest(snap, w.rec, engine.DefaultSettings(), BacktestOptions{Start: start})
 	if err != nil {
 		t.Fatal(err)
 	}
+	bt, proj := res.Backtest, res.Projection
 	// The default scale-up policies allow 4 pods or 100% per 15 s.
 	if got, want := rescalesOf(bt.AsIs.Rescales, start), "+1m15s 2→6, +1m30s 6→8"; got != want {
 		t.Errorf("as-is rescales %q, want %q", got, want)
 	}
 	if s := proj.Steps[10]; s.Outcome != explain.OutcomeMetricsFailed {
 		t.Errorf("the sync without a value: outcome %s (%s)", s.Outcome, s.Reason)
+	}
+}
+
+var updateGolden = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// TestBacktestViews renders the backtest of TestBacktestChangedBehavior in
+// every view (the plain and styled text, JSON and YAML).
+func TestBacktestViews(t *testing.T) {
+	start := bt0
+	w := newWorld(start, 15*time.Second, 81)
+	rise, fall := start.Add(5*time.Minute), start.Add(12*time.Minute)
+	for i := 0; i < 3; i++ {
+		w.pod(fmt.Sprintf("web-%d", i), start.Add(-time.Hour), nil, func(t time.Time) float64 {
+			switch {
+			case t.Before(rise):
+				return 0.25
+			case t.Before(fall):
+				return 0.5
+			}
+			return 0.2
+		})
+	}
+	w.replicas(start.Add(-time.Hour), 3)
+	w.rec.Sources = []recording.Source{{What: "cpu usage", Query: `irate(container_cpu_usage_seconds_total{namespace="shop"}[30s])`, Series: 3}}
+	w.rec.Reconstructed = []string{"the pods' readiness, from their first sample"}
+	slow := &autoscalingv2.HorizontalPodAutoscalerBehavior{ScaleUp: &autoscalingv2.HPAScalingRules{
+		StabilizationWindowSeconds: ptr(int32(0)),
+		Policies:                   []autoscalingv2.HPAScalingPolicy{{Type: autoscalingv2.PodsScalingPolicy, Value: 1, PeriodSeconds: 60}},
+	}}
+	res, err := Backtest(btSnapshot(nil), w.rec, engine.DefaultSettings(), BacktestOptions{
+		Start: start, Changes: &Overrides{Behavior: slow, BehaviorSource: "slow-up.yaml"}, Source: "Prometheus at http://127.0.0.1:9090",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wi := &explain.WhatIf{APIVersion: explain.APIVersion, Kind: explain.KindWhatIf, Changes: res.Backtest.Changes,
+		Before: res.AsIs, After: res.Changed, Projection: res.Projection, Backtest: res.Backtest}
+	for _, v := range []struct {
+		name   string
+		format render.Format
+		opts   render.Options
+	}{
+		{"plain", render.FormatText, render.Options{}},
+		{"styled", render.FormatText, render.Options{Color: true, Palette: render.Palette256, Width: 100}},
+		{"json", render.FormatJSON, render.Options{}},
+	} {
+		t.Run(v.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := render.WriteWhatIf(&buf, v.format, wi, v.opts); err != nil {
+				t.Fatal(err)
+			}
+			testutil.AssertGolden(t, buf.Bytes(), *updateGolden)
+		})
 	}
 }

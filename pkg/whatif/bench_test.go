@@ -108,12 +108,12 @@ func BenchmarkBacktestWeek(b *testing.B) {
 	fast := &Overrides{Behavior: &autoscalingv2.HorizontalPodAutoscalerBehavior{ScaleDown: &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: ptr(int32(30))}}}
 	b.ReportAllocs()
 	for b.Loop() {
-		bt, proj, err := Backtest(s, rec, set, BacktestOptions{Start: rec.Start, Changes: fast})
+		res, err := Backtest(s, rec, set, BacktestOptions{Start: rec.Start, Changes: fast})
 		if err != nil {
 			b.Fatal(err)
 		}
-		if len(proj.Steps) != rec.Len || bt.Changed == nil {
-			b.Fatalf("%d syncs", len(proj.Steps))
+		if len(res.Projection.Steps) != rec.Len || res.Backtest.Changed == nil {
+			b.Fatalf("%d syncs", len(res.Projection.Steps))
 		}
 	}
 }
