@@ -275,4 +275,3 @@ func Snapshot(data []byte) (*engine.Snapshot, engine.Settings) {
 	}
 	return snap, set
 }
-

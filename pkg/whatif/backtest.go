@@ -392,10 +392,10 @@ type replayPath struct {
 	labels []string
 	// scaledUp is when the replay last raised its count: the pods it adds
 	// are created then.
-	scaledUp  time.Time
-	started   bool
+	scaledUp time.Time
+	started  bool
 	// last is the decision of the last sync run.
-	last *explain.Decision
+	last      *explain.Decision
 	lastReady int
 }
 
@@ -704,8 +704,10 @@ func (p *replayPath) run(first int, proj *explain.Projection) ([]syncOutcome, er
 
 // outcomeOf keeps what the summaries need of a decision.
 func outcomeOf(dec *explain.Decision) syncOutcome {
-	o := syncOutcome{current: dec.CurrentReplicas, desired: dec.DesiredReplicas, rescale: dec.Rescale, reason: dec.RescaleReason,
-		maxReplicas: dec.Target.MaxReplicas, filled: filledIn(dec)}
+	o := syncOutcome{
+		current: dec.CurrentReplicas, desired: dec.DesiredReplicas, rescale: dec.Rescale, reason: dec.RescaleReason,
+		maxReplicas: dec.Target.MaxReplicas, filled: filledIn(dec),
+	}
 	if r := dec.Recommendation; r != nil && !r.Failed {
 		o.recommendation, o.recOK = r.Replicas, true
 	}

@@ -161,7 +161,6 @@ func TestBacktestFollowsReality(t *testing.T) {
 	// The rise is met at the first sync after it: no lag longer than the
 	// sync that saw it.
 	if bt.AsIs.Summary.LongestLag != "" {
-
 		t.Errorf("as-is lag %s from %v", bt.AsIs.Summary.LongestLag, bt.AsIs.Summary.LagStart)
 	}
 	if len(bt.AsIs.Summary.AboveTarget) != 1 || bt.AsIs.Summary.AboveTarget[0].Metric != "cpu" {
@@ -221,7 +220,6 @@ func TestBacktestChangedBehavior(t *testing.T) {
 	if lag := bt.Changed.Summary.LongestLag; lag == "" {
 		t.Error("the slow scale-up lags behind the rise, yet no lag")
 	} else if d, _ := time.ParseDuration(lag); d < 2*time.Minute {
-
 		t.Errorf("changed lag %s, want at least the two minutes to reach 6", lag)
 	}
 	if len(bt.Changes) != 1 || !strings.Contains(bt.Changes[0], "slow.yaml") {
@@ -282,8 +280,10 @@ func TestBacktestExternal(t *testing.T) {
 		}
 	}
 	for i := 0; i < 2; i++ {
-		w.rec.Pods = append(w.rec.Pods, recording.Pod{Name: fmt.Sprintf("q-%d", i), Labels: map[string]string{"app": "web"}, Created: start.Add(-time.Hour),
-			Ready: []recording.ReadyChange{{At: start.Add(-time.Hour), Ready: true}}})
+		w.rec.Pods = append(w.rec.Pods, recording.Pod{
+			Name: fmt.Sprintf("q-%d", i), Labels: map[string]string{"app": "web"}, Created: start.Add(-time.Hour),
+			Ready: []recording.ReadyChange{{At: start.Add(-time.Hour), Ready: true}},
+		})
 	}
 	w.replicas(start.Add(-time.Hour), 2)
 	snap := btSnapshot(&autoscalingv2.HorizontalPodAutoscalerBehavior{ScaleDown: &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: ptr(int32(0))}})
@@ -336,8 +336,10 @@ func TestBacktestViews(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wi := &explain.WhatIf{APIVersion: explain.APIVersion, Kind: explain.KindWhatIf, Changes: res.Backtest.Changes,
-		Before: res.AsIs, After: res.Changed, Projection: res.Projection, Backtest: res.Backtest}
+	wi := &explain.WhatIf{
+		APIVersion: explain.APIVersion, Kind: explain.KindWhatIf, Changes: res.Backtest.Changes,
+		Before: res.AsIs, After: res.Changed, Projection: res.Projection, Backtest: res.Backtest,
+	}
 	for _, v := range []struct {
 		name   string
 		format render.Format
