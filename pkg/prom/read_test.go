@@ -350,7 +350,7 @@ func TestReadWithoutKubeStateMetrics(t *testing.T) {
 				return v
 			}),
 			during(lbl("pod", gone, "container", "app"), at("12m"), at("40m"), constant(v*2)),
-			during(lbl("pod", "web-7c9bb-d2f4g", "container", "app"), far, at("10m"), constant(v)),     // a ReplicaSet deleted since: unknown
+			during(lbl("pod", "web-7c9bb-d2f4g", "container", "app"), far, at("10m"), constant(v)),    // a ReplicaSet deleted since: unknown
 			during(lbl("pod", "web-api-6b7c8-bbbbb", "container", "app"), far, at("2h"), constant(v)), // foreign
 		}
 	}
