@@ -7,7 +7,6 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -61,10 +60,11 @@ type fakeRequest struct {
 	method           string
 }
 
-func newFakeProm(t testing.TB) (*fakeProm, *httptest.Server) {
-	f := &fakeProm{t: t, ranges: map[string][]fakeSeries{}, instants: map[string][]fakeSeries{}, fail: map[string]fakeFailure{}, maxPoints: 11000, strict: true}
+func newFakeProm(tb testing.TB) (*fakeProm, *httptest.Server) {
+	tb.Helper()
+	f := &fakeProm{t: tb, ranges: map[string][]fakeSeries{}, instants: map[string][]fakeSeries{}, fail: map[string]fakeFailure{}, maxPoints: 11000, strict: true}
 	srv := httptest.NewServer(f)
-	t.Cleanup(srv.Close)
+	tb.Cleanup(srv.Close)
 	return f, srv
 }
 
@@ -84,13 +84,14 @@ func (f *fakeProm) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	q := r.Form.Get("query")
 	req := fakeRequest{path: r.URL.Path, query: q, method: r.Method}
 	isRange := strings.HasSuffix(r.URL.Path, "/api/v1/query_range")
-	if isRange {
+	switch {
+	case isRange:
 		req.start, req.end = parseUnix(r.Form.Get("start")), parseUnix(r.Form.Get("end"))
 		step, _ := strconv.ParseFloat(r.Form.Get("step"), 64)
 		req.step = time.Duration(step * float64(time.Second))
-	} else if strings.HasSuffix(r.URL.Path, "/api/v1/query") {
+	case strings.HasSuffix(r.URL.Path, "/api/v1/query"):
 		req.time = parseUnix(r.Form.Get("time"))
-	} else {
+	default:
 		http.NotFound(w, r)
 		return
 	}
@@ -116,7 +117,7 @@ func (f *fakeProm) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write([]byte(`{"status":"error","errorType":` + strconv.Quote(failure.errorType) + `,"error":` + strconv.Quote(failure.msg) + `}`))
 		return
 	}
-	if isRange && req.step > 0 && int(req.end.Sub(req.start)/req.step)+1 > f.maxPoints {
+	if isRange && req.step > 0 && int(req.end.Sub(req.start)/req.step) >= f.maxPoints {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusBadRequest)
 		_, _ = w.Write([]byte(`{"status":"error","errorType":"bad_data","error":"exceeded maximum resolution of 11,000 points per timeseries. Try decreasing the query resolution (?step=XX)"}`))
@@ -249,18 +250,6 @@ func (f *fakeProm) requests(query string) []fakeRequest {
 	for _, r := range f.log {
 		if r.query == query {
 			out = append(out, r)
-		}
-	}
-	return out
-}
-
-func (f *fakeProm) queries() []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	var out []string
-	for _, r := range f.log {
-		if !slices.Contains(out, r.query) {
-			out = append(out, r.query)
 		}
 	}
 	return out

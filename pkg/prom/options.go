@@ -122,8 +122,12 @@ func (o *Options) Validate() error {
 			flag string
 			set  bool
 		}{
-			{FlagToken, o.BearerToken != ""}, {FlagTokenFile, o.BearerTokenFile != ""}, {FlagCAFile, o.CAFile != ""},
-			{FlagCertFile, o.CertFile != ""}, {FlagKeyFile, o.KeyFile != ""}, {FlagInsecure, o.InsecureSkipTLSVerify},
+			{FlagToken, o.BearerToken != ""},
+			{FlagTokenFile, o.BearerTokenFile != ""},
+			{FlagCAFile, o.CAFile != ""},
+			{FlagCertFile, o.CertFile != ""},
+			{FlagKeyFile, o.KeyFile != ""},
+			{FlagInsecure, o.InsecureSkipTLSVerify},
 		} {
 			if f.set {
 				bad(f.flag, "does not apply to %s: the Kubernetes API server's service proxy is reached with the kubeconfig's credentials (give a URL to use it)", o.Endpoint)

@@ -164,8 +164,10 @@ func TestMetricsFor(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []MetricRequest{
-		{Kind: recording.KindResource, Name: "cpu"}, {Kind: recording.KindResource, Name: "memory"},
-		{Kind: recording.KindPods, Name: "rps", Query: "sum by (pod) (rate(x[1m]))"}, {Kind: recording.KindExternal, Name: "queue", Query: "max(q)"},
+		{Kind: recording.KindResource, Name: "cpu"},
+		{Kind: recording.KindResource, Name: "memory"},
+		{Kind: recording.KindPods, Name: "rps", Query: "sum by (pod) (rate(x[1m]))"},
+		{Kind: recording.KindExternal, Name: "queue", Query: "max(q)"},
 	}
 	if len(ms) != len(want) {
 		t.Fatalf("metrics = %+v", ms)
@@ -188,8 +190,10 @@ func TestRequestValidate(t *testing.T) {
 	if err == nil {
 		t.Fatal("no error")
 	}
-	for _, want := range []string{"namespace, kind and name are required", "step must be at least 1ms", "at least one instant", "no start", "must not be negative",
-		`resource "gpu": only cpu and memory`, `the pods metric "rps" needs a query: --query rps=PROMQL`, `unknown kind "weird"`} {
+	for _, want := range []string{
+		"namespace, kind and name are required", "step must be at least 1ms", "at least one instant", "no start", "must not be negative",
+		`resource "gpu": only cpu and memory`, `the pods metric "rps" needs a query: --query rps=PROMQL`, `unknown kind "weird"`,
+	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("Validate() lacks %q:\n%s", want, err)
 		}

@@ -313,7 +313,6 @@ func (rd *reader) assemblePods(pods *podSet, match *podMatcher, existence map[st
 		}
 		if !known {
 			// A live pod without a sample: it existed from its creation.
-			first, _ = rd.rec.Index(p.Created)
 			last = rd.g.n - 1
 			rc.live++
 		}
@@ -390,7 +389,7 @@ func (rd *reader) assemblePods(pods *podSet, match *podMatcher, existence map[st
 			rc.readyFirst++
 		}
 		// Containers and requests.
-		p.Containers = rd.containersOf(name, info, lp, p.Owner, templates, &rc)
+		p.Containers = rd.containersOf(info, lp, p.Owner, templates, &rc)
 		for _, c := range containersSeen[name] {
 			if !slices.ContainsFunc(p.Containers, func(x recording.Container) bool { return x.Name == c }) {
 				p.Containers = append(p.Containers, recording.Container{Name: c, Requests: map[string]int64{}})
@@ -408,7 +407,7 @@ func (rd *reader) assemblePods(pods *podSet, match *podMatcher, existence map[st
 	rd.rec.Reconstructed = append(rd.rec.Reconstructed, rc.notes(ksm, len(out), len(match.replicaSets))...)
 }
 
-func (rd *reader) containersOf(name string, info *podInfo, lp *corev1.Pod, owner string, templates map[string][]corev1.Container, rc *reconstruction) []recording.Container {
+func (rd *reader) containersOf(info *podInfo, lp *corev1.Pod, owner string, templates map[string][]corev1.Container, rc *reconstruction) []recording.Container {
 	if info != nil && len(info.containers) > 0 {
 		out := make([]recording.Container, 0, len(info.containers))
 		for _, c := range info.containers {

@@ -399,8 +399,10 @@ func (rd *reader) read(ctx context.Context) error {
 	}
 	if len(rd.noPodLabel) > 0 {
 		m := rd.rec.Metric(recording.KindPods, rd.noPodLabel[0])
-		return &QueryError{Endpoint: rd.c.endpoint.String(), What: "pods metric " + m.Name, Query: m.Query,
-			Err: errors.New("a series has no pod label: a Pods metric's query must return one series per pod, with a pod label")}
+		return &QueryError{
+			Endpoint: rd.c.endpoint.String(), What: "pods metric " + m.Name, Query: m.Query,
+			Err: errors.New("a series has no pod label: a Pods metric's query must return one series per pod, with a pod label"),
+		}
 	}
 	if rd.sparse != nil {
 		s := rd.sparse

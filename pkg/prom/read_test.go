@@ -27,15 +27,15 @@ func at(d string) time.Time {
 	return t0.Add(dd)
 }
 
-func newTestClient(t testing.TB, url string, mod ...func(*Options)) *Client {
-	t.Helper()
+func newTestClient(tb testing.TB, url string, mod ...func(*Options)) *Client {
+	tb.Helper()
 	o := Options{Endpoint: url}
 	for _, m := range mod {
 		m(&o)
 	}
 	c, err := NewClient(o, nil)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	return c
 }

@@ -43,8 +43,11 @@ func TestIndexAndInstant(t *testing.T) {
 		want int
 		ok   bool
 	}{
-		{t0.Add(-time.Second), 0, false}, {t0, 0, true}, {t0.Add(14 * time.Second), 0, true},
-		{t0.Add(15 * time.Second), 1, true}, {t0.Add(time.Hour), 3, true},
+		{t0.Add(-time.Second), 0, false},
+		{t0, 0, true},
+		{t0.Add(14 * time.Second), 0, true},
+		{t0.Add(15 * time.Second), 1, true},
+		{t0.Add(time.Hour), 3, true},
 	} {
 		k, ok := r.Index(c.t)
 		if k != c.want || ok != c.ok {
