@@ -25,7 +25,11 @@ import (
 
 // Client reads from one Prometheus-compatible server.
 type Client struct {
-	api      v1.API
+	api v1.API
+	// raw and hc serve the range queries, which are decoded as they
+	// stream (stream.go).
+	raw      api.Client
+	hc       *http.Client
 	endpoint Endpoint
 	timeout  time.Duration
 	// allowWarnings turns the server's warnings into Recording.Warnings
@@ -83,7 +87,7 @@ func NewClient(o Options, kube *rest.Config) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("prometheus %s: %w", ep, err)
 	}
-	return &Client{api: v1.NewAPI(ac), endpoint: ep, timeout: o.Timeout, allowWarnings: o.AllowWarnings}, nil
+	return &Client{api: v1.NewAPI(ac), raw: ac, hc: hc, endpoint: ep, timeout: o.Timeout, allowWarnings: o.AllowWarnings}, nil
 }
 
 func transportOf(hc *http.Client) http.RoundTripper {
@@ -303,25 +307,6 @@ func (c *Client) instant(ctx context.Context, what, query string, t time.Time) (
 	default:
 		return nil, nil, &QueryError{Endpoint: c.endpoint.String(), What: what, Query: query, Err: fmt.Errorf("the answer is a %s, not an instant vector", typeName(v))}
 	}
-}
-
-// rangeOnce evaluates one piece of a range query.
-func (c *Client) rangeOnce(ctx context.Context, what, query string, r v1.Range) (model.Matrix, []string, error) {
-	rctx, cancel := c.reqContext(ctx)
-	defer cancel()
-	v, w, _, err := c.api.QueryRange(rctx, query, r, c.opts()...)
-	if err != nil {
-		return nil, nil, &QueryError{Endpoint: c.endpoint.String(), What: what, Query: query, Err: c.explain(ctx, err)}
-	}
-	warnings, err := c.warned(what, query, w)
-	if err != nil {
-		return nil, nil, err
-	}
-	m, ok := v.(model.Matrix)
-	if !ok {
-		return nil, nil, &QueryError{Endpoint: c.endpoint.String(), What: what, Query: query, Err: fmt.Errorf("the answer is a %s, not a range vector", typeName(v))}
-	}
-	return m, warnings, nil
 }
 
 func typeName(v model.Value) string {

@@ -144,7 +144,7 @@ func TestQueryErrors(t *testing.T) {
 		{"down", "prometheus " + ep + ": read cpu usage: server_error: server error: 503: Service Unavailable (query: down)"},
 		{"timeout", "prometheus " + ep + ": read cpu usage: server_error: server error: 503: query timed out in expression evaluation (query: timeout)"},
 	} {
-		_, _, err := c.rangeOnce(context.Background(), "cpu usage", tc.query, rangeOf(t0, 10))
+		_, _, err := c.queryRange(context.Background(), "cpu usage", tc.query, rangeOf(t0, 10), nil)
 		if err == nil || err.Error() != tc.want {
 			t.Errorf("%s:\n got: %v\nwant: %s", tc.query, err, tc.want)
 		}

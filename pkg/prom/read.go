@@ -304,7 +304,7 @@ func (rd *reader) read(ctx context.Context) error {
 					existence[strings.Clone(pod)] = s
 				}
 			}
-			return func(k int, v float64) { s.Set(k, v*scale) }
+			return func(k int, v float64) { rd.set(s, k, v*scale) }
 		}})
 	}
 	haveMemory := false
@@ -356,7 +356,7 @@ func (rd *reader) read(ctx context.Context) error {
 	var replicaSeries recording.Series
 	if replicasQuery != "" {
 		reads = append(reads, rangeRead{what: "replicas", query: replicasQuery, fold: func(model.Metric) func(int, float64) {
-			return func(k int, v float64) { replicaSeries.Set(k, v) }
+			return func(k int, v float64) { rd.set(&replicaSeries, k, v) }
 		}})
 	}
 	for _, m := range others {
@@ -374,13 +374,13 @@ func (rd *reader) read(ctx context.Context) error {
 					return nil
 				}
 				s := perPodSeries(metric, pod, "")
-				return func(k int, v float64) { addAt(s, k, v) }
+				return func(k int, v float64) { rd.add(s, k, v) }
 			}
 			if metric.Total == nil {
 				metric.Total = &recording.Series{}
 			}
 			s := metric.Total
-			return func(k int, v float64) { addAt(s, k, v) }
+			return func(k int, v float64) { rd.add(s, k, v) }
 		}})
 	}
 	rd.prog.Total = int64(len(reads)) * int64(req.Len)
@@ -416,6 +416,7 @@ func (rd *reader) read(ctx context.Context) error {
 			return err
 		}
 	}
+	rd.trim()
 	rd.assemblePods(pods, match, existence, ksm)
 	if replicasQuery != "" && len(replicaSeries.Values) > 0 {
 		rd.rec.Replicas = replicaHistory(rd.g, &replicaSeries, replicasQuery)
@@ -466,12 +467,52 @@ func perPodSeries(m *recording.Metric, pod, container string) *recording.Series 
 	return s
 }
 
-// addAt adds v to the value at k (series summed into one).
-func addAt(s *recording.Series, k int, v float64) {
+// set stores v at instant k. It grows a series by doubling, up to the
+// instants left in the period, rather than by append's quarter steps (which
+// allocate about five times a long series' size); trim gives short series
+// their slack back.
+func (rd *reader) set(s *recording.Series, k int, v float64) {
+	if n := len(s.Values); n > 0 && k >= s.First+n && k-s.First >= cap(s.Values) {
+		limit := rd.g.n - s.First
+		want := min(limit, max(2*cap(s.Values), k-s.First+1))
+		s.Values = slices.Grow(s.Values, want-n)
+	}
+	s.Set(k, v)
+}
+
+// add adds v to the value at k (series summed into one).
+func (rd *reader) add(s *recording.Series, k int, v float64) {
 	if old, ok := s.At(k); ok {
 		v += old
 	}
-	s.Set(k, v)
+	rd.set(s, k, v)
+}
+
+// trim copies the series that hold much more room than values into
+// exact ones, and drops the NaN tail a series may end with.
+func (rd *reader) trim() {
+	fit := func(s *recording.Series) {
+		if s == nil {
+			return
+		}
+		end := len(s.Values)
+		for end > 0 && math.IsNaN(s.Values[end-1]) {
+			end--
+		}
+		s.Values = s.Values[:end]
+		if cap(s.Values) > len(s.Values)+len(s.Values)/4+64 {
+			s.Values = slices.Clone(s.Values)
+		}
+	}
+	for i := range rd.rec.Metrics {
+		m := &rd.rec.Metrics[i]
+		fit(m.Total)
+		for _, byC := range m.PerPod {
+			for _, s := range byC {
+				fit(s)
+			}
+		}
+	}
 }
 
 func (rd *reader) report(what string) {
@@ -505,45 +546,51 @@ func (rd *reader) readRange(ctx context.Context, what, query string, usage bool,
 	seriesSeen := map[string]bool{}
 	lastSeries := max(1, len(rd.req.Pods))
 	misaligned := false
+	type stat struct{ first, last, present int }
 	for from := 0; from < rd.g.n; {
 		n := min(maxPoints, max(1, budget/lastSeries), rd.g.n-from)
 		to := from + n - 1
-		m, warnings, err := rd.c.rangeOnce(ctx, what, query, v1.Range{Start: rd.g.at(from), End: rd.g.at(to), Step: rd.g.step})
+		var stats []*stat
+		series, warnings, err := rd.c.queryRange(ctx, what, query, v1.Range{Start: rd.g.at(from), End: rd.g.at(to), Step: rd.g.step},
+			func(lbl model.Metric) func(model.Time, float64) {
+				sink := fold(lbl)
+				key := lbl.String()
+				if _, ok := seriesSeen[key]; !ok {
+					seriesSeen[key] = sink != nil
+				}
+				if sink == nil {
+					return nil
+				}
+				st := &stat{first: -1}
+				stats = append(stats, st)
+				return func(ts model.Time, v float64) {
+					k, exact, ok := rd.g.index(ts)
+					if !ok || k < from || k > to {
+						return
+					}
+					misaligned = misaligned || !exact
+					if st.first < 0 {
+						st.first = k
+					}
+					st.last = k
+					st.present++
+					rd.seen(k)
+					sink(k, v)
+				}
+			})
 		rd.prog.Requests++
 		if err != nil {
 			return 0, 0, err
 		}
 		rd.warnings = append(rd.warnings, warnings...)
 		var present, span int
-		for _, ss := range m {
-			sink := fold(ss.Metric)
-			key := ss.Metric.String()
-			if _, ok := seriesSeen[key]; !ok {
-				seriesSeen[key] = sink != nil
-			}
-			if sink == nil {
-				continue
-			}
-			first, last := -1, -1
-			for _, p := range ss.Values {
-				k, exact, ok := rd.g.index(p.Timestamp)
-				if !ok || k < from || k > to {
-					continue
-				}
-				misaligned = misaligned || !exact
-				if first < 0 {
-					first = k
-				}
-				last = k
-				present++
-				rd.seen(k)
-				sink(k, float64(p.Value))
-			}
-			if first >= 0 {
-				span += last - first + 1
+		for _, st := range stats {
+			if st.first >= 0 {
+				present += st.present
+				span += st.last - st.first + 1
 			}
 		}
-		lastSeries = max(1, len(m))
+		lastSeries = max(1, series)
 		if usage && span >= 40 && float64(present) < 0.5*float64(span) && rd.sparse == nil {
 			rd.sparse = &sparseSpan{from: from, to: to, density: float64(present) / float64(span), what: what}
 		}
@@ -575,19 +622,17 @@ func (rd *reader) probeInterval(ctx context.Context) (time.Duration, error) {
 		start = end
 	}
 	step := max(probeWindow, end.Sub(start)/60).Round(time.Second)
-	m, warnings, err := rd.c.rangeOnce(ctx, "the scrape interval", q, v1.Range{Start: start, End: end, Step: step})
+	most := 0.0
+	n, warnings, err := rd.c.queryRange(ctx, "the scrape interval", q, v1.Range{Start: start, End: end, Step: step},
+		func(model.Metric) func(model.Time, float64) {
+			return func(_ model.Time, v float64) { most = max(most, v) }
+		})
 	rd.prog.Requests++
 	if err != nil {
 		return 0, err
 	}
 	rd.warnings = append(rd.warnings, warnings...)
-	most := 0.0
-	for _, ss := range m {
-		for _, p := range ss.Values {
-			most = max(most, float64(p.Value))
-		}
-	}
-	rd.rec.Sources = append(rd.rec.Sources, recording.Source{What: "scrape interval", Query: q, Series: len(m)})
+	rd.rec.Sources = append(rd.rec.Sources, recording.Source{What: "scrape interval", Query: q, Series: n})
 	if most < 2 {
 		return 0, nil
 	}
