@@ -21,6 +21,7 @@ import (
 	"time"
 
 	v1 "github.com/prometheus/client_golang/api/prometheus/v1"
+	"github.com/prometheus/common/model"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/rest"
 
@@ -478,4 +479,70 @@ func TestLivePodWithoutKSMReadiness(t *testing.T) {
 
 func rangeOf(start time.Time, n int) v1.Range {
 	return v1.Range{Start: start, End: start.Add(time.Duration(n-1) * 15 * time.Second), Step: 15 * time.Second}
+}
+
+func TestDecodeMatrix(t *testing.T) {
+	type pt struct {
+		pod string
+		t   model.Time
+		v   float64
+	}
+	decode := func(body string) ([]pt, int, []string, error) {
+		var got []pt
+		n, w, err := decodeMatrix(strings.NewReader(body), func(m model.Metric) func(model.Time, float64) {
+			pod := string(m["pod"])
+			if pod == "skip" {
+				return nil
+			}
+			return func(ts model.Time, v float64) { got = append(got, pt{pod, ts, v}) }
+		})
+		return got, n, w, err
+	}
+	// Values before labels, a skipped series, histograms, NaN and Inf,
+	// fields in another order, warnings after the data.
+	got, n, w, err := decode(`{"data":{"result":[
+		{"values":[[1764165600,"1.5"],[1764165615.5,"NaN"]],"metric":{"pod":"a\"b"}},
+		{"metric":{"pod":"skip"},"values":[[1764165600,"9"]]},
+		{"metric":{"pod":"c"},"histograms":[[1764165600,{"count":"1"}]],"values":[[1764165600,"+Inf"]]}
+	],"resultType":"matrix"},"status":"success","warnings":["w1"],"infos":["i1"]}`)
+	if err != nil || n != 3 || len(w) != 1 || w[0] != "w1" {
+		t.Fatalf("decode: %v, %d series, warnings %q", err, n, w)
+	}
+	if len(got) != 3 || got[0] != (pt{`a"b`, 1764165600000, 1.5}) || got[1].t != 1764165615500 || !math.IsNaN(got[1].v) || got[2] != (pt{"c", 1764165600000, math.Inf(1)}) {
+		t.Errorf("points = %+v", got)
+	}
+	for _, c := range []struct{ body, want string }{
+		{`{"status":"error","errorType":"execution","error":"boom"}`, "execution: boom"},
+		{`{"status":"success","data":{"resultType":"vector","result":[]}}`, "not a range vector"},
+		{`{"status":"success","data":{"resultType":"matrix","result":[{"metric":{},"values":[[1,"x"]]}]}}`, "cannot decode the answer"},
+		{`{"status":"success","data":{"resultType":"matrix","result":[{"metric":{},"values":[[1]]}]}}`, "cannot decode the answer"},
+		{`{"status":"success","data":{"resultType":"matrix","result":[`, "cannot decode the answer"},
+		{`<html>proxy error</html>`, "cannot decode the answer"},
+		{`{}`, `the answer's status is ""`},
+	} {
+		_, _, _, err := decode(c.body)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v; want %q", c.body, err, c.want)
+		}
+	}
+}
+
+func TestGetFallback(t *testing.T) {
+	var methods []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		methods = append(methods, r.Method)
+		if r.Method == http.MethodPost {
+			w.WriteHeader(http.StatusForbidden) // the service proxy without create on services/proxy
+			return
+		}
+		if r.URL.Query().Get("query") != "up" || r.URL.Query().Get("step") != "15" {
+			t.Errorf("GET query = %s", r.URL.RawQuery)
+		}
+		_, _ = w.Write([]byte(`{"status":"success","data":{"resultType":"matrix","result":[{"metric":{},"values":[[1764165600,"1"]]}]}}`))
+	}))
+	defer srv.Close()
+	n, _, err := newTestClient(t, srv.URL).queryRange(context.Background(), "up", "up", rangeOf(t0, 2), nil)
+	if err != nil || n != 1 || strings.Join(methods, ",") != "POST,GET" {
+		t.Errorf("fallback: %v, %d series, methods %v", err, n, methods)
+	}
 }

@@ -98,7 +98,7 @@ func (c *Client) post(ctx context.Context, u *url.URL, form url.Values) (*http.R
 		_ = resp.Body.Close()
 		get := *u
 		get.RawQuery = body
-		req, err = http.NewRequestWithContext(ctx, http.MethodGet, get.String(), nil)
+		req, err = http.NewRequestWithContext(ctx, http.MethodGet, get.String(), http.NoBody)
 		if err != nil {
 			return nil, err
 		}
