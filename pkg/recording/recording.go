@@ -61,6 +61,10 @@ type Recording struct {
 	// Reconstructed lists what was inferred rather than read (a pod's
 	// readiness from its first sample, requests from the live template).
 	Reconstructed []string
+	// Warnings are what the source noticed about the data that a reader
+	// of the backtest should know (the store's own warnings when they were
+	// accepted, evaluation instants moved by the server).
+	Warnings []string
 }
 
 // Pod is one pod of the workload over the period.
@@ -79,6 +83,14 @@ type Pod struct {
 	// Deleted is the first instant the pod no longer existed; nil when it
 	// still existed at the end of the period.
 	Deleted *time.Time
+	// Terminating is the pod's deletionTimestamp, when it was being
+	// deleted during the period: from then on the controller ignores it,
+	// although it still exists. Nil when not known to be terminating.
+	Terminating *time.Time
+	// Phases is the pod's phase over time (PhasePending, PhaseRunning,
+	// ...), each change oldest first; empty when the phase is unknown. The
+	// controller ignores Failed pods and counts Pending ones as unready.
+	Phases []PhaseChange
 	// Ready is the pod's readiness over time: each change of its Ready
 	// condition, oldest first. Before the first change the pod is not
 	// ready.
@@ -92,6 +104,21 @@ type ReadyChange struct {
 	At    time.Time
 	Ready bool
 }
+
+// PhaseChange is a change of a pod's phase (status.phase).
+type PhaseChange struct {
+	At    time.Time
+	Phase string
+}
+
+// Pod phases, as status.phase spells them.
+const (
+	PhasePending   = "Pending"
+	PhaseRunning   = "Running"
+	PhaseSucceeded = "Succeeded"
+	PhaseFailed    = "Failed"
+	PhaseUnknown   = "Unknown"
+)
 
 // Container is one container of a pod with its requests, in milli-units
 // for cpu (millicores) and units for memory (bytes).
@@ -238,6 +265,24 @@ func (p *Pod) ReadyAt(t time.Time) (bool, time.Time) {
 	return ready, since
 }
 
+// PhaseAt returns the pod's phase at t: the last change at or before t,
+// or "" when none is recorded by then.
+func (p *Pod) PhaseAt(t time.Time) string {
+	phase := ""
+	for _, c := range p.Phases {
+		if c.At.After(t) {
+			break
+		}
+		phase = c.Phase
+	}
+	return phase
+}
+
+// TerminatingAt reports whether the pod was being deleted at t.
+func (p *Pod) TerminatingAt(t time.Time) bool {
+	return p.Terminating != nil && !t.Before(*p.Terminating)
+}
+
 // PodsAt returns the indices of the pods that existed at instant k.
 func (r *Recording) PodsAt(k int) []int {
 	t := r.Instant(k)
@@ -290,6 +335,11 @@ func (r *Recording) Validate() error {
 		for j := 1; j < len(p.Ready); j++ {
 			if p.Ready[j].At.Before(p.Ready[j-1].At) {
 				return fmt.Errorf("recorded load of %s: the readiness changes of pod %s are out of order", r.Workload, p.Name)
+			}
+		}
+		for j := 1; j < len(p.Phases); j++ {
+			if p.Phases[j].At.Before(p.Phases[j-1].At) {
+				return fmt.Errorf("recorded load of %s: the phase changes of pod %s are out of order", r.Workload, p.Name)
 			}
 		}
 	}

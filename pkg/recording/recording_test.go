@@ -90,6 +90,25 @@ func TestPodLifeAndReadiness(t *testing.T) {
 	}
 }
 
+func TestPhaseAndTerminating(t *testing.T) {
+	term := t0.Add(time.Minute)
+	p := Pod{Name: "a", Created: t0, Terminating: &term, Phases: []PhaseChange{{t0, PhasePending}, {t0.Add(20 * time.Second), PhaseRunning}}}
+	for _, c := range []struct {
+		at   time.Duration
+		want string
+	}{{-time.Second, ""}, {0, PhasePending}, {19 * time.Second, PhasePending}, {20 * time.Second, PhaseRunning}, {time.Hour, PhaseRunning}} {
+		if got := p.PhaseAt(t0.Add(c.at)); got != c.want {
+			t.Errorf("PhaseAt(+%s) = %q; want %q", c.at, got, c.want)
+		}
+	}
+	if p.TerminatingAt(t0.Add(59*time.Second)) || !p.TerminatingAt(term) {
+		t.Error("TerminatingAt is wrong around the deletionTimestamp")
+	}
+	if (&Pod{}).TerminatingAt(t0) {
+		t.Error("a pod without a deletionTimestamp is terminating")
+	}
+}
+
 func TestReplicasAt(t *testing.T) {
 	h := ReplicaHistory{Changes: []ReplicaChange{{t0, 2}, {t0.Add(time.Minute), 5}}}
 	if _, ok := h.ReplicasAt(t0.Add(-time.Second)); ok {
@@ -113,6 +132,7 @@ func TestValidate(t *testing.T) {
 		{Recording{Step: time.Second}, "no instants"},
 		{Recording{Step: time.Second, Len: 1, Pods: []Pod{{}}}, "has no name"},
 		{Recording{Step: time.Second, Len: 1, Pods: []Pod{{Name: "a", Created: t0, Deleted: &del}}}, "deleted"},
+		{Recording{Step: time.Second, Len: 1, Pods: []Pod{{Name: "a", Created: t0, Phases: []PhaseChange{{t0.Add(time.Second), PhaseRunning}, {t0, PhasePending}}}}}, "phase changes of pod a are out of order"},
 		{Recording{Step: time.Second, Len: 2, Metrics: []Metric{{Kind: KindExternal, Name: "q", Total: &Series{First: 1, Values: []float64{1, 2}}}}}, "outside 0..1"},
 		{Recording{Step: time.Second, Len: 2, Replicas: ReplicaHistory{Changes: []ReplicaChange{{t0, 1}, {t0.Add(-time.Second), 2}}}}, "out of order"},
 	} {

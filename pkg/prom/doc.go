@@ -1,0 +1,33 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+// Package prom reads a workload's recorded load from a server that speaks
+// Prometheus's HTTP API (Prometheus, Thanos, Mimir, VictoriaMetrics) into
+// the pure model of pkg/recording, for backtests (whatif --since, explain
+// --at). It belongs to the gather layer: it does I/O, and the replay never
+// sees it.
+//
+// Options say how to reach the server: a URL, or NAMESPACE/SERVICE:PORT
+// through the Kubernetes API server's service proxy with the kubeconfig's
+// credentials (NewClient takes the run's REST config). Client.Read takes a
+// Request (the workload, what the gather layer knows live, the HPA's
+// metrics, the period on the controller's sync grid) and returns a
+// recording.Recording:
+//
+//   - resource metrics per pod and container, the way metrics-server
+//     samples the kubelet's counters (the rate between the two latest
+//     scrapes: irate; the working set's latest value), kept only while the
+//     latest sample is fresh;
+//   - the pods over time from kube-state-metrics (owners, phases,
+//     readiness, creation, start and deletion times, requests) when the
+//     store has it, else from the usage series of pods named after the
+//     workload's ReplicaSets and from the live pods, with what was inferred
+//     listed in Recording.Reconstructed;
+//   - the actual replicas from kube-state-metrics;
+//   - Pods, Object and External metrics from the user's PromQL.
+//
+// Range queries are evaluated exactly at the recording's instants, in
+// pieces of at most 11,000 points per series, each folded into the
+// recording and dropped before the next. docs/prometheus-source.md has the
+// exact queries and the choices behind them.
+package prom

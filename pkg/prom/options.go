@@ -1,0 +1,283 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package prom
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// EnvEndpoint is the environment variable that gives the endpoint when no
+// flag does.
+const EnvEndpoint = "KUBECTL_HPA_PROMETHEUS"
+
+// The flags the command layer binds to Options; Validate names them in its
+// messages.
+const (
+	FlagEndpoint      = "prometheus"
+	FlagToken         = "prometheus-token"
+	FlagTokenFile     = "prometheus-token-file"
+	FlagCAFile        = "prometheus-ca-file"
+	FlagCertFile      = "prometheus-cert-file"
+	FlagKeyFile       = "prometheus-key-file"
+	FlagInsecure      = "prometheus-insecure-skip-tls-verify"
+	FlagHeader        = "prometheus-header"
+	FlagTimeout       = "prometheus-timeout"
+	FlagAllowWarnings = "prometheus-allow-warnings"
+	FlagQuery         = "query"
+)
+
+// Options say how to reach a server that speaks Prometheus's HTTP API
+// (Prometheus, Thanos, Mimir, VictoriaMetrics).
+type Options struct {
+	// Endpoint is a URL (http://prometheus.example:9090, with a path
+	// prefix if the server has one), or a service reached through the
+	// Kubernetes API server's service proxy: NAMESPACE/SERVICE:PORT, where
+	// PORT is a number or a port name, and SERVICE may be preceded by
+	// "https:" when the service speaks TLS. ResolveEndpoint fills it from
+	// KUBECTL_HPA_PROMETHEUS when empty.
+	Endpoint string
+
+	// BearerToken or BearerTokenFile (read once, when the client is
+	// built) authenticate to a URL endpoint.
+	BearerToken     string
+	BearerTokenFile string
+	// CAFile, CertFile and KeyFile are PEM files for a URL endpoint that
+	// speaks TLS: the CA to trust, and a client certificate.
+	CAFile   string
+	CertFile string
+	KeyFile  string
+	// InsecureSkipTLSVerify skips the server certificate's check.
+	InsecureSkipTLSVerify bool
+
+	// Headers are extra request headers, each "Name: value" (for example
+	// "X-Scope-OrgID: team-a" for a multi-tenant Mimir); they are sent to
+	// URL and service endpoints alike.
+	Headers []string
+
+	// Timeout bounds each request (0: only the context bounds them); it
+	// is also sent as the query's timeout parameter, so the server stops
+	// evaluating when the client gives up.
+	Timeout time.Duration
+
+	// AllowWarnings keeps a query whose answer carries warnings (a Thanos
+	// partial response, a PromQL annotation) and records them in
+	// Recording.Warnings; by default a warning fails the read.
+	AllowWarnings bool
+}
+
+// ResolveEndpoint fills Endpoint from KUBECTL_HPA_PROMETHEUS, read with
+// getenv (os.Getenv; tests pass their own), when no flag set it.
+func (o *Options) ResolveEndpoint(getenv func(string) string) {
+	if strings.TrimSpace(o.Endpoint) == "" && getenv != nil {
+		o.Endpoint = strings.TrimSpace(getenv(EnvEndpoint))
+	}
+}
+
+// Validate checks the options, one line per bad field (errors.Join: the
+// lines are separated by newlines).
+func (o *Options) Validate() error {
+	var errs []error
+	bad := func(flag, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("--%s: %s", flag, fmt.Sprintf(format, args...)))
+	}
+	ep, err := ParseEndpoint(o.Endpoint)
+	if err != nil {
+		bad(FlagEndpoint, "%s", err.Error())
+	}
+	proxied := err == nil && ep.Service != nil
+	if o.BearerToken != "" && o.BearerTokenFile != "" {
+		bad(FlagToken, "give the token or --%s, not both", FlagTokenFile)
+	}
+	for _, f := range []struct{ flag, path string }{
+		{FlagTokenFile, o.BearerTokenFile}, {FlagCAFile, o.CAFile}, {FlagCertFile, o.CertFile}, {FlagKeyFile, o.KeyFile},
+	} {
+		if f.path == "" {
+			continue
+		}
+		if _, err := os.Stat(f.path); err != nil {
+			bad(f.flag, "cannot read %s: %s", f.path, statReason(err))
+		}
+	}
+	if (o.CertFile == "") != (o.KeyFile == "") {
+		if o.CertFile == "" {
+			bad(FlagCertFile, "a client key (--%s) needs its certificate", FlagKeyFile)
+		} else {
+			bad(FlagKeyFile, "a client certificate (--%s) needs its key", FlagCertFile)
+		}
+	}
+	if o.InsecureSkipTLSVerify && o.CAFile != "" {
+		bad(FlagInsecure, "skipping the certificate check and trusting --%s contradict each other", FlagCAFile)
+	}
+	if proxied {
+		for _, f := range []struct {
+			flag string
+			set  bool
+		}{
+			{FlagToken, o.BearerToken != ""},
+			{FlagTokenFile, o.BearerTokenFile != ""},
+			{FlagCAFile, o.CAFile != ""},
+			{FlagCertFile, o.CertFile != ""},
+			{FlagKeyFile, o.KeyFile != ""},
+			{FlagInsecure, o.InsecureSkipTLSVerify},
+		} {
+			if f.set {
+				bad(f.flag, "does not apply to %s: the Kubernetes API server's service proxy is reached with the kubeconfig's credentials (give a URL to use it)", o.Endpoint)
+			}
+		}
+	}
+	for _, h := range o.Headers {
+		name, _, err := parseHeader(h)
+		if err != nil {
+			bad(FlagHeader, "%s", err.Error())
+			continue
+		}
+		if strings.EqualFold(name, "Authorization") && (o.BearerToken != "" || o.BearerTokenFile != "" || proxied) {
+			bad(FlagHeader, "an Authorization header conflicts with the bearer token (or the kubeconfig's credentials through the service proxy)")
+		}
+	}
+	if o.Timeout < 0 {
+		bad(FlagTimeout, "must not be negative, not %s", o.Timeout)
+	}
+	return errors.Join(errs...)
+}
+
+func statReason(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// headerName is an HTTP field name (RFC 9110's token).
+var headerName = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+
+func parseHeader(h string) (string, string, error) {
+	name, value, ok := strings.Cut(h, ":")
+	name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+	if !ok || name == "" {
+		return "", "", fmt.Errorf("%q: give a header as \"Name: value\"", h)
+	}
+	if !headerName.MatchString(name) {
+		return "", "", fmt.Errorf("%q: %q is not a valid header name", h, name)
+	}
+	if strings.ContainsAny(value, "\r\n") {
+		return "", "", fmt.Errorf("%q: a header value cannot span lines", h)
+	}
+	return http.CanonicalHeaderKey(name), value, nil
+}
+
+// Endpoint is a parsed Options.Endpoint: a URL, or a service reached
+// through the Kubernetes API server.
+type Endpoint struct {
+	// URL is set for a URL endpoint.
+	URL *url.URL
+	// Service is set for a service endpoint.
+	Service *Service
+}
+
+// Service is a Kubernetes service that serves Prometheus's HTTP API.
+type Service struct {
+	Namespace string
+	Name      string
+	// Port is the port's number or name.
+	Port string
+	// Scheme is "https" when the service speaks TLS, else "".
+	Scheme string
+}
+
+// ProxyPath is the API server path that proxies to the service
+// (/api/v1/namespaces/NS/services/[https:]NAME:PORT/proxy).
+func (s *Service) ProxyPath() string {
+	name := s.Name + ":" + s.Port
+	if s.Scheme != "" {
+		name = s.Scheme + ":" + name
+	}
+	return "/api/v1/namespaces/" + url.PathEscape(s.Namespace) + "/services/" + url.PathEscape(name) + "/proxy"
+}
+
+// String is the endpoint as a user wrote it.
+func (e Endpoint) String() string {
+	if e.Service != nil {
+		s := e.Service.Namespace + "/"
+		if e.Service.Scheme != "" {
+			s += e.Service.Scheme + ":"
+		}
+		return s + e.Service.Name + ":" + e.Service.Port
+	}
+	if e.URL != nil {
+		u := *e.URL
+		u.User = nil
+		return u.String()
+	}
+	return ""
+}
+
+var (
+	// serviceForm is NAMESPACE/[https:]SERVICE:PORT.
+	serviceForm = regexp.MustCompile(`^([a-z0-9]([-a-z0-9]*[a-z0-9])?)/(?:(https?):)?([a-z]([-a-z0-9]*[a-z0-9])?):([-a-z0-9]+)$`)
+	portName    = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+)
+
+// ParseEndpoint parses an endpoint: a http(s) URL, or
+// NAMESPACE/[https:]SERVICE:PORT.
+func ParseEndpoint(s string) (Endpoint, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return Endpoint{}, fmt.Errorf("no Prometheus endpoint: give a URL (http://HOST:9090) or a service (NAMESPACE/SERVICE:PORT), or set %s", EnvEndpoint)
+	}
+	if strings.Contains(s, "://") {
+		u, err := url.Parse(s)
+		if err != nil {
+			return Endpoint{}, fmt.Errorf("%q is not a URL: %w", s, unwrapURLError(err))
+		}
+		if u.Scheme != "http" && u.Scheme != "https" {
+			return Endpoint{}, fmt.Errorf("%q: the URL's scheme must be http or https, not %q", s, u.Scheme)
+		}
+		if u.Host == "" {
+			return Endpoint{}, fmt.Errorf("%q: the URL has no host", s)
+		}
+		if u.RawQuery != "" || u.Fragment != "" {
+			return Endpoint{}, fmt.Errorf("%q: the URL must not have a query or a fragment", s)
+		}
+		u.Path = strings.TrimRight(u.Path, "/")
+		u.RawPath = ""
+		return Endpoint{URL: u}, nil
+	}
+	m := serviceForm.FindStringSubmatch(s)
+	if m == nil {
+		return Endpoint{}, fmt.Errorf("%q is neither a URL (http://HOST:9090) nor a service (NAMESPACE/SERVICE:PORT, or NAMESPACE/https:SERVICE:PORT)", s)
+	}
+	svc := &Service{Namespace: m[1], Scheme: m[3], Name: m[4], Port: m[6]}
+	if svc.Scheme == "http" {
+		svc.Scheme = ""
+	}
+	if n, err := strconv.Atoi(svc.Port); err == nil {
+		if n < 1 || n > 65535 {
+			return Endpoint{}, fmt.Errorf("%q: port %d is out of range", s, n)
+		}
+	} else if !portName.MatchString(svc.Port) || len(svc.Port) > 15 || strings.Trim(svc.Port, "0123456789-") == "" {
+		return Endpoint{}, fmt.Errorf("%q: %q is neither a port number nor a port name", s, svc.Port)
+	}
+	if len(svc.Namespace) > 63 || len(svc.Name) > 63 {
+		return Endpoint{}, fmt.Errorf("%q: a namespace or service name has at most 63 characters", s)
+	}
+	return Endpoint{Service: svc}, nil
+}
+
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}

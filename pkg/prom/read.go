@@ -1,0 +1,740 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package prom
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	v1 "github.com/prometheus/client_golang/api/prometheus/v1"
+	"github.com/prometheus/common/model"
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/recording"
+)
+
+// MaxPointsPerSeries is the most points per series one query_range may
+// return (Prometheus refuses more than 11,000).
+const MaxPointsPerSeries = 11000
+
+// DefaultPointBudget bounds the points of one answer (all its series):
+// about 30 bytes of JSON each, so an answer stays near 60 MB however many
+// pods a workload had.
+const DefaultPointBudget = 2_000_000
+
+// maxSampleInterval is the sparsest sampling a replay accepts: a store
+// that keeps one sample every 5 minutes (a downsampled long-term store)
+// cannot feed a controller that syncs every 15 seconds.
+const maxSampleInterval = 2 * time.Minute
+
+// Request says what to read.
+type Request struct {
+	// Namespace, Kind and Name identify the HPA's target workload.
+	Namespace string
+	Kind      string
+	Name      string
+	// Selector is the target's selector (scale.status.selector), for the
+	// record; the pods are matched by owner, not by labels.
+	Selector string
+
+	// ReplicaSets are the target's ReplicaSets known live (current and
+	// old), with their pod templates' containers: pods are named after
+	// them, and a pod gone since takes its requests from its ReplicaSet's
+	// template when kube-state-metrics does not give them.
+	ReplicaSets []ReplicaSet
+	// Pods are the target's live pods: their labels, readiness, start
+	// times and requests are used for those still alive.
+	Pods []corev1.Pod
+	// Template is the pod template's containers: the requests of a pod
+	// known neither to kube-state-metrics nor alive nor by ReplicaSet.
+	Template []corev1.Container
+
+	// Metrics are the HPA's metrics to read (see MetricsFor).
+	Metrics []MetricRequest
+
+	// Start, Step and Len are the instants read: Start + k×Step, k in
+	// [0, Len). Step is the controller's sync period. Start is cut to the
+	// millisecond (the API's precision).
+	Start time.Time
+	Step  time.Duration
+	Len   int
+
+	// SampleLag is how long before an instant the controller's resource
+	// sample was taken (metrics-server's scrape lag): resource values are
+	// read that much earlier (PromQL's offset). Zero reads at the instant.
+	SampleLag time.Duration
+	// ScrapeInterval is how often the store sampled the container
+	// counters; 0 measures it (count_over_time over 10 minutes).
+	ScrapeInterval time.Duration
+
+	// NoKubeStateMetrics skips kube-state-metrics even when the store has
+	// it (pods are then taken from the usage series).
+	NoKubeStateMetrics bool
+
+	// Progress, when set, is called after each answer.
+	Progress func(Progress)
+	// MaxPoints caps the points per series of one query_range (0:
+	// MaxPointsPerSeries); PointBudget the points of one answer (0:
+	// DefaultPointBudget). Tests lower them.
+	MaxPoints   int
+	PointBudget int
+}
+
+// ReplicaSet is one of the target's ReplicaSets.
+type ReplicaSet struct {
+	Name       string
+	Containers []corev1.Container
+}
+
+// MetricRequest is one metric of the HPA to read.
+type MetricRequest struct {
+	// Kind is recording.KindResource, KindPods, KindObject or
+	// KindExternal; Name the resource ("cpu", "memory") or the HPA's
+	// metric name. A ContainerResource metric is a resource: every
+	// container is read.
+	Kind string
+	Name string
+	// Query is the user's PromQL. Required for Pods (one series per pod,
+	// with a pod label; several series of one pod are summed), Object and
+	// External metrics (one series, or several that are summed). For a
+	// resource it replaces the container counters (it must then return
+	// pod and container labels, in cores or bytes).
+	Query string
+}
+
+// Progress is how far a Read is: Done of Total instants of its range
+// queries (a long period is read in pieces), and the requests made.
+type Progress struct {
+	Done, Total int64
+	Requests    int
+	// What names the figures being read.
+	What string
+}
+
+// Fraction is Done/Total in [0, 1].
+func (p Progress) Fraction() float64 {
+	if p.Total <= 0 {
+		return 0
+	}
+	return min(1, float64(p.Done)/float64(p.Total))
+}
+
+// Validate checks a request.
+func (r *Request) Validate() error {
+	var errs []error
+	if r.Namespace == "" || r.Kind == "" || r.Name == "" {
+		errs = append(errs, errors.New("the workload's namespace, kind and name are required"))
+	}
+	if r.Step < time.Millisecond {
+		errs = append(errs, fmt.Errorf("the step must be at least 1ms, not %s", r.Step))
+	}
+	if r.Len <= 0 {
+		errs = append(errs, fmt.Errorf("the period must hold at least one instant, not %d", r.Len))
+	}
+	if r.Start.IsZero() {
+		errs = append(errs, errors.New("the period has no start"))
+	}
+	if r.SampleLag < 0 || r.ScrapeInterval < 0 {
+		errs = append(errs, errors.New("the sample lag and scrape interval must not be negative"))
+	}
+	for _, m := range r.Metrics {
+		switch m.Kind {
+		case recording.KindResource:
+			if m.Name != "cpu" && m.Name != "memory" && m.Query == "" {
+				errs = append(errs, fmt.Errorf("resource %q: only cpu and memory have container counters; give --%s %s=PROMQL", m.Name, FlagQuery, m.Name))
+			}
+		case recording.KindPods, recording.KindObject, recording.KindExternal:
+			if m.Query == "" {
+				errs = append(errs, fmt.Errorf("the %s metric %q needs a query: --%s %s=PROMQL", m.Kind, m.Name, FlagQuery, m.Name))
+			}
+		default:
+			errs = append(errs, fmt.Errorf("metric %q: unknown kind %q", m.Name, m.Kind))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// reader is one Read in progress.
+type reader struct {
+	c    *Client
+	req  *Request
+	rec  *recording.Recording
+	g    grid
+	q    queries
+	prog Progress
+	// firstData is the earliest instant any read found data at (-1:
+	// none yet).
+	firstData int
+	warnings  []string
+	// noPodLabel names the Pods metrics whose query returned a series
+	// without a pod label.
+	noPodLabel []string
+	// sparse is the first stretch of a usage read with too few samples.
+	sparse *sparseSpan
+}
+
+type sparseSpan struct {
+	from, to int
+	density  float64
+	what     string
+}
+
+// Read reads the workload's recorded load over the period.
+func (c *Client) Read(ctx context.Context, req Request) (*recording.Recording, error) {
+	if err := req.Validate(); err != nil {
+		return nil, fmt.Errorf("prometheus read of %s/%s: %w", req.Kind, req.Name, err)
+	}
+	start := req.Start.Truncate(time.Millisecond)
+	step := req.Step.Round(time.Millisecond)
+	rd := &reader{
+		c: c, req: &req, firstData: -1,
+		g: newGrid(start, step, req.Len),
+		rec: &recording.Recording{
+			Namespace: req.Namespace, Workload: req.Kind + "/" + req.Name,
+			Start: start, Step: step, Len: req.Len, SampleLag: req.SampleLag,
+			Replicas: recording.ReplicaHistory{Source: recording.SourceNone},
+		},
+	}
+	end := rd.g.at(req.Len - 1)
+	rd.q = queries{ns: req.Namespace, lag: req.SampleLag, period: end.Sub(start) + staleLookback}
+	if err := rd.read(ctx); err != nil {
+		return nil, err
+	}
+	rd.rec.Warnings = append(rd.rec.Warnings, rd.warnings...)
+	rd.report("")
+	if err := rd.rec.Validate(); err != nil {
+		return nil, fmt.Errorf("prometheus %s: %w", c.endpoint, err)
+	}
+	return rd.rec, nil
+}
+
+func (rd *reader) read(ctx context.Context) error {
+	req := rd.req
+	end := rd.g.at(req.Len - 1)
+	pods := newPodSet()
+
+	// 1. The pods, from kube-state-metrics' owners.
+	ksm := false
+	rsNames := make([]string, 0, len(req.ReplicaSets))
+	for _, rs := range req.ReplicaSets {
+		rsNames = append(rsNames, rs.Name)
+	}
+	statefulSet := ""
+	switch req.Kind {
+	case "ReplicaSet":
+		rsNames = append(rsNames, req.Name)
+	case "StatefulSet":
+		statefulSet = req.Name
+	}
+	if !req.NoKubeStateMetrics {
+		var err error
+		ksm, rsNames, err = rd.readOwners(ctx, pods, rsNames)
+		if err != nil {
+			return err
+		}
+	}
+	var names []string
+	for name := range pods.byName {
+		names = append(names, name)
+	}
+	for i := range req.Pods {
+		names = append(names, req.Pods[i].Name)
+	}
+	match := newPodMatcher(rsNames, statefulSet, names)
+	if match.Empty() {
+		return fmt.Errorf("prometheus %s: no pod of %s in namespace %s can be recognised: no ReplicaSet, no live pod, and no kube-state-metrics owner over the period",
+			rd.c.endpoint, rd.rec.Workload, req.Namespace)
+	}
+	rd.q.pods = match.expr
+
+	// 2. The scrape interval, for the rate's range and the freshness.
+	// Metrics never grows past this: the folds keep pointers into it.
+	rd.rec.Metrics = make([]recording.Metric, 0, len(req.Metrics))
+	var resources []MetricRequest
+	var others []MetricRequest
+	for _, m := range req.Metrics {
+		if m.Kind == recording.KindResource {
+			resources = append(resources, m)
+		} else {
+			others = append(others, m)
+		}
+	}
+	needUsage := len(resources) > 0 || !ksm
+	interval := req.ScrapeInterval
+	if needUsage && interval == 0 {
+		var err error
+		if interval, err = rd.probeInterval(ctx); err != nil {
+			return err
+		}
+	}
+	if interval == 0 {
+		interval = 30 * time.Second
+	}
+	rd.q.rng = 4 * interval
+	rd.q.fresh = 2 * interval
+	rd.rec.SampleWindow = interval
+
+	// 3. The range reads, planned so progress has a total.
+	type rangeRead struct {
+		what, query string
+		fold        func(model.Metric) func(k int, v float64)
+		usage       bool
+	}
+	var reads []rangeRead
+	existence := map[string]*recording.Series{}
+	addUsage := func(name, query string, scale float64, metric *recording.Metric) {
+		reads = append(reads, rangeRead{what: name + " usage", query: query, usage: true, fold: func(m model.Metric) func(int, float64) {
+			pod, container := string(m["pod"]), string(m["container"])
+			if pod == "" || !match.Match(pod) {
+				return nil
+			}
+			var s *recording.Series
+			if metric != nil {
+				s = perPodSeries(metric, pod, container)
+			} else {
+				s = existence[pod]
+				if s == nil {
+					s = &recording.Series{}
+					existence[strings.Clone(pod)] = s
+				}
+			}
+			return func(k int, v float64) { rd.set(s, k, v*scale) }
+		}})
+	}
+	haveMemory := false
+	for _, m := range resources {
+		metric := rd.addMetric(m)
+		q := m.Query
+		switch {
+		case q != "":
+		case m.Name == "cpu":
+			q = rd.q.cpu()
+		default:
+			q = rd.q.memory()
+			haveMemory = true
+		}
+		metric.Query = q
+		addUsage(m.Name, q, 1, metric)
+	}
+	if !ksm && !haveMemory {
+		addUsage("memory (pod existence)", rd.q.memory(), 1, nil)
+	}
+	if ksm {
+		reads = append(reads,
+			rangeRead{what: "pod phases", query: rd.q.phase(), fold: func(m model.Metric) func(int, float64) {
+				p := pods.byName[string(m["pod"])]
+				phase := string(m["phase"])
+				if p == nil || phase == "" {
+					return nil
+				}
+				return func(k int, _ float64) { p.phases.add(k, phase) }
+			}},
+			rangeRead{what: "pod readiness", query: rd.q.ready(), fold: func(m model.Metric) func(int, float64) {
+				p := pods.byName[string(m["pod"])]
+				if p == nil {
+					return nil
+				}
+				return func(k int, v float64) {
+					if v == 1 {
+						p.ready.add(k, "true")
+					} else {
+						p.ready.add(k, "false")
+					}
+				}
+			}})
+	}
+	var replicasQuery string
+	if !req.NoKubeStateMetrics {
+		replicasQuery = rd.q.replicas(req.Kind, req.Name)
+	}
+	var replicaSeries recording.Series
+	if replicasQuery != "" {
+		reads = append(reads, rangeRead{what: "replicas", query: replicasQuery, fold: func(model.Metric) func(int, float64) {
+			return func(k int, v float64) { rd.set(&replicaSeries, k, v) }
+		}})
+	}
+	for _, m := range others {
+		metric := rd.addMetric(m)
+		metric.Query = m.Query
+		m := m
+		reads = append(reads, rangeRead{what: m.Kind + " metric " + m.Name, query: m.Query, fold: func(lbl model.Metric) func(int, float64) {
+			if m.Kind == recording.KindPods {
+				pod := string(lbl["pod"])
+				if pod == "" {
+					rd.noPodLabel = append(rd.noPodLabel, m.Name)
+					return nil
+				}
+				if !match.Match(pod) && pods.byName[pod] == nil {
+					return nil
+				}
+				s := perPodSeries(metric, pod, "")
+				return func(k int, v float64) { rd.add(s, k, v) }
+			}
+			if metric.Total == nil {
+				metric.Total = &recording.Series{}
+			}
+			s := metric.Total
+			return func(k int, v float64) { rd.add(s, k, v) }
+		}})
+	}
+	rd.prog.Total = int64(len(reads)) * int64(req.Len)
+	rd.report("")
+
+	for _, r := range reads {
+		kept, dropped, err := rd.readRange(ctx, r.what, r.query, r.usage, r.fold)
+		if err != nil {
+			return err
+		}
+		what := r.what
+		if dropped > 0 {
+			what += fmt.Sprintf(" (%d series of other pods left out)", dropped)
+		}
+		rd.rec.Sources = append(rd.rec.Sources, recording.Source{What: what, Query: r.query, Series: kept})
+	}
+	if len(rd.noPodLabel) > 0 {
+		m := rd.rec.Metric(recording.KindPods, rd.noPodLabel[0])
+		return &QueryError{
+			Endpoint: rd.c.endpoint.String(), What: "pods metric " + m.Name, Query: m.Query,
+			Err: errors.New("a series has no pod label: a Pods metric's query must return one series per pod, with a pod label"),
+		}
+	}
+	if rd.sparse != nil {
+		s := rd.sparse
+		return fmt.Errorf("prometheus %s: %s of %s has a sample at only %.0f%% of the %s syncs between %s and %s (a downsampled long-term store?): too sparse to replay them; start the period after %s",
+			rd.c.endpoint, s.what, rd.rec.Workload, 100*s.density, rd.g.step, stamp(rd.g.at(s.from)), stamp(rd.g.at(s.to)), stamp(rd.g.at(s.to)))
+	}
+
+	// 4. The instant reads of kube-state-metrics, and the pods.
+	if ksm {
+		if err := rd.readPodFacts(ctx, pods, end); err != nil {
+			return err
+		}
+	}
+	rd.trim()
+	rd.assemblePods(pods, match, existence, ksm)
+	if replicasQuery != "" && len(replicaSeries.Values) > 0 {
+		rd.rec.Replicas = replicaHistory(rd.g, &replicaSeries, replicasQuery)
+	}
+
+	// 5. What the store did not have.
+	for i := range rd.rec.Metrics {
+		m := &rd.rec.Metrics[i]
+		if m.Kind == recording.KindResource && len(m.PerPod) == 0 || m.Kind == recording.KindPods && len(m.PerPod) == 0 ||
+			(m.Kind == recording.KindObject || m.Kind == recording.KindExternal) && m.Total == nil {
+			return rd.noData(ctx, m)
+		}
+	}
+	return rd.checkRetention(ctx)
+}
+
+func queryOf(ms []MetricRequest, m *recording.Metric) string {
+	for _, r := range ms {
+		if r.Kind == m.Kind && r.Name == m.Name {
+			return r.Query
+		}
+	}
+	return ""
+}
+
+func (rd *reader) addMetric(m MetricRequest) *recording.Metric {
+	if existing := rd.rec.Metric(m.Kind, m.Name); existing != nil {
+		return existing
+	}
+	rd.rec.Metrics = append(rd.rec.Metrics, recording.Metric{Kind: m.Kind, Name: m.Name})
+	return &rd.rec.Metrics[len(rd.rec.Metrics)-1]
+}
+
+func perPodSeries(m *recording.Metric, pod, container string) *recording.Series {
+	if m.PerPod == nil {
+		m.PerPod = map[string]map[string]*recording.Series{}
+	}
+	byC := m.PerPod[pod]
+	if byC == nil {
+		byC = map[string]*recording.Series{}
+		m.PerPod[strings.Clone(pod)] = byC
+	}
+	s := byC[container]
+	if s == nil {
+		s = &recording.Series{}
+		byC[strings.Clone(container)] = s
+	}
+	return s
+}
+
+// set stores v at instant k. It grows a series by doubling, up to the
+// instants left in the period, rather than by append's quarter steps (which
+// allocate about five times a long series' size); trim gives short series
+// their slack back.
+func (rd *reader) set(s *recording.Series, k int, v float64) {
+	if n := len(s.Values); n > 0 && k >= s.First+n && k-s.First >= cap(s.Values) {
+		limit := rd.g.n - s.First
+		want := min(limit, max(2*cap(s.Values), k-s.First+1))
+		s.Values = slices.Grow(s.Values, want-n)
+	}
+	s.Set(k, v)
+}
+
+// add adds v to the value at k (series summed into one).
+func (rd *reader) add(s *recording.Series, k int, v float64) {
+	if old, ok := s.At(k); ok {
+		v += old
+	}
+	rd.set(s, k, v)
+}
+
+// trim copies the series that hold much more room than values into
+// exact ones, and drops the NaN tail a series may end with.
+func (rd *reader) trim() {
+	fit := func(s *recording.Series) {
+		if s == nil {
+			return
+		}
+		end := len(s.Values)
+		for end > 0 && math.IsNaN(s.Values[end-1]) {
+			end--
+		}
+		s.Values = s.Values[:end]
+		if cap(s.Values) > len(s.Values)+len(s.Values)/4+64 {
+			s.Values = slices.Clone(s.Values)
+		}
+	}
+	for i := range rd.rec.Metrics {
+		m := &rd.rec.Metrics[i]
+		fit(m.Total)
+		for _, byC := range m.PerPod {
+			for _, s := range byC {
+				fit(s)
+			}
+		}
+	}
+}
+
+func (rd *reader) report(what string) {
+	if rd.req.Progress != nil {
+		p := rd.prog
+		p.What = what
+		rd.req.Progress(p)
+	}
+}
+
+func (rd *reader) seen(k int) {
+	if rd.firstData < 0 || k < rd.firstData {
+		rd.firstData = k
+	}
+}
+
+// readRange reads a range query over the whole period, in pieces of at
+// most MaxPoints instants (fewer when the previous answer had many series,
+// to keep each answer within the point budget), each folded into the
+// recording as it comes and then dropped. It returns how many series were
+// kept and how many left out (other pods').
+func (rd *reader) readRange(ctx context.Context, what, query string, usage bool, fold func(model.Metric) func(int, float64)) (kept, dropped int, err error) {
+	maxPoints := rd.req.MaxPoints
+	if maxPoints <= 0 {
+		maxPoints = MaxPointsPerSeries
+	}
+	budget := rd.req.PointBudget
+	if budget <= 0 {
+		budget = DefaultPointBudget
+	}
+	seriesSeen := map[string]bool{}
+	lastSeries := max(1, len(rd.req.Pods))
+	misaligned := false
+	type stat struct{ first, last, present int }
+	for from := 0; from < rd.g.n; {
+		n := min(maxPoints, max(1, budget/lastSeries), rd.g.n-from)
+		to := from + n - 1
+		var stats []*stat
+		series, warnings, err := rd.c.queryRange(ctx, what, query, v1.Range{Start: rd.g.at(from), End: rd.g.at(to), Step: rd.g.step},
+			func(lbl model.Metric) func(model.Time, float64) {
+				sink := fold(lbl)
+				key := lbl.String()
+				if _, ok := seriesSeen[key]; !ok {
+					seriesSeen[key] = sink != nil
+				}
+				if sink == nil {
+					return nil
+				}
+				st := &stat{first: -1}
+				stats = append(stats, st)
+				return func(ts model.Time, v float64) {
+					k, exact, ok := rd.g.index(ts)
+					if !ok || k < from || k > to {
+						return
+					}
+					misaligned = misaligned || !exact
+					if st.first < 0 {
+						st.first = k
+					}
+					st.last = k
+					st.present++
+					rd.seen(k)
+					sink(k, v)
+				}
+			})
+		rd.prog.Requests++
+		if err != nil {
+			return 0, 0, err
+		}
+		rd.warnings = append(rd.warnings, warnings...)
+		var present, span int
+		for _, st := range stats {
+			if st.first >= 0 {
+				present += st.present
+				span += st.last - st.first + 1
+			}
+		}
+		lastSeries = max(1, series)
+		if usage && span >= 40 && float64(present) < 0.5*float64(span) && rd.sparse == nil {
+			rd.sparse = &sparseSpan{from: from, to: to, density: float64(present) / float64(span), what: what}
+		}
+		rd.prog.Done += int64(n)
+		rd.report(what)
+		from = to + 1
+	}
+	if misaligned {
+		rd.warnings = append(rd.warnings, fmt.Sprintf("%s: the server evaluated at instants off the sync grid (a query frontend aligning to the step?); values were taken at the nearest sync", what))
+	}
+	for _, k := range seriesSeen {
+		if k {
+			kept++
+		} else {
+			dropped++
+		}
+	}
+	return kept, dropped, nil
+}
+
+// probeInterval measures the scrape interval of the container counters: 10
+// minutes divided by the most samples one container has in 10 minutes, at
+// up to 60 instants over the period.
+func (rd *reader) probeInterval(ctx context.Context) (time.Duration, error) {
+	q := rd.q.probe()
+	end := rd.g.at(rd.g.n - 1)
+	start := rd.g.start.Add(probeWindow)
+	if start.After(end) {
+		start = end
+	}
+	step := max(probeWindow, end.Sub(start)/60).Round(time.Second)
+	most := 0.0
+	n, warnings, err := rd.c.queryRange(ctx, "the scrape interval", q, v1.Range{Start: start, End: end, Step: step},
+		func(model.Metric) func(model.Time, float64) {
+			return func(_ model.Time, v float64) { most = max(most, v) }
+		})
+	rd.prog.Requests++
+	if err != nil {
+		return 0, err
+	}
+	rd.warnings = append(rd.warnings, warnings...)
+	rd.rec.Sources = append(rd.rec.Sources, recording.Source{What: "scrape interval", Query: q, Series: n})
+	if most < 2 {
+		return 0, nil
+	}
+	interval := time.Duration(float64(probeWindow) / most).Round(time.Second)
+	if interval > maxSampleInterval {
+		return 0, fmt.Errorf("prometheus %s: the container counters of %s hold one sample every %s at best (a downsampled long-term store?): too sparse to replay %s syncs",
+			rd.c.endpoint, rd.rec.Workload, interval, rd.g.step)
+	}
+	return max(interval, time.Second), nil
+}
+
+// noData explains a metric without a single value over the period.
+func (rd *reader) noData(ctx context.Context, m *recording.Metric) error {
+	if err := rd.checkRetention(ctx); err != nil {
+		return err
+	}
+	hint := ""
+	if m.Kind == recording.KindResource && queryOf(rd.req.Metrics, m) == "" {
+		hint = ": does the store scrape the kubelets' cAdvisor (or /metrics/resource)?"
+	}
+	return &QueryError{
+		Endpoint: rd.c.endpoint.String(), What: m.Kind + " metric " + m.Name, Query: m.Query,
+		Err: fmt.Errorf("no value of %s between %s and %s%s", rd.rec.Workload, stamp(rd.g.start), stamp(rd.g.at(rd.g.n-1)), hint),
+	}
+}
+
+// checkRetention fails when the data starts later than the period and the
+// store holds nothing at all at the period's start: its retention is
+// shorter than the period.
+func (rd *reader) checkRetention(ctx context.Context) error {
+	slack := max(2, int(staleLookback/rd.g.step))
+	if rd.firstData >= 0 && rd.firstData <= slack {
+		return nil
+	}
+	v, _, err := rd.c.instant(ctx, "the oldest data", upQuery(), rd.g.start)
+	rd.prog.Requests++
+	if err != nil {
+		return err
+	}
+	rd.rec.Sources = append(rd.rec.Sources, recording.Source{What: "data at the start", Query: upQuery(), Series: len(v)})
+	if len(v) > 0 && v[0].Value > 0 {
+		return nil
+	}
+	first := "no data of it at all"
+	if rd.firstData >= 0 {
+		first = "its first data of " + rd.rec.Workload + " is at " + stamp(rd.g.at(rd.firstData))
+	}
+	return fmt.Errorf("prometheus %s holds nothing at %s, the start of the period (its retention is shorter?): %s; start the period later",
+		rd.c.endpoint, stamp(rd.g.start), first)
+}
+
+func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// grid is the instants of a recording.
+type grid struct {
+	start   time.Time
+	step    time.Duration
+	n       int
+	startMs int64
+	stepMs  int64
+}
+
+func newGrid(start time.Time, step time.Duration, n int) grid {
+	return grid{start: start, step: step, n: n, startMs: start.UnixMilli(), stepMs: step.Milliseconds()}
+}
+
+func (g grid) at(k int) time.Time { return g.start.Add(time.Duration(k) * g.step) }
+
+// index maps a sample's timestamp to its instant: the nearest one, exact
+// when it falls on it.
+func (g grid) index(ts model.Time) (k int, exact, ok bool) {
+	d := int64(ts) - g.startMs
+	k64 := int64(math.Round(float64(d) / float64(g.stepMs)))
+	if k64 < 0 || k64 >= int64(g.n) {
+		return 0, false, false
+	}
+	return int(k64), k64*g.stepMs == d, true
+}
+
+// replicaHistory turns the replicas read at each instant into changes.
+func replicaHistory(g grid, s *recording.Series, query string) recording.ReplicaHistory {
+	h := recording.ReplicaHistory{Source: recording.SourceKubeStateMetrics, Detail: query}
+	last := int32(-1)
+	for i, v := range s.Values {
+		if math.IsNaN(v) {
+			continue
+		}
+		n := int32(v)
+		if n != last {
+			h.Changes = append(h.Changes, recording.ReplicaChange{At: g.at(s.First + i), Replicas: n})
+			last = n
+		}
+	}
+	return h
+}
+
+// sortedKeys returns a map's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
