@@ -11,6 +11,7 @@ import (
 	"time"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
@@ -51,6 +52,8 @@ type snapshot struct {
 	snap     *engine.Snapshot
 	settings engine.Settings
 	warnings []string
+	// events are the HPA's events (live reads).
+	events []corev1.Event
 }
 
 // read loads HPA name and its inputs, from the files or the cluster, and
@@ -79,7 +82,7 @@ func (s Source) read(ctx context.Context, name string, o SettingsOverrides) (*sn
 	if err != nil {
 		return nil, err
 	}
-	out := &snapshot{snap: res.Snapshot, settings: set, warnings: append(res.Warnings, ctl.Warnings...)}
+	out := &snapshot{snap: res.Snapshot, settings: set, warnings: append(res.Warnings, ctl.Warnings...), events: res.Events}
 	if s.History != nil {
 		h := res.Snapshot.HPA
 		key := history.Key{Cluster: s.Clients.ClusterID(), Namespace: h.Namespace, Name: h.Name, UID: string(h.UID)}

@@ -36,6 +36,9 @@ type ExplainOptions struct {
 	Watch bool
 	// NoHistory is --no-history: ignore the history watches recorded.
 	NoHistory bool
+	// At is --at: explain the sync of a past instant over recorded load.
+	At       string
+	Recorded RecordedFlags
 
 	Source   SourceFlags
 	Settings SettingsFlags
@@ -56,6 +59,7 @@ type ExplainOptions struct {
 	source    action.Source
 	overrides action.SettingsOverrides
 	format    render.Format
+	at        *action.ExplainAtConfig
 }
 
 // NewExplainOptions returns the options with every default set.
@@ -117,7 +121,10 @@ func NewCmdExplain(streams genericiooptions.IOStreams, cf *genericclioptions.Con
 			kubectl hpa explain web -n shop -f web-snapshot.yaml --controller-version 1.32
 
 			# Replay saved objects as JSON, with a controller tolerance of 5%
-			cat hpa.yaml pods.yaml metrics.yaml | kubectl hpa explain web -f - --tolerance 0.05 -o json`),
+			cat hpa.yaml pods.yaml metrics.yaml | kubectl hpa explain web -f - --tolerance 0.05 -o json
+
+			# Why did it not scale up at 14:02 (UTC)? The sync then, over the load Prometheus recorded
+			kubectl hpa explain web -n shop --at 14:02 --prometheus monitoring/prometheus-k8s:9090`),
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := o.Complete(c, args); err != nil {
 				return err
@@ -138,6 +145,8 @@ func NewCmdExplain(streams genericiooptions.IOStreams, cf *genericclioptions.Con
 	fs.StringVar(&o.Dump, "dump", o.Dump, "Also write the snapshot the replay used to this file, in the offline format (replay it anywhere with -f)")
 	fs.BoolVarP(&o.Watch, "watch", "w", o.Watch, "Keep replaying: at every controller sync and when an input changes, recording the controller's history (Ctrl-C stops)")
 	fs.BoolVar(&o.NoHistory, "no-history", o.NoHistory, "Ignore the controller history that earlier watches recorded (and record none)")
+	fs.StringVar(&o.At, "at", o.At, "Explain the sync of a past instant (14:02 UTC today, an RFC 3339 time, or a duration ago), replayed over the load recorded in --prometheus")
+	o.Recorded.AddFlags(fs)
 	o.Source.AddFlags(fs)
 	o.Output.AddFlags(fs)
 	o.Settings.AddFlags(fs)
@@ -178,8 +187,30 @@ func (o *ExplainOptions) Complete(c *cobra.Command, args []string) error {
 	if o.overrides, err = o.Settings.ToOverrides(c); err != nil {
 		return flagErrorf(c, "%w", err)
 	}
-	o.format, err = o.Output.Format(c)
-	return err
+	if o.format, err = o.Output.Format(c); err != nil {
+		return err
+	}
+	return o.completeAt(c)
+}
+
+// completeAt resolves --at and the recorded-load flags.
+func (o *ExplainOptions) completeAt(c *cobra.Command) error {
+	if o.At == "" {
+		if o.Recorded.used(changedFlags(c)) {
+			return flagErrorf(c, "the recorded-load flags (--prometheus, --query, ...) go with --at")
+		}
+		return nil
+	}
+	at, err := action.ParsePast(o.At, o.source.Now)
+	if err != nil {
+		return flagErrorf(c, "--at: %w", err)
+	}
+	load, err := o.Recorded.ToLoad(o.ErrOut)
+	if err != nil {
+		return flagErrorf(c, "%w", err)
+	}
+	o.at = &action.ExplainAtConfig{Source: o.source, Name: o.Name, Settings: o.overrides, At: at, Load: load}
+	return nil
 }
 
 // Validate checks the option values.
@@ -199,6 +230,8 @@ func (o *ExplainOptions) Validate() error {
 		return errors.New("--watch and --dump cannot be combined")
 	case o.Watch && o.Source.Now != "":
 		return errors.New("--watch replays at the current time; it cannot be combined with --now")
+	case o.At != "" && (o.Name == "" || o.Watch || o.Dump != ""):
+		return errors.New("--at explains one HPA's past sync: give its NAME, without --watch or --dump")
 	}
 	return nil
 }
@@ -228,9 +261,15 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 	if o.Name == "" {
 		return o.runMany(ctx)
 	}
-	res, err := action.Explain(ctx, action.ExplainConfig{
-		Source: o.source, Name: o.Name, Settings: o.overrides, Dump: o.Dump, Evaluate: o.Evaluate,
-	})
+	var res *action.ExplainResult
+	var err error
+	if o.at != nil {
+		res, err = action.ExplainAt(ctx, *o.at)
+	} else {
+		res, err = action.Explain(ctx, action.ExplainConfig{
+			Source: o.source, Name: o.Name, Settings: o.overrides, Dump: o.Dump, Evaluate: o.Evaluate,
+		})
+	}
 	if err != nil {
 		return err
 	}

@@ -54,6 +54,11 @@ type WhatifOptions struct {
 	MaxProjectionLength time.Duration
 	// NoHistory is --no-history: ignore the history watches recorded.
 	NoHistory bool
+	// Since and Until are a backtest's period over recorded load;
+	// SampleDelay how long a pod it adds takes to have a sample.
+	Since, Until string
+	SampleDelay  time.Duration
+	Recorded     RecordedFlags
 
 	// ConfigFlags are kubectl's connection flags; Clients builds the
 	// clients from them (tests inject fakes).
@@ -70,6 +75,7 @@ type WhatifOptions struct {
 	format    render.Format
 	overrides whatif.Overrides
 	project   *whatif.ProjectOptions
+	backtest  *action.BacktestConfig
 }
 
 // autoDuration is what --for means without a value: until the replicas settle.
@@ -135,7 +141,11 @@ func NewCmdWhatif(streams genericiooptions.IOStreams, cf *genericclioptions.Conf
 			kubectl hpa whatif web --trace load.csv --for 1h -o json
 
 			# Offline, on saved objects
-			kubectl hpa whatif web -f web-snapshot.yaml --now 2026-01-01T00:00:00Z --replicas 10`),
+			kubectl hpa whatif web -f web-snapshot.yaml --now 2026-01-01T00:00:00Z --replicas 10
+
+			# Backtest: the last day replayed over the load Prometheus recorded, as the HPA is
+			# and with a 30 s scale-down window, against what really happened
+			kubectl hpa whatif web --since 24h --prometheus monitoring/prometheus-k8s:9090 --behavior fast-down.yaml`),
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := o.Complete(c, args); err != nil {
@@ -152,6 +162,10 @@ func NewCmdWhatif(streams genericiooptions.IOStreams, cf *genericclioptions.Conf
 	}
 	fs := c.Flags()
 	o.addOverrideFlags(fs)
+	fs.StringVar(&o.Since, "since", "", "Backtest from this past instant (a duration ago like 24h, an RFC 3339 time, or 14:02 UTC) over the load recorded in --prometheus")
+	fs.StringVar(&o.Until, "until", "", "End of the backtest (as --since; default: now)")
+	fs.DurationVar(&o.SampleDelay, "sample-delay", 0, "In a backtest, how long after its creation a pod has a metric sample (default: measured on the recorded pods)")
+	o.Recorded.AddFlags(fs)
 	o.Source.AddFlags(fs)
 	o.Output.AddFlags(fs)
 	o.Source.AddVerbosityFlag(fs)
@@ -309,6 +323,12 @@ func (o *WhatifOptions) Complete(c *cobra.Command, args []string) error {
 		ov.Behavior, ov.BehaviorSource = b, o.BehaviorFile
 	}
 	o.overrides = ov
+	if o.Since != "" {
+		return o.completeBacktest(c)
+	}
+	if o.Until != "" || o.Recorded.used(o.changed) {
+		return flagErrorf(c, "--until and the recorded-load flags (--prometheus, --query, ...) go with --since")
+	}
 
 	if o.For != "" || o.TraceFile != "" {
 		p := &whatif.ProjectOptions{LoadModel: o.LoadModel, PodStartup: o.PodStartup}
@@ -331,6 +351,39 @@ func (o *WhatifOptions) Complete(c *cobra.Command, args []string) error {
 	return nil
 }
 
+// completeBacktest resolves --since, --until and the recorded load. The
+// load is the recorded one: only changes of the HPA apply.
+func (o *WhatifOptions) completeBacktest(c *cobra.Command) error {
+	for _, f := range []string{"cpu", "memory", "metric", "object", "external", "replicas", "all-ready", "for", "trace"} {
+		if o.changed[f] {
+			return flagErrorf(c, "--%s changes the load, which a backtest (--since) reads from what was recorded: change the HPA instead (--behavior, --target, --min, --max, tolerances)", f)
+		}
+	}
+	now := o.source.Now
+	since, err := action.ParsePast(o.Since, now)
+	if err != nil {
+		return flagErrorf(c, "--since: %w", err)
+	}
+	until := now
+	if o.Until != "" {
+		if until, err = action.ParsePast(o.Until, now); err != nil {
+			return flagErrorf(c, "--until: %w", err)
+		}
+	}
+	load, err := o.Recorded.ToLoad(o.ErrOut)
+	if err != nil {
+		return flagErrorf(c, "%w", err)
+	}
+	o.backtest = &action.BacktestConfig{
+		Source: o.source, Name: o.Name, Settings: o.settings, Since: since, Until: until, Changes: o.overrides,
+		LoadModel: o.LoadModel, SampleDelay: o.SampleDelay, Load: load,
+	}
+	if o.changed["pod-startup"] {
+		o.backtest.PodStartup = o.PodStartup
+	}
+	return nil
+}
+
 func usageFlag(flag, v string) (*whatif.UsageOverride, error) {
 	u, err := whatif.ParseUsage(v)
 	if err != nil {
@@ -344,8 +397,11 @@ func (o *WhatifOptions) Validate() error {
 	if o.LoadModel != explain.LoadConstantTotal && o.LoadModel != explain.LoadConstantPerPod {
 		return fmt.Errorf("--load-model must be %s or %s, got %q", explain.LoadConstantTotal, explain.LoadConstantPerPod, o.LoadModel)
 	}
-	if o.overrides.Empty() && o.project == nil {
+	if o.overrides.Empty() && o.project == nil && o.backtest == nil {
 		return errNoChanges
+	}
+	if o.SampleDelay < 0 || o.SampleDelay > maxPodStartup {
+		return fmt.Errorf("--sample-delay must be between 0s and %s, got %v", maxPodStartup, o.SampleDelay)
 	}
 	if o.PodStartup < 0 || o.PodStartup > maxPodStartup {
 		return fmt.Errorf("--pod-startup must be between 0s and %s, got %v", maxPodStartup, o.PodStartup)
@@ -367,10 +423,16 @@ func (o *WhatifOptions) Run(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	res, err := action.WhatIf(ctx, action.WhatIfConfig{
-		Source: o.source, Name: o.Name, Settings: o.settings,
-		Overrides: o.overrides, Projection: o.project, Evaluate: o.Evaluate,
-	})
+	var res *action.WhatIfResult
+	var err error
+	if o.backtest != nil {
+		res, err = action.Backtest(ctx, *o.backtest)
+	} else {
+		res, err = action.WhatIf(ctx, action.WhatIfConfig{
+			Source: o.source, Name: o.Name, Settings: o.settings,
+			Overrides: o.overrides, Projection: o.project, Evaluate: o.Evaluate,
+		})
+	}
 	if err != nil {
 		return flagNamed(err)
 	}
@@ -409,4 +471,4 @@ func flagNamed(err error) error {
 }
 
 // errNoChanges is returned when whatif gets nothing to change.
-var errNoChanges = errors.New("no change given: pass at least one override (--cpu, --memory, --metric, --object, --external, --target, --min, --max, --scale-up-tolerance, --scale-down-tolerance, --behavior, --replicas, --all-ready) or a projection (--for, --trace)")
+var errNoChanges = errors.New("no change given: pass at least one override (--cpu, --memory, --metric, --object, --external, --target, --min, --max, --scale-up-tolerance, --scale-down-tolerance, --behavior, --replicas, --all-ready) or a projection (--for, --trace), or a backtest (--since)")

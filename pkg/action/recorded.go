@@ -1,0 +1,401 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package action
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/rest"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/gather"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/history"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/prom"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/recording"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/whatif"
+)
+
+// DefaultMetricsResolution is metrics-server's default --metric-resolution.
+const DefaultMetricsResolution = 15 * time.Second
+
+// RecordedLoad says where a run's recorded load comes from and how it
+// maps onto what the controller read.
+type RecordedLoad struct {
+	// Prometheus reaches the store (its Endpoint, or KUBECTL_HPA_PROMETHEUS).
+	Prometheus prom.Options
+	// Queries are --query NAME=PROMQL, by metric name.
+	Queries map[string]string
+	// NoKubeStateMetrics ignores kube-state-metrics even when the store has
+	// it.
+	NoKubeStateMetrics bool
+	// MetricsResolution is the resolution of the resource metrics the
+	// controller read (metrics-server's --metric-resolution): a resource
+	// sample covers that window and was taken half of it before the sync
+	// on average. 0 means DefaultMetricsResolution.
+	MetricsResolution time.Duration
+	// Progress, when set, follows the read.
+	Progress func(prom.Progress)
+}
+
+// BacktestConfig is a whatif over a past period.
+type BacktestConfig struct {
+	Source   Source
+	Name     string
+	Settings SettingsOverrides
+	// Since and Until bound the period (Until zero: Source.Now).
+	Since, Until time.Time
+	// Changes are the HPA changes to replay besides it as it is; only
+	// changes of its spec apply.
+	Changes whatif.Overrides
+	// LoadModel, PodStartup and SampleDelay: see whatif.BacktestOptions.
+	LoadModel   string
+	PodStartup  time.Duration
+	SampleDelay time.Duration
+	Load        RecordedLoad
+}
+
+// ExplainAtConfig is an explain of a past sync.
+type ExplainAtConfig struct {
+	Source   Source
+	Name     string
+	Settings SettingsOverrides
+	At       time.Time
+	Load     RecordedLoad
+}
+
+// Backtest reads one HPA, the recorded load of its target over the period
+// (and the controller's warm-up before it), and replays the controller
+// over it as the HPA is and with the changes.
+func Backtest(ctx context.Context, cfg BacktestConfig) (*WhatIfResult, error) {
+	until := cfg.Until
+	if until.IsZero() {
+		until = cfg.Source.Now
+	}
+	if !cfg.Since.Before(until) {
+		return nil, fmt.Errorf("--since %s is not before --until %s", stamp(cfg.Since), stamp(until))
+	}
+	in, extra, err := readForRecorded(ctx, cfg.Source, cfg.Name, cfg.Settings)
+	if err != nil {
+		return nil, err
+	}
+	warm := whatif.WarmUp(in.snap.HPA, in.settings)
+	if !cfg.Changes.Empty() {
+		edited, _, err := whatif.Apply(in.snap, &cfg.Changes, in.settings)
+		if err != nil {
+			return nil, fmt.Errorf("HPA %s: %w", hpaName(in.snap), err)
+		}
+		warm = max(warm, whatif.WarmUp(edited.HPA, in.settings))
+	}
+	rec, err := readRecording(ctx, cfg.Source, in, extra, cfg.Since.Add(-warm), until, cfg.Load)
+	if err != nil {
+		return nil, err
+	}
+	opts := whatif.BacktestOptions{
+		Start: cfg.Since, LoadModel: cfg.LoadModel, PodStartup: cfg.PodStartup, SampleDelay: cfg.SampleDelay,
+		Source: extra.source,
+	}
+	if !cfg.Changes.Empty() {
+		opts.Changes = &cfg.Changes
+	}
+	res, err := whatif.Backtest(in.snap, rec, in.settings, opts)
+	if err != nil {
+		return nil, fmt.Errorf("backtest of HPA %s: %w", hpaName(in.snap), err)
+	}
+	changes := res.Backtest.Changes
+	if changes == nil {
+		changes = []string{}
+	}
+	w := &explain.WhatIf{
+		APIVersion: explain.APIVersion, Kind: explain.KindWhatIf, Changes: changes,
+		Before: res.AsIs, After: res.Changed, Projection: res.Projection, Backtest: res.Backtest,
+	}
+	return &WhatIfResult{WhatIf: w, Settings: in.settings, Warnings: append(in.warnings, rec.Warnings...)}, nil
+}
+
+// ExplainAt replays the sync of a past instant: the controller over the
+// recorded load from a warm-up before it, and explains that sync.
+func ExplainAt(ctx context.Context, cfg ExplainAtConfig) (*ExplainResult, error) {
+	in, extra, err := readForRecorded(ctx, cfg.Source, cfg.Name, cfg.Settings)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.At.After(cfg.Source.Now) {
+		return nil, fmt.Errorf("--at %s is in the future (now is %s)", stamp(cfg.At), stamp(cfg.Source.Now))
+	}
+	warm := whatif.WarmUp(in.snap.HPA, in.settings)
+	rec, err := readRecording(ctx, cfg.Source, in, extra, cfg.At.Add(-warm), cfg.At, cfg.Load)
+	if err != nil {
+		return nil, err
+	}
+	d, err := whatif.ReplayAt(in.snap, rec, in.settings, cfg.At, whatif.BacktestOptions{Source: extra.source})
+	if err != nil {
+		return nil, fmt.Errorf("replay HPA %s at %s: %w", hpaName(in.snap), stamp(cfg.At), err)
+	}
+	// The status the controller wrote then is not recorded: nothing to
+	// compare the replay with.
+	d.Agreement = explain.Agreement{}
+	return &ExplainResult{Decision: d, Snapshot: in.snap, Settings: in.settings, Warnings: append(in.warnings, rec.Warnings...)}, nil
+}
+
+// recordedExtra is what a recorded-load run reads besides the snapshot.
+type recordedExtra struct {
+	events      []corev1.Event
+	replicaSets []prom.ReplicaSet
+	kube        *rest.Config
+	history     *history.Record
+	source      string
+}
+
+// readForRecorded reads the HPA's snapshot, and live: its events, its
+// target's ReplicaSets and the history a watch recorded.
+func readForRecorded(ctx context.Context, src Source, name string, o SettingsOverrides) (*snapshot, *recordedExtra, error) {
+	in, err := src.read(ctx, name, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	extra := &recordedExtra{events: in.events}
+	if !src.Live() {
+		if src.Clients != nil {
+			// A service endpoint is still reached through the kubeconfig's
+			// API server.
+			extra.kube, _ = src.Clients.RESTConfig()
+		}
+		return in, extra, nil
+	}
+	if extra.kube, err = src.Clients.RESTConfig(); err != nil {
+		return nil, nil, err
+	}
+	clients, err := src.Clients.Gather()
+	if err != nil {
+		return nil, nil, err
+	}
+	rss, err := gather.WorkloadReplicaSets(ctx, clients, in.snap.HPA.Namespace, in.snap.Target)
+	if err != nil {
+		in.warnings = append(in.warnings, fmt.Sprintf("could not list the ReplicaSets of %s/%s (%v): its past pods are found by the usage series alone", in.snap.Target.Kind, in.snap.Target.Name, err))
+	}
+	for _, rs := range rss {
+		extra.replicaSets = append(extra.replicaSets, prom.ReplicaSet{Name: rs.Name, Containers: rs.Spec.Template.Spec.Containers})
+	}
+	if src.History != nil {
+		h := in.snap.HPA
+		key := history.Key{Cluster: src.Clients.ClusterID(), Namespace: h.Namespace, Name: h.Name, UID: string(h.UID)}
+		if r, err := src.History.Load(key); err == nil {
+			extra.history = r
+		}
+	}
+	return in, extra, nil
+}
+
+// readRecording reads the recorded load of the snapshot's target from
+// from to until, on the grid of the controller's sync period, and fills
+// the actual replicas from the events or a watch's history when the store
+// has no record of them.
+func readRecording(ctx context.Context, src Source, in *snapshot, extra *recordedExtra, from, until time.Time, load RecordedLoad) (*recording.Recording, error) {
+	step := in.settings.SyncPeriod
+	if step <= 0 {
+		return nil, errors.New("the sync period must be positive")
+	}
+	// The instants are on a grid of the sync period from the epoch, so two
+	// runs over the same period replay the same syncs.
+	start := from.Truncate(step)
+	n := int(until.Sub(start)/step) + 1
+	resolution := load.MetricsResolution
+	if resolution <= 0 {
+		resolution = DefaultMetricsResolution
+	}
+	o := load.Prometheus
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	client, err := prom.NewClient(o, extra.kube)
+	if err != nil {
+		return nil, err
+	}
+	extra.source = "Prometheus at " + client.Endpoint().String()
+	metrics, err := prom.MetricsFor(in.snap.HPA.Spec.Metrics, load.Queries)
+	if err != nil {
+		return nil, fmt.Errorf("HPA %s: %w", hpaName(in.snap), err)
+	}
+	t := in.snap.Target
+	req := prom.Request{
+		Namespace: in.snap.HPA.Namespace, Kind: t.Kind, Name: t.Name, Selector: t.Selector,
+		ReplicaSets: extra.replicaSets, Pods: in.snap.Pods, Metrics: metrics,
+		Start: start, Step: step, Len: n, SampleLag: resolution / 2,
+		NoKubeStateMetrics: load.NoKubeStateMetrics, Progress: load.Progress,
+	}
+	if len(in.snap.Pods) > 0 {
+		req.Template = in.snap.Pods[0].Spec.Containers
+	}
+	rec, err := client.Read(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	if rec.SampleWindow == 0 {
+		rec.SampleWindow = resolution
+	}
+	if rec.Replicas.Source == "" || rec.Replicas.Source == recording.SourceNone {
+		switch h := replicasFromEvents(extra.events, rec); {
+		case len(h.Changes) > 0:
+			rec.Replicas = h
+		default:
+			if h := replicasFromWatch(extra.history, in.snap.Target.SpecReplicas, rec); len(h.Changes) > 0 {
+				rec.Replicas = h
+			}
+		}
+	}
+	return rec, nil
+}
+
+var newSizeRE = regexp.MustCompile(`^New size: (\d+);`)
+
+// replicasFromEvents rebuilds the actual replica count over a recording
+// from the HPA's SuccessfulRescale events ("New size: N"): the count at the
+// start is the last size before it, or the number of the target's pods
+// that existed then. Nothing when no event falls in the period.
+func replicasFromEvents(events []corev1.Event, rec *recording.Recording) recording.ReplicaHistory {
+	type size struct {
+		at time.Time
+		n  int32
+	}
+	var sizes []size
+	merged := false
+	for i := range events {
+		e := &events[i]
+		if e.Reason != explain.ReasonSuccessfulRescale {
+			continue
+		}
+		m := newSizeRE.FindStringSubmatch(e.Message)
+		if m == nil {
+			continue
+		}
+		v, err := strconv.ParseInt(m[1], 10, 32)
+		if err != nil {
+			continue
+		}
+		at := e.LastTimestamp.Time
+		if at.IsZero() {
+			at = e.EventTime.Time
+		}
+		if e.Count > 1 {
+			merged = true
+			if !e.FirstTimestamp.IsZero() {
+				sizes = append(sizes, size{e.FirstTimestamp.Time, int32(v)})
+			}
+		}
+		sizes = append(sizes, size{at, int32(v)})
+	}
+	sort.SliceStable(sizes, func(i, j int) bool { return sizes[i].at.Before(sizes[j].at) })
+	inPeriod := false
+	initial := int32(len(rec.PodsAt(0)))
+	for _, s := range sizes {
+		if s.at.After(rec.Start) && !s.at.After(rec.End()) {
+			inPeriod = true
+		}
+		if !s.at.After(rec.Start) {
+			initial = s.n
+		}
+	}
+	if !inPeriod {
+		return recording.ReplicaHistory{}
+	}
+	h := recording.ReplicaHistory{Source: recording.SourceEvents, Detail: fmt.Sprintf("%d SuccessfulRescale events", len(sizes))}
+	h.Changes = append(h.Changes, recording.ReplicaChange{At: rec.Start, Replicas: initial})
+	for _, s := range sizes {
+		if s.at.After(rec.Start) {
+			h.Changes = append(h.Changes, recording.ReplicaChange{At: s.at, Replicas: s.n})
+		}
+	}
+	if merged {
+		h.Detail += "; some were merged by the event recorder, so rescales between their first and last occurrence are missing"
+	}
+	rec.Reconstructed = append(rec.Reconstructed, "the replicas before the first rescale event of the period: "+
+		"the last event's size before it, or the number of pods that existed")
+	return h
+}
+
+// replicasFromWatch rebuilds the actual replica count from the rescales a
+// watch recorded: counted back from the current count. Nothing when the
+// record does not reach back to the start.
+func replicasFromWatch(r *history.Record, current int32, rec *recording.Recording) recording.ReplicaHistory {
+	if r == nil || r.Since.After(rec.Start) {
+		return recording.ReplicaHistory{}
+	}
+	type change struct {
+		at    time.Time
+		delta int32
+	}
+	var all []change
+	for _, e := range r.ScaleUpEvents {
+		all = append(all, change{e.Timestamp, e.ReplicaChange})
+	}
+	for _, e := range r.ScaleDownEvents {
+		all = append(all, change{e.Timestamp, -e.ReplicaChange})
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].at.After(all[j].at) })
+	// Walk back from now: before each change the count was that much less.
+	n := current
+	var back []recording.ReplicaChange
+	for _, c := range all {
+		if c.at.After(rec.End()) {
+			n -= c.delta
+			continue
+		}
+		if !c.at.After(rec.Start) {
+			break
+		}
+		back = append(back, recording.ReplicaChange{At: c.at, Replicas: n})
+		n -= c.delta
+	}
+	h := recording.ReplicaHistory{Source: recording.SourceWatch, Detail: fmt.Sprintf("the history a watch recorded since %s", stamp(r.Since))}
+	h.Changes = append(h.Changes, recording.ReplicaChange{At: rec.Start, Replicas: n})
+	for i := len(back) - 1; i >= 0; i-- {
+		h.Changes = append(h.Changes, back[i])
+	}
+	return h
+}
+
+func hpaName(s *engine.Snapshot) string { return s.HPA.Namespace + "/" + s.HPA.Name }
+
+func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// ParsePast reads a past instant as --since, --until and --at take it: a
+// duration before now ("2h", "90m"), an RFC 3339 time, a date and time in
+// UTC ("2026-11-26T14:02", "2026-11-26 14:02:30"), or a time of day in UTC
+// ("14:02", "14:02:30": today's, or yesterday's when that is still to
+// come).
+func ParsePast(s string, now time.Time) (time.Time, error) {
+	if d, err := time.ParseDuration(s); err == nil {
+		if d < 0 {
+			return time.Time{}, fmt.Errorf("%q: a duration before now must be positive", s)
+		}
+		return now.Add(-d), nil
+	}
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t, nil
+	}
+	for _, layout := range []string{"2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04:05", "2006-01-02 15:04"} {
+		if t, err := time.ParseInLocation(layout, s, time.UTC); err == nil {
+			return t, nil
+		}
+	}
+	for _, layout := range []string{"15:04:05", "15:04"} {
+		if c, err := time.ParseInLocation(layout, s, time.UTC); err == nil {
+			u := now.UTC()
+			t := time.Date(u.Year(), u.Month(), u.Day(), c.Hour(), c.Minute(), c.Second(), 0, time.UTC)
+			if t.After(now) {
+				t = t.AddDate(0, 0, -1)
+			}
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("%q is not a duration before now (2h), an RFC 3339 time, or a UTC date and time (2026-11-26T14:02, 14:02)", s)
+}
