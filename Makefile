@@ -23,6 +23,11 @@ export KUBECTL_HPA_CACHE
 KUBE_VERSION ?=
 export KUBE_VERSION
 
+# KEDA=1 adds KEDA to the local control plane (e2e-tools builds it, cluster-up
+# starts it); test-e2e builds and attaches it for its KEDA phase by itself.
+KEDA ?=
+export KEDA
+
 # Version stamping (pkg/version). DATE is the commit date, so a rebuild of the
 # same commit gives the same binary.
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
@@ -130,20 +135,46 @@ test-versions: ## Run the differential test against all nine supported controlle
 # E2E_TEST_FLAGS='-v -run TestAgreement/scenarios/cpu-up'. E2E_PARALLEL (in the
 # environment) sets how many scenarios run at once (default 20: all).
 E2E_TEST_FLAGS ?=
+# The phases of test-e2e, in order: main (every test but those named *KEDA*,
+# with our fake adapter serving external.metrics.k8s.io) and keda (only the
+# tests named *KEDA*, with KEDA attached: hack/cluster/keda.sh up, E2E_KEDA=1).
+E2E_PHASES ?= main keda
+E2E_GO_TEST = $(GO) test -tags e2e -count=1 -timeout 60m
 
 .PHONY: test-e2e
-test-e2e: cluster-preflight e2e-tools ## Run the end-to-end agreement suite (test/e2e) on the local cluster (KUBE_VERSION, default v1.37.2); starts and stops it if it is not running
-	$(call section,end-to-end agreement suite (test/e2e))
-	@started=; \
-	stop() { if [ -n "$$started" ]; then hack/cluster/down.sh || true; fi; }; \
-	trap stop EXIT; trap 'exit 130' INT TERM; \
+test-e2e: cluster-preflight $(if $(filter keda,$(E2E_PHASES)),e2e-tools-keda,e2e-tools) ## Run the end-to-end suite (test/e2e) on the local cluster (KUBE_VERSION, default v1.37.2) in phases E2E_PHASES (main, then keda with KEDA attached); starts and stops the cluster if it is not running
+	$(call section,end-to-end suite (test/e2e): phases $(E2E_PHASES))
+	@started=; had_keda=; rc=0; \
+	restore() { \
+		if [ -n "$$started" ]; then hack/cluster/down.sh || true; return; fi; \
+		if [ -n "$$had_keda" ]; then hack/cluster/keda.sh up >/dev/null || true; \
+		else hack/cluster/keda.sh down >/dev/null || true; fi; \
+	}; \
+	trap restore EXIT; trap 'exit 130' INT TERM; \
+	for p in $(E2E_PHASES); do \
+		case $$p in main | keda) ;; *) echo "E2E_PHASES: unknown phase '$$p' (main, keda)" >&2; exit 2 ;; esac; \
+	done; \
 	if hack/cluster/status.sh >/dev/null 2>&1; then \
 		echo "using the local cluster that is already running"; \
+		if hack/cluster/keda.sh status >/dev/null 2>&1; then had_keda=1; fi; \
 	else \
-		started=1; hack/cluster/up.sh; \
+		started=1; KEDA= hack/cluster/up.sh; \
 	fi; \
-	echo "$(GO) test -tags e2e -count=1 -timeout 60m $(E2E_TEST_FLAGS) ./test/e2e/..."; \
-	$(GO) test -tags e2e -count=1 -timeout 60m $(E2E_TEST_FLAGS) ./test/e2e/...
+	for p in $(E2E_PHASES); do \
+		case $$p in \
+		main) \
+			printf '\n$(BOLD)==> e2e phase main: every test but *KEDA*, the fake adapter serving external metrics$(RESET)\n'; \
+			hack/cluster/keda.sh down >/dev/null; \
+			echo "E2E_KEDA= $(E2E_GO_TEST) -skip KEDA $(E2E_TEST_FLAGS) ./test/e2e/..."; \
+			E2E_KEDA= $(E2E_GO_TEST) -skip KEDA $(E2E_TEST_FLAGS) ./test/e2e/... || rc=1 ;; \
+		keda) \
+			printf '\n$(BOLD)==> e2e phase keda: the tests named *KEDA*, KEDA serving external metrics$(RESET)\n'; \
+			hack/cluster/keda.sh up; \
+			echo "E2E_KEDA=1 $(E2E_GO_TEST) -run KEDA $(E2E_TEST_FLAGS) ./test/e2e/..."; \
+			E2E_KEDA=1 $(E2E_GO_TEST) -run KEDA $(E2E_TEST_FLAGS) ./test/e2e/... || rc=1 ;; \
+		esac; \
+	done; \
+	exit $$rc
 
 .PHONY: bench
 bench: ## Run the engine benchmarks
@@ -271,9 +302,15 @@ krew-manifest: ## Rebuild a release's archives and write krew/hpa.yaml (KREW_REL
 ##@ Local cluster
 
 .PHONY: e2e-tools
-e2e-tools: ## Build (or reuse) the local cluster's binaries for KUBE_VERSION (default v1.37.2; also v1.36.3, v1.30.14): k8s, etcd, kwok, metrics-server, our adapter
-	$(call section,hack/e2e-tools/build.sh$(if $(KUBE_VERSION), (KUBE_VERSION=$(KUBE_VERSION))))
+e2e-tools: ## Build (or reuse) the local cluster's binaries for KUBE_VERSION (default v1.37.2; also v1.36.3, v1.30.14): k8s, etcd, kwok, metrics-server, our adapter, Prometheus; KEDA=1 adds KEDA
+	$(call section,hack/e2e-tools/build.sh$(if $(KUBE_VERSION), (KUBE_VERSION=$(KUBE_VERSION)))$(if $(KEDA), (KEDA=$(KEDA))))
 	hack/e2e-tools/build.sh
+
+# e2e-tools with KEDA, whatever KEDA says (test-e2e and cluster-keda-up need it).
+.PHONY: e2e-tools-keda
+e2e-tools-keda:
+	$(call section,KEDA=1 hack/e2e-tools/build.sh$(if $(KUBE_VERSION), (KUBE_VERSION=$(KUBE_VERSION))))
+	KEDA=1 hack/e2e-tools/build.sh
 
 # Fails at once, before any build, when a local cluster of another Kubernetes
 # version than KUBE_VERSION selects is running (up.sh would refuse it later).
@@ -282,9 +319,19 @@ cluster-preflight:
 	@hack/cluster/up.sh --check
 
 .PHONY: cluster-up
-cluster-up: cluster-preflight e2e-tools ## Start the local control plane (KUBE_VERSION, default v1.37.2) on 127.0.0.1; refuses while another version runs
-	$(call section,hack/cluster/up.sh)
+cluster-up: cluster-preflight e2e-tools ## Start the local control plane (KUBE_VERSION, default v1.37.2) with Prometheus on 127.0.0.1 (KEDA=1: and KEDA); refuses while another version runs
+	$(call section,hack/cluster/up.sh$(if $(KEDA), (KEDA=$(KEDA))))
 	hack/cluster/up.sh
+
+.PHONY: cluster-keda-up
+cluster-keda-up: e2e-tools-keda ## Attach KEDA to the running local cluster (it then serves external.metrics.k8s.io)
+	$(call section,hack/cluster/keda.sh up)
+	hack/cluster/keda.sh up
+
+.PHONY: cluster-keda-down
+cluster-keda-down: ## Detach KEDA from the running local cluster (our fake adapter serves external.metrics.k8s.io again)
+	$(call section,hack/cluster/keda.sh down)
+	hack/cluster/keda.sh down
 
 .PHONY: cluster-down
 cluster-down: ## Stop every process of the local control plane (logs stay in _output/local-cluster)
@@ -292,7 +339,7 @@ cluster-down: ## Stop every process of the local control plane (logs stay in _ou
 	hack/cluster/down.sh
 
 .PHONY: cluster-status
-cluster-status: ## Show the local control plane's Kubernetes version, processes, node and metrics APIServices
+cluster-status: ## Show the local control plane's Kubernetes version, processes, node, metrics APIServices, Prometheus and KEDA
 	hack/cluster/status.sh
 
 .PHONY: cluster-smoke

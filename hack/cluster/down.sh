@@ -5,8 +5,8 @@
 # Stops the local cluster started by hack/cluster/up.sh: every process recorded in
 # _output/local-cluster/*.pid, with SIGTERM and, after a grace period (DOWN_GRACE
 # seconds, default 10), SIGKILL. It stops them in three stages, in this order: the
-# clients (the controllers, the scheduler, kwok and the metrics servers) together,
-# then kube-apiserver, then etcd. The apiserver's shutdown still writes to etcd.
+# clients (the controllers, the scheduler, kwok, the metrics servers, Prometheus
+# and, if it runs, KEDA) together, then kube-apiserver, then etcd. The apiserver's shutdown still writes to etcd.
 # Only PIDs that still run the recorded component are signalled. It removes the pid
 # files and the recorded version, and keeps the logs, the audit log, the PKI and
 # the kubeconfig.
@@ -53,16 +53,16 @@ stop() {
 }
 all_pids=()
 
-# The clients: every known component but the apiserver and etcd, plus any stray
-# pid file.
-clients=()
+# The clients: every known component but the apiserver and etcd, KEDA's, plus
+# any stray pid file.
+clients=("${KEDA_COMPONENTS[@]}")
 for c in "${COMPONENTS[@]}"; do
 	case $c in etcd | kube-apiserver) ;; *) clients+=("$c") ;; esac
 done
 for f in "$RUN"/*.pid; do
 	[ -e "$f" ] || continue
 	n=$(basename "$f" .pid)
-	[[ " ${COMPONENTS[*]} " == *" $n "* ]] || clients+=("$n")
+	[[ " ${clients[*]} etcd kube-apiserver " == *" $n "* ]] || clients+=("$n")
 done
 
 stop "${clients[@]}"

@@ -3,9 +3,11 @@
 # SPDX-License-Identifier: Apache-2.0
 #
 # Shows the Kubernetes version of the local cluster, whether each component is
-# running, and the state of the apiserver, the node and the metrics APIServices.
+# running, and the state of the apiserver, the node, the metrics APIServices,
+# Prometheus's scrape targets and KEDA (attached or not: hack/cluster/keda.sh).
 # Notes when the running version is not the one KUBE_VERSION selects (up.sh then
-# refuses to start). Exits 0 only if all components run and the apiserver is ready.
+# refuses to start). Exits 0 only if all components run and the apiserver is
+# ready; KEDA is optional and does not count.
 set -euo pipefail
 # shellcheck source=hack/cluster/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -45,5 +47,19 @@ if apiserver_ready; then
 else
 	echo "  apiserver /readyz: not ready"
 	ok=1
+fi
+if prometheus_ready; then
+	targets=$(curl -sS --max-time 3 "http://127.0.0.1:$PORT_PROMETHEUS/api/v1/targets?state=active" 2>/dev/null || true)
+	up=$(grep -o '"health":"up"' <<<"$targets" | wc -l)
+	all=$(grep -o '"health":"[a-z]*"' <<<"$targets" | wc -l)
+	echo "  prometheus: http://127.0.0.1:$PORT_PROMETHEUS ready, $up of $all kubelet-resource targets (one per node) up"
+else
+	echo "  prometheus: not ready"
+fi
+if [ -n "$(for c in "${KEDA_COMPONENTS[@]}"; do pid_of "$c" || true; done)" ]; then
+	echo "  KEDA:"
+	"$CLUSTER_HACK_DIR/keda.sh" status | sed 's/^/  /' || true
+else
+	echo "  KEDA: not running (attach it with hack/cluster/keda.sh up, or start with KEDA=1)"
 fi
 exit "$ok"

@@ -7,16 +7,21 @@
 # hack/e2e-tools/lib.sh): etcd, kube-apiserver (with an audit log), kube-controller-
 # manager (HPA sync period 5s), kube-scheduler, kwok with one simulated node,
 # metrics-server, and our fake custom/external metrics adapter, with the four
-# metrics APIServices registered. No Docker, no kubelet, no root.
+# metrics APIServices registered, and Prometheus scraping the simulated kubelets'
+# resource metrics from kwok every 5s. With KEDA=1, also KEDA (keda.sh up): its
+# operator and its metrics API server, which then serves external.metrics.k8s.io
+# instead of the fake adapter. No Docker, no kubelet, no root.
 #
 # Everything lives in _output/local-cluster/ (override with KUBECTL_HPA_CLUSTER_DIR):
 # PKI in pki/, the admin kubeconfig in kubeconfig, <component>.log and
-# <component>.pid, the apiserver's audit.log. Stop it with hack/cluster/down.sh.
+# <component>.pid, the apiserver's audit.log, Prometheus's data in prometheus-data/.
+# Stop it with hack/cluster/down.sh.
 #
 # The binaries come from hack/e2e-tools/build.sh for the same KUBE_VERSION
-# (E2E_BIN_DIR overrides). If a complete cluster of that version is already
-# running, up.sh says so and exits 0; if one of another version is running, it
-# refuses (exit 1) and leaves it alone: stop it with down.sh first.
+# (E2E_BIN_DIR, PROMETHEUS_BIN_DIR and KEDA_BIN_DIR override). If a complete
+# cluster of that version is already running, up.sh says so and exits 0 (with
+# KEDA=1 it attaches KEDA to it if KEDA is not running); if one of another version
+# is running, it refuses (exit 1) and leaves it alone: stop it with down.sh first.
 #
 #   hack/cluster/up.sh           start (or find running) the selected version
 #   hack/cluster/up.sh --check   only that check: exit 1 if a cluster of another
@@ -34,6 +39,10 @@
 #   UP_TIMEOUT             seconds to wait for each readiness step (default 60)
 #   KEEP_ON_FAILURE=1      leave the processes running when start-up fails
 #   ADAPTER_VERBOSITY      klog -v of the adapter (default 2: logs every write)
+#   PROMETHEUS_PORT        Prometheus's HTTP port on 127.0.0.1 (default 9090)
+#   PROMETHEUS_SCRAPE_INTERVAL  how often Prometheus scrapes kwok (default 5s)
+#   PROMETHEUS_EXTRA_ARGS  extra prometheus flags
+#   KEDA=1                 also start KEDA (hack/cluster/keda.sh up; its tunables there)
 set -euo pipefail
 # shellcheck source=hack/cluster/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -74,6 +83,11 @@ version_flags() {
 UP_TIMEOUT=${UP_TIMEOUT:-60}
 HPA_SYNC_PERIOD=${HPA_SYNC_PERIOD:-5s}
 METRIC_RESOLUTION=${METRIC_RESOLUTION:-10s}
+PROMETHEUS_SCRAPE_INTERVAL=${PROMETHEUS_SCRAPE_INTERVAL:-5s}
+[[ $PROMETHEUS_SCRAPE_INTERVAL =~ ^[1-9][0-9]*(ms|s|m)$ ]] ||
+	{ echo "up.sh: PROMETHEUS_SCRAPE_INTERVAL=$PROMETHEUS_SCRAPE_INTERVAL is not a duration like 5s" >&2; exit 2; }
+want_keda=
+if e2e_keda_wanted; then want_keda=1; fi
 
 t0=$(date +%s.%N)
 since() { awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%6.2fs", b - a }'; }
@@ -104,6 +118,9 @@ done
 if [ "${#running[@]}" -eq "${#COMPONENTS[@]}" ] && apiserver_ready; then
 	echo "local Kubernetes $E2E_K8S_VERSION cluster already running (${#running[@]} processes, apiserver ready)"
 	echo "kubeconfig: $KUBECONFIG_FILE"
+	if [ -n "$want_keda" ]; then
+		exec "$CLUSTER_HACK_DIR/keda.sh" up
+	fi
 	exit 0
 fi
 if [ "${#running[@]}" -gt 0 ]; then
@@ -115,13 +132,19 @@ BIN=${E2E_BIN_DIR:-$(e2e_bin_dir)}
 missing=$(e2e_missing "$BIN")
 [ -z "$missing" ] || die "binaries missing in $BIN:" $missing "-- run hack/e2e-tools/build.sh (make e2e-tools) first"
 [ -f "$BIN/kwok-stages.yaml" ] || die "$BIN/kwok-stages.yaml missing -- run hack/e2e-tools/build.sh (make e2e-tools)"
+PROM_BIN=$(e2e_addon_dir prometheus)
+missing=$(e2e_addon_missing prometheus "$PROM_BIN")
+[ -z "$missing" ] || die "Prometheus missing in $PROM_BIN -- run hack/e2e-tools/build.sh (make e2e-tools) first"
+if [ -n "$want_keda" ]; then
+	# Checked now rather than after the cluster has started.
+	"$CLUSTER_HACK_DIR/keda.sh" check || exit 1
+fi
 
 # --- ports --------------------------------------------------------------------
 
-busy=()
-for p in "${ALL_PORTS[@]}"; do
-	if ss -Htln "sport = :$p" 2>/dev/null | grep -q .; then busy+=("$p"); fi
-done
+ports=("${ALL_PORTS[@]}")
+if [ -n "$want_keda" ]; then ports+=("${KEDA_PORTS[@]}"); fi
+mapfile -t busy < <(busy_ports "${ports[@]}")
 if [ "${#busy[@]}" -gt 0 ]; then
 	echo "up.sh: these loopback ports are already in use: ${busy[*]}" >&2
 	ss -Htlnp 2>/dev/null | grep -E ":($(
@@ -134,7 +157,7 @@ fi
 # --- fresh state (PKI and kubeconfig are kept between runs) ------------------
 
 mkdir -p "$RUN"
-rm -rf "$RUN/etcd-data"
+rm -rf "$RUN/etcd-data" "$RUN/prometheus-data"
 rm -f "$RUN"/*.log "$RUN"/audit*.log "$RUN"/*.pid
 echo "$E2E_K8S_VERSION" >"$RUN/kube-version"
 echo "starting a local Kubernetes $E2E_K8S_VERSION cluster in $RUN (binaries: $BIN)"
@@ -259,13 +282,9 @@ step "PKI + kubeconfig"
 
 # --- process helpers ------------------------------------------------------------
 
-# start NAME ARGS...: runs $BIN/NAME in its own session (so a Ctrl-C in the
-# terminal that ran `make` does not reach it), logs to NAME.log, records the PID.
+# start NAME ARGS...: start_in (lib.sh) for a binary of $BIN.
 start() {
-	local name=$1
-	shift
-	setsid "$BIN/$name" "$@" </dev/null >"$RUN/$name.log" 2>&1 &
-	echo $! >"$RUN/$name.pid"
+	start_in "$BIN" "$@"
 }
 
 fail_startup() {
@@ -283,21 +302,6 @@ fail_startup() {
 		"$CLUSTER_HACK_DIR/down.sh" >&2 || true
 	fi
 	exit 1
-}
-
-# started COMP succeeds while the process start() launched for COMP is alive.
-# Unlike pid_of, it does not look for the binary's name in its command line:
-# for a moment after start(), the child is still the forked shell (or setsid)
-# that has not exec'ed the binary yet, and on a loaded machine a poll can land
-# in that moment (a wait once failed with "kube-apiserver exited" and an empty
-# log). The PID is our own child's, so it cannot have been reused.
-started() {
-	local pid state
-	pid=$(<"$RUN/$1.pid") || return 1
-	[[ $pid =~ ^[0-9]+$ ]] || return 1
-	# An exited child stays a zombie (state Z) until the shell reaps it.
-	state=$(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null | cut -d' ' -f1) || return 1
-	[ -n "$state" ] && [ "$state" != Z ]
 }
 
 # wait_for DESC LOG-COMPONENT CMD...: polls CMD every 0.2s for up to UP_TIMEOUT
@@ -425,6 +429,18 @@ wait_for "kube-controller-manager /healthz" kube-controller-manager healthz "$PO
 wait_for "kube-scheduler /healthz" kube-scheduler healthz "$PORT_SCHEDULER"
 
 kc apply -f "$CLUSTER_HACK_DIR/config/node.yaml" >/dev/null || fail_startup "" "could not create the kwok node"
+
+# Prometheus starts once the node exists, so that its first look at kwok's
+# /discovery/prometheus (an http_sd, refreshed every 5s: nodes added later are
+# scraped too) already finds the node. Its readiness is awaited last.
+sed -e "s/@SCRAPE_INTERVAL@/$PROMETHEUS_SCRAPE_INTERVAL/g" -e "s/@KWOK_ADDRESS@/127.0.0.1:$PORT_KWOK/g" \
+	"$CLUSTER_HACK_DIR/config/prometheus.yaml" >"$RUN/prometheus.yaml"
+# shellcheck disable=SC2206 # word splitting of PROMETHEUS_EXTRA_ARGS is intended
+prom_extra=(${PROMETHEUS_EXTRA_ARGS:-})
+start_in "$PROM_BIN" prometheus \
+	--config.file="$RUN/prometheus.yaml" --storage.tsdb.path="$RUN/prometheus-data" \
+	--web.listen-address="127.0.0.1:$PORT_PROMETHEUS" \
+	"${prom_extra[@]}"
 node_ready() {
 	[ "$(kc get node kwok-node-0 -o 'jsonpath={.status.conditions[?(@.type=="Ready")].status}')" = True ]
 }
@@ -461,9 +477,21 @@ until apiservices_available >/dev/null 2>&1; do
 done
 step "4 APIServices Available"
 
+wait_for "Prometheus /-/ready" prometheus prometheus_ready
+
+if [ -n "$want_keda" ]; then
+	echo "  KEDA (hack/cluster/keda.sh up):"
+	KEDA_STEP_INDENT="    " KEDA_T0=$t0 "$CLUSTER_HACK_DIR/keda.sh" up ||
+		fail_startup "" "KEDA did not start (hack/cluster/keda.sh up)"
+fi
+
 echo
 echo "local Kubernetes $E2E_K8S_VERSION cluster up in $(since | tr -d ' ')"
 echo "kubeconfig: $KUBECONFIG_FILE"
 echo "  export KUBECONFIG=$KUBECONFIG_FILE"
 echo "  custom/external metrics: curl http://127.0.0.1:$PORT_ADAPTER_CONTROL/... (see hack/cluster/README.md)"
+echo "  Prometheus: http://127.0.0.1:$PORT_PROMETHEUS/api/v1/query?query=... (kwok's kubelet resource metrics)"
+if [ -n "$want_keda" ]; then
+	echo "  KEDA: external.metrics.k8s.io served by KEDA; detach with hack/cluster/keda.sh down"
+fi
 echo "  stop: hack/cluster/down.sh"

@@ -11,14 +11,26 @@
 #
 # into ${KUBECTL_HPA_CACHE:-$HOME/.cache/kubectl-hpa}/e2e-bin/<version>-<hash>/, where
 # <hash> covers the pinned versions, the Go version and the tool modules (see lib.sh).
+# The add-ons have bin dirs of their own, keyed on their own module only (so adding
+# or changing one never rebuilds the binaries above):
+#
+#   prometheus (Prometheus 3.16.0, module prometheus/)   always: e2e-bin/prometheus-<version>-<hash>/
+#   keda-operator, keda-adapter and keda-crds.yaml
+#     (KEDA v2.21.0, module keda/)                       only with KEDA=1: e2e-bin/keda-<version>-<hash>/
+#
 # Only the selected Kubernetes version is built. Binaries that already exist are not
 # rebuilt, so a warm run takes well under a second; a cold one (empty Go caches)
-# 8-15 minutes on 2 cores. One build runs at a time (a lock serialises concurrent
-# callers). Prints the bin dir last and writes it to _output/e2e-bin-path.
+# 8-15 minutes on 2 cores, plus about 5 for Prometheus and 10 for KEDA (figures:
+# hack/cluster/README.md). One build runs at a time (a lock serialises concurrent
+# callers). Prints the bin dir of the Kubernetes binaries last and writes it to
+# _output/e2e-bin-path.
 #
 #   hack/e2e-tools/build.sh                       build what is missing (default version)
 #   KUBE_VERSION=v1.30.14 hack/e2e-tools/build.sh   another version
-#   E2E_REBUILD=1 hack/e2e-tools/build.sh         rebuild everything for this key
+#   KEDA=1 hack/e2e-tools/build.sh                also KEDA
+#   E2E_REBUILD=1 hack/e2e-tools/build.sh         rebuild everything selected
+#   E2E_REBUILD=prometheus,keda hack/e2e-tools/build.sh   rebuild only those
+#                                                 (names: kubernetes, prometheus, keda)
 set -euo pipefail
 # shellcheck source=hack/e2e-tools/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -39,22 +51,61 @@ check_pin etcd go.etcd.io/etcd/server/v3 "$E2E_ETCD_VERSION"
 check_pin kwok sigs.k8s.io/kwok "$E2E_KWOK_VERSION"
 check_pin metrics-server sigs.k8s.io/metrics-server "$E2E_METRICS_SERVER_VERSION"
 check_pin fakeadapter sigs.k8s.io/custom-metrics-apiserver "$E2E_CUSTOM_METRICS_APISERVER_VERSION"
+check_pin prometheus github.com/prometheus/prometheus "$E2E_PROMETHEUS_VERSION"
+check_pin keda github.com/kedacore/keda/v2 "$E2E_KEDA_VERSION"
+
+want_keda=
+if e2e_keda_wanted; then want_keda=1; fi
+
+# E2E_REBUILD: 1 (everything selected) or a comma-separated list of
+# kubernetes, prometheus, keda.
+rebuild_main='' rebuild_prometheus='' rebuild_keda=''
+case ${E2E_REBUILD:-} in
+"" | 0) ;;
+1 | true | yes) rebuild_main=1 rebuild_prometheus=1 rebuild_keda=$want_keda ;;
+*)
+	IFS=, read -ra parts <<<"$E2E_REBUILD"
+	for p in "${parts[@]}"; do
+		case $p in
+		kubernetes) rebuild_main=1 ;;
+		prometheus) rebuild_prometheus=1 ;;
+		keda) rebuild_keda=1 want_keda=1 ;;
+		*)
+			echo "build.sh: E2E_REBUILD=$E2E_REBUILD: '$p' is not one of 1, kubernetes, prometheus, keda" >&2
+			exit 2
+			;;
+		esac
+	done
+	;;
+esac
 
 out=$(e2e_bin_dir)
-mkdir -p "$out"
+prom_out=$(e2e_addon_dir prometheus)
+keda_out=
+if [ -n "$want_keda" ]; then keda_out=$(e2e_addon_dir keda); fi
+mkdir -p "$out" "$prom_out" ${keda_out:+"$keda_out"}
 start=$(date +%s.%N)
 elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1fs", b - a }'; }
+
+# all_missing prints what is missing in the selected bin dirs.
+all_missing() {
+	e2e_missing "$out"
+	e2e_addon_missing prometheus "$prom_out"
+	if [ -n "$keda_out" ]; then e2e_addon_missing keda "$keda_out"; fi
+}
 
 # finish checks that everything is there and prints the bin dir.
 finish() {
 	local missing
-	missing=$(e2e_missing "$out")
+	missing=$(all_missing)
 	if [ -n "$missing" ]; then
-		echo "build.sh: still missing after build: $missing" >&2
+		echo "build.sh: still missing after build:" $missing >&2
 		exit 1
 	fi
 	[ -f "$out/.tools-key" ] || e2e_tools_key >"$out/.tools-key"
-	echo "e2e tools for Kubernetes $E2E_K8S_VERSION ready in $(elapsed "$start")" >&2
+	echo "e2e tools for Kubernetes $E2E_K8S_VERSION${keda_out:+ and KEDA} ready in $(elapsed "$start")" >&2
+	echo "    prometheus: $prom_out" >&2
+	if [ -n "$keda_out" ]; then echo "    keda:       $keda_out" >&2; fi
 	mkdir -p "$E2E_REPO_ROOT/_output"
 	echo "$out" >"$E2E_REPO_ROOT/_output/e2e-bin-path"
 	echo "$out"
@@ -62,7 +113,7 @@ finish() {
 }
 
 # Nothing to build: do not wait for the lock of another version's build.
-if [ -z "${E2E_REBUILD:-}" ] && [ -z "$(e2e_missing "$out")" ]; then
+if [ -z "$rebuild_main$rebuild_prometheus$rebuild_keda" ] && [ -z "$(all_missing)" ]; then
 	finish
 fi
 
@@ -74,30 +125,45 @@ if ! flock -n 9; then
 	flock 9
 fi
 
-if [ -n "${E2E_REBUILD:-}" ]; then
+if [ -n "$rebuild_main" ]; then
 	for b in "${E2E_BINARIES[@]}"; do rm -f "$out/$b"; done
+fi
+if [ -n "$rebuild_prometheus" ]; then
+	for b in "${E2E_PROMETHEUS_BINARIES[@]}"; do rm -f "$prom_out/$b"; done
+fi
+if [ -n "$rebuild_keda" ]; then
+	for b in "${E2E_KEDA_BINARIES[@]}"; do rm -f "$keda_out/$b"; done
+	rm -f "$keda_out/$E2E_KEDA_CRD_FILE"
 fi
 
 export CGO_ENABLED=0
 
-# step NAME DIR LDFLAGS RENAME PKG... builds PKGs of module DIR into $out (one
-# go build). RENAME is empty or "from=to" when the binary's default name is wrong.
+# step NAME DIR LDFLAGS RENAME PKG... builds PKGs of module DIR into $dest (one
+# go build; $dest is $out unless an add-on's step sets it, and $step_tags are its
+# build tags). RENAME is empty or "from=to[,from=to]" when the binaries' default
+# names are wrong.
+dest=$out
+step_tags=
 step() {
 	local name=$1 dir=$2 ldflags=$3 rename=$4
 	shift 4
-	local t tmp
+	local t tmp r
 	t=$(date +%s.%N)
-	tmp=$(mktemp -d "$out/.tmp.XXXXXX")
+	tmp=$(mktemp -d "$dest/.tmp.XXXXXX")
 	echo "==> building $name" >&2
-	if ! go build -C "$E2E_TOOLS_DIR/$dir" -mod=readonly -trimpath -ldflags "-s -w $ldflags" -o "$tmp/" "$@"; then
+	if ! go build -C "$E2E_TOOLS_DIR/$dir" -mod=readonly -trimpath ${step_tags:+-tags "$step_tags"} \
+		-ldflags "-s -w $ldflags" -o "$tmp/" "$@"; then
 		rm -rf "$tmp"
 		echo "build.sh: building $name failed" >&2
 		exit 1
 	fi
 	if [ -n "$rename" ]; then
-		mv -f "$tmp/${rename%%=*}" "$tmp/${rename#*=}"
+		IFS=, read -ra renames <<<"$rename"
+		for r in "${renames[@]}"; do
+			mv -f "$tmp/${r%%=*}" "$tmp/${r#*=}"
+		done
 	fi
-	mv -f "$tmp"/* "$out/"
+	mv -f "$tmp"/* "$dest/"
 	rmdir "$tmp"
 	printf '    %-48s %s\n' "$name" "$(elapsed "$t")" >&2
 }
@@ -163,6 +229,51 @@ if [ ! -f "$out/kwok-stages.yaml" ]; then
 		done
 	} >"$out/kwok-stages.yaml.tmp"
 	mv "$out/kwok-stages.yaml.tmp" "$out/kwok-stages.yaml"
+fi
+
+# --- add-ons (their own bin dirs) ----------------------------------------------
+
+# module_dir TOOL-MODULE MODULE@VERSION prints where the module cache holds
+# MODULE@VERSION (downloading it if needed).
+module_dir() {
+	go -C "$E2E_TOOLS_DIR/$1" mod download -json "$2" |
+		sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p'
+}
+
+dest=$prom_out
+if [ -n "$(e2e_addon_missing prometheus "$prom_out")" ]; then
+	pv=github.com/prometheus/common/version
+	step_tags=$E2E_PROMETHEUS_TAGS
+	step "prometheus $E2E_PROMETHEUS_APP_VERSION (tags $E2E_PROMETHEUS_TAGS)" prometheus \
+		"-X $pv.Version=$E2E_PROMETHEUS_APP_VERSION -X $pv.Revision=$E2E_PROMETHEUS_VERSION -X $pv.Branch=HEAD -X $pv.BuildUser=kubectl-hpa -X $pv.BuildDate=$E2E_BUILD_DATE" "" \
+		github.com/prometheus/prometheus/cmd/prometheus
+	step_tags=
+fi
+[ -f "$prom_out/.key" ] || e2e_addon_key prometheus >"$prom_out/.key"
+
+if [ -n "$keda_out" ]; then
+	dest=$keda_out
+	if e2e_addon_missing keda "$keda_out" | grep -qv "^$E2E_KEDA_CRD_FILE\$"; then
+		kv=github.com/kedacore/keda/v2/version
+		step "keda-operator keda-adapter $E2E_KEDA_VERSION" keda \
+			"-X $kv.Version=${E2E_KEDA_VERSION#v} -X $kv.GitCommit=$E2E_KEDA_VERSION" operator=keda-operator,adapter=keda-adapter \
+			github.com/kedacore/keda/v2/cmd/operator github.com/kedacore/keda/v2/cmd/adapter
+	fi
+	# The CRDs, next to the binaries (a CI cache of the dir needs no module cache).
+	if [ ! -f "$keda_out/$E2E_KEDA_CRD_FILE" ]; then
+		keda_dir=$(module_dir keda "github.com/kedacore/keda/v2@$E2E_KEDA_VERSION")
+		[ -d "$keda_dir/config/crd/bases" ] || { echo "build.sh: KEDA's module not found in the module cache" >&2; exit 1; }
+		{
+			echo "# Copied by hack/e2e-tools/build.sh from github.com/kedacore/keda/v2@$E2E_KEDA_VERSION/config/crd/bases/."
+			for f in "$keda_dir"/config/crd/bases/*.yaml; do
+				echo "---"
+				echo "# ${f##*/}"
+				cat "$f"
+			done
+		} >"$keda_out/$E2E_KEDA_CRD_FILE.tmp"
+		mv "$keda_out/$E2E_KEDA_CRD_FILE.tmp" "$keda_out/$E2E_KEDA_CRD_FILE"
+	fi
+	[ -f "$keda_out/.key" ] || e2e_addon_key keda >"$keda_out/.key"
 fi
 
 finish

@@ -25,6 +25,18 @@ E2E_ETCD_VERSION=v3.6.8
 E2E_KWOK_VERSION=v0.8.0
 E2E_METRICS_SERVER_VERSION=v0.9.0
 E2E_CUSTOM_METRICS_APISERVER_VERSION=v1.36.0
+# The add-ons, each built into a bin dir of its own (e2e_addon_dir below), so
+# that adding or changing one never changes the key of the Kubernetes binaries.
+# Prometheus (always part of the local cluster): module prometheus/, the Go
+# module version of Prometheus 3.16.0.
+E2E_PROMETHEUS_VERSION=v0.316.0
+E2E_PROMETHEUS_APP_VERSION=3.16.0
+# Only the file and http service discoveries (kwok's /discovery/prometheus is an
+# http_sd): the cloud ones would double the build.
+E2E_PROMETHEUS_TAGS=remove_all_sd
+# KEDA (started only with KEDA=1): module keda/; its operator and metrics API
+# server (adapter), and its CRDs.
+E2E_KEDA_VERSION=v2.21.0
 # Fixed, so that a rebuild gives the same binaries.
 E2E_BUILD_DATE=2026-01-01T00:00:00Z
 
@@ -41,6 +53,11 @@ E2E_KWOK_STAGE_FILES=(
 	stage/pod/fast/pod-delete.yaml
 	metrics/resource/metrics-resource.yaml
 )
+
+# What each add-on bin dir holds when complete.
+E2E_PROMETHEUS_BINARIES=(prometheus)
+E2E_KEDA_BINARIES=(keda-operator keda-adapter)
+E2E_KEDA_CRD_FILE=keda-crds.yaml
 
 E2E_TOOLS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 E2E_REPO_ROOT=$(cd "$E2E_TOOLS_DIR/../.." && pwd)
@@ -142,4 +159,73 @@ e2e_missing() {
 		[ -x "$1/$b" ] || echo "$b"
 	done
 	[ -f "$1/kwok-stages.yaml" ] || echo kwok-stages.yaml
+}
+
+# e2e_addon_key NAME prints VERSION-HASH for the add-on NAME (prometheus or
+# keda): the hash covers its pinned version, its build flags, the Go toolchain
+# and its tool module hack/e2e-tools/NAME (go.mod, go.sum, Go sources).
+e2e_addon_key() {
+	local name=$1 version in
+	case $name in
+	prometheus) version="$E2E_PROMETHEUS_VERSION tags=$E2E_PROMETHEUS_TAGS app=$E2E_PROMETHEUS_APP_VERSION" ;;
+	keda) version="$E2E_KEDA_VERSION crds=$E2E_KEDA_CRD_FILE" ;;
+	*)
+		echo "e2e_addon_key: unknown add-on '$name' (prometheus, keda)" >&2
+		return 1
+		;;
+	esac
+	in=$(
+		cd "$E2E_TOOLS_DIR" || exit 1
+		echo "$name=$version date=$E2E_BUILD_DATE"
+		echo "flags=-trimpath -s -w CGO_ENABLED=0"
+		go env GOVERSION GOOS GOARCH
+		find "$name" \( -name go.mod -o -name go.sum -o \( -name '*.go' ! -name '*_test.go' \) \) -type f |
+			LC_ALL=C sort | while IFS= read -r f; do
+			printf '== %s\n' "$f"
+			cat "$f"
+		done
+	) || return 1
+	printf '%s-%s\n' "${version%% *}" "$(sha256sum <<<"$in" | cut -c1-12)"
+}
+
+# e2e_addon_dir NAME prints the bin dir of the add-on NAME:
+# <cache>/e2e-bin/NAME-VERSION-HASH. PROMETHEUS_BIN_DIR and KEDA_BIN_DIR
+# override it.
+e2e_addon_dir() {
+	local key
+	case $1 in
+	prometheus) [ -z "${PROMETHEUS_BIN_DIR:-}" ] || { echo "$PROMETHEUS_BIN_DIR"; return 0; } ;;
+	keda) [ -z "${KEDA_BIN_DIR:-}" ] || { echo "$KEDA_BIN_DIR"; return 0; } ;;
+	esac
+	key=$(e2e_addon_key "$1") || return 1
+	printf '%s/e2e-bin/%s-%s\n' "$E2E_CACHE" "$1" "$key"
+}
+
+# e2e_addon_missing NAME DIR prints what the add-on's bin dir DIR lacks
+# (nothing when complete).
+e2e_addon_missing() {
+	local b
+	case $1 in
+	prometheus)
+		for b in "${E2E_PROMETHEUS_BINARIES[@]}"; do [ -x "$2/$b" ] || echo "$b"; done
+		;;
+	keda)
+		for b in "${E2E_KEDA_BINARIES[@]}"; do [ -x "$2/$b" ] || echo "$b"; done
+		[ -f "$2/$E2E_KEDA_CRD_FILE" ] || echo "$E2E_KEDA_CRD_FILE"
+		;;
+	esac
+}
+
+# e2e_keda_wanted succeeds when KEDA (environment or make variable) asks for
+# KEDA: 1, true or yes. Empty, 0, false and no do not; anything else fails with
+# one line.
+e2e_keda_wanted() {
+	case ${KEDA:-} in
+	1 | true | yes) return 0 ;;
+	"" | 0 | false | no) return 1 ;;
+	*)
+		echo "KEDA=$KEDA is not understood: use KEDA=1 (start KEDA) or leave it empty" >&2
+		exit 2
+		;;
+	esac
 }
