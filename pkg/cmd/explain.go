@@ -15,6 +15,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
 )
 
@@ -36,6 +37,10 @@ type ExplainOptions struct {
 	Watch bool
 	// NoHistory is --no-history: ignore the history watches recorded.
 	NoHistory bool
+	// ExitCode is --exit-code: exit 2 when an HPA has a problem of FailOn
+	// (--fail-on, which implies it; see action.ParseFailOn).
+	ExitCode bool
+	FailOn   string
 
 	Source   SourceFlags
 	Settings SettingsFlags
@@ -56,6 +61,7 @@ type ExplainOptions struct {
 	source    action.Source
 	overrides action.SettingsOverrides
 	format    render.Format
+	gate      *action.Gate
 }
 
 // NewExplainOptions returns the options with every default set.
@@ -138,6 +144,8 @@ func NewCmdExplain(streams genericiooptions.IOStreams, cf *genericclioptions.Con
 	fs.StringVar(&o.Dump, "dump", o.Dump, "Also write the snapshot the replay used to this file, in the offline format (replay it anywhere with -f)")
 	fs.BoolVarP(&o.Watch, "watch", "w", o.Watch, "Keep replaying: at every controller sync and when an input changes, recording the controller's history (Ctrl-C stops)")
 	fs.BoolVar(&o.NoHistory, "no-history", o.NoHistory, "Ignore the controller history that earlier watches recorded (and record none)")
+	fs.BoolVar(&o.ExitCode, "exit-code", o.ExitCode, "Exit with status 2 when an explained HPA has a problem: a failed metric, scaling inactive, unable to scale, or a replay that disagrees with the controller (see docs/exit-codes.md)")
+	fs.StringVar(&o.FailOn, "fail-on", o.FailOn, "The problems --exit-code fails on: a list (metric-failed,limited,...) or changes to the default (+limited,-disagrees); implies --exit-code")
 	o.Source.AddFlags(fs)
 	o.Output.AddFlags(fs)
 	o.Settings.AddFlags(fs)
@@ -178,6 +186,13 @@ func (o *ExplainOptions) Complete(c *cobra.Command, args []string) error {
 	if o.overrides, err = o.Settings.ToOverrides(c); err != nil {
 		return flagErrorf(c, "%w", err)
 	}
+	if o.ExitCode || c.Flags().Changed("fail-on") {
+		failOn, err := action.ParseFailOn(o.FailOn)
+		if err != nil {
+			return flagErrorf(c, "%w", err)
+		}
+		o.gate = action.NewGate(failOn)
+	}
 	o.format, err = o.Output.Format(c)
 	return err
 }
@@ -199,6 +214,8 @@ func (o *ExplainOptions) Validate() error {
 		return errors.New("--watch and --dump cannot be combined")
 	case o.Watch && o.Source.Now != "":
 		return errors.New("--watch replays at the current time; it cannot be combined with --now")
+	case o.Watch && o.gate != nil:
+		return errors.New("--exit-code gates on one replay, and a watch ends only when stopped (with exit 0): drop --exit-code or --watch")
 	}
 	return nil
 }
@@ -239,7 +256,11 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 		fmt.Fprintln(o.ErrOut, n)
 	}
 	o.Source.reportCalls(o.ErrOut, o.Clients, "")
-	return render.Write(o.Out, o.format, res.Decision, o.Output.Display.RenderOptions(o.Out))
+	if err := render.Write(o.Out, o.format, res.Decision, o.Output.Display.RenderOptions(o.Out)); err != nil {
+		return err
+	}
+	o.gate.Check(res.Decision)
+	return o.gate.Err()
 }
 
 // runMany explains every selected HPA, one summary line each.
@@ -262,7 +283,10 @@ func (o *ExplainOptions) runMany(ctx context.Context) error {
 	res, err := action.ExplainMany(ctx, action.ManyConfig{
 		Source: o.source, AllNamespaces: o.AllNamespaces, Selector: o.Selector, Settings: o.overrides,
 		Progress: progress, Evaluate: o.Evaluate,
-	}, lw.Encode, lw.Write)
+	}, func(d *explain.Decision) (render.ListItem, error) {
+		o.gate.Check(d)
+		return lw.Encode(d)
+	}, lw.Write)
 	if err != nil {
 		return err
 	}
@@ -276,7 +300,10 @@ func (o *ExplainOptions) runMany(ctx context.Context) error {
 		return nil
 	}
 	o.Source.reportCalls(o.ErrOut, o.Clients, fmt.Sprintf(" for %d HPAs", res.Count))
-	return lw.Close()
+	if err := lw.Close(); err != nil {
+		return err
+	}
+	return o.gate.Err()
 }
 
 // printWarnings prints each warning once, as kubectl does.
