@@ -205,10 +205,10 @@ func CheckAny(tb testing.TB, data []byte) {
 
 // excerpt is the start of a document, for a failure message.
 func excerpt(doc []byte) string {
-	const max = 2000
+	const limit = 2000
 	s := string(doc)
-	if len(s) > max {
-		s = s[:max] + "\n[...]"
+	if len(s) > limit {
+		s = s[:limit] + "\n[...]"
 	}
 	return strings.TrimRight(s, "\n")
 }

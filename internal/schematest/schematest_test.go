@@ -20,7 +20,7 @@ import (
 // explanation is an Explanation explain printed (a golden of pkg/cmd).
 func explanation(t *testing.T) map[string]any {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(repoRoot, "pkg/cmd/testdata/TestExamples/cpu-scale-up-unready/json.golden"))
+	b, err := os.ReadFile(filepath.Join(repoRoot, "pkg", "cmd", "testdata", "TestExamples", "cpu-scale-up-unready", "json.golden"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,12 +51,13 @@ func ParseFailOn(spec string) (FailOn, error) {
 		on := it[0] != '-'
 		name := strings.TrimLeft(it, "+-")
 		var ps []explain.Problem
-		if name == "all" {
+		switch {
+		case name == "all":
 			ps = explain.AllProblems()
-		} else if !slices.Contains(explain.AllProblems(), explain.Problem(name)) {
-			return nil, fmt.Errorf("--fail-on: unknown problem %q (want all or some of: %s)", name, problemNames(explain.AllProblems()))
-		} else {
+		case slices.Contains(explain.AllProblems(), explain.Problem(name)):
 			ps = []explain.Problem{explain.Problem(name)}
+		default:
+			return nil, fmt.Errorf("--fail-on: unknown problem %q (want all or some of: %s)", name, problemNames(explain.AllProblems()))
 		}
 		for _, p := range ps {
 			if on {

@@ -9,7 +9,9 @@ import (
 )
 
 func TestProblems(t *testing.T) {
-	cond := func(typ, status, reason string) Condition { return Condition{Type: typ, Status: status, Reason: reason} }
+	cond := func(typ, status, reason string) Condition {
+		return Condition{Type: typ, Status: status, Reason: reason}
+	}
 	healthy := []Condition{
 		cond("AbleToScale", "True", ReasonReadyForNewScale),
 		cond("ScalingActive", "True", ReasonValidMetricFound),

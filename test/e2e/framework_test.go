@@ -742,8 +742,8 @@ func (s *scenario) waitEvent(name, reason, substr string, timeout time.Duration)
 // document, or a watch stream of them, that does not match its JSON Schema
 // (docs/schema, validated by internal/schematest). Every place that parses
 // a run's JSON output calls it first.
-func checkOutputSchema(t testing.TB, args []string, stdout []byte) {
-	t.Helper()
+func checkOutputSchema(tb testing.TB, args []string, stdout []byte) {
+	tb.Helper()
 	asJSON := false
 	for i, a := range args {
 		switch {
@@ -754,7 +754,7 @@ func checkOutputSchema(t testing.TB, args []string, stdout []byte) {
 		}
 	}
 	if asJSON && len(bytes.TrimSpace(stdout)) > 0 {
-		schematest.CheckAny(t, stdout)
+		schematest.CheckAny(tb, stdout)
 	}
 }
 
