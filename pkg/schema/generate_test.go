@@ -86,7 +86,7 @@ type (
 		Q          resource.Quantity `json:"q"`
 		Raw        json.RawMessage   `json:"raw,omitempty"`
 		Skip       string            `json:"-"`
-		unexported int
+		unexported int               //nolint:unused // encoding/json skips it, and so must the generator
 		SampleEmbedded
 		*SampleEmbeddedPtr
 		NoTag bool
@@ -142,7 +142,7 @@ func TestEncodingRules(t *testing.T) {
 func TestRefusals(t *testing.T) {
 	type withMarshaler struct {
 		D interface{ MarshalJSON() ([]byte, error) } `json:"d"`
-		V explainVersion                              `json:"v"`
+		V explainVersion                             `json:"v"`
 	}
 	type withString struct {
 		N int `json:"n,string"`
