@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // modulePath is this module: its types are named by package and type
@@ -251,7 +252,10 @@ func (g *generator) object(t reflect.Type, name string) (*node, error) {
 		}
 		if owner, err := defName(f.owner); err == nil {
 			if doc := g.docs.Fields[owner+"."+f.goName]; doc != "" {
-				s = describe(s, jsonNamed(doc, goToJSON))
+				if strings.HasPrefix(f.owner.PkgPath(), modulePath+"/") {
+					doc = jsonNamed(doc, goToJSON)
+				}
+				s = describe(s, doc)
 			}
 		}
 		obj.Properties = append(obj.Properties, property{f.name, s})
@@ -272,37 +276,48 @@ func describe(s *node, doc string) *node {
 	return s
 }
 
-// jsonNamed rewrites the Go field names that start a description
-// ("MetricIndex and Metric name ...") to their JSON names ("metricIndex
-// and metric name ...").
+// jsonNamed rewrites the Go field names a description of this module
+// mentions to their JSON names: the names that start it ("MetricIndex and
+// Metric name the winning metric" becomes "metricIndex and metric name
+// ..."), and compound names anywhere ("; StateAfter is ..."), which cannot
+// be a word of the prose. Kubernetes' comments already use the JSON names.
 func jsonNamed(doc string, names map[string]string) string {
 	var b strings.Builder
-	rest := doc
-	for {
-		end := strings.IndexFunc(rest, func(r rune) bool { return r == ' ' || r == ',' })
-		if end < 0 {
+	word := func(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
+	leading := true
+	for len(doc) > 0 {
+		i := strings.IndexFunc(doc, word)
+		if i < 0 {
+			b.WriteString(doc)
 			break
 		}
-		j, ok := names[rest[:end]]
-		if !ok {
-			break
+		if sep := doc[:i]; sep != " " && sep != ", " && sep != "" {
+			leading = false
 		}
-		b.WriteString(j)
-		rest = rest[end:]
-		sep := ""
-		for _, s := range []string{", and ", " and ", ", "} {
-			if strings.HasPrefix(rest, s) {
-				sep = s
-				break
-			}
+		b.WriteString(doc[:i])
+		doc = doc[i:]
+		j := strings.IndexFunc(doc, func(r rune) bool { return !word(r) })
+		if j < 0 {
+			j = len(doc)
 		}
-		if sep == "" {
-			break
+		w := doc[:j]
+		n, isField := names[w]
+		switch {
+		case isField && (leading || camelCase(w)):
+			w = n
+		case w != "and":
+			leading = false
 		}
-		b.WriteString(sep)
-		rest = rest[len(sep):]
+		b.WriteString(w)
+		doc = doc[j:]
 	}
-	return b.String() + rest
+	return b.String()
+}
+
+// camelCase reports whether w mixes cases past its first letter
+// ("StateAfter"; not "Events" or "HPA").
+func camelCase(w string) bool {
+	return strings.IndexFunc(w[1:], unicode.IsUpper) >= 0 && strings.IndexFunc(w, unicode.IsLower) >= 0
 }
 
 // field is one property encoding/json writes for a struct.

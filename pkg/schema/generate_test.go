@@ -324,3 +324,18 @@ func TestIDs(t *testing.T) {
 		t.Errorf("unknown kind: %v", err)
 	}
 }
+
+func TestJSONNamed(t *testing.T) {
+	names := map[string]string{"MetricIndex": "metricIndex", "Metric": "metric", "StateAfter": "stateAfter", "HPA": "hpa", "Events": "events", "Ratio": "ratio", "Base": "base"}
+	for doc, want := range map[string]string{
+		"MetricIndex and Metric name the winning metric.":             "metricIndex and metric name the winning metric.",
+		"Ratio, Base are the operands, ceil(Ratio × Base).":           "ratio, base are the operands, ceil(Ratio × Base).",
+		"StateBefore is where it started; StateAfter where it ended.": "StateBefore is where it started; stateAfter where it ended.",
+		"Events are the Events of the HPA.":                           "events are the Events of the HPA.",
+		"The Metric of the HPA.":                                      "The Metric of the HPA.",
+	} {
+		if got := jsonNamed(doc, names); got != want {
+			t.Errorf("%q:\n got %q\nwant %q", doc, got, want)
+		}
+	}
+}
