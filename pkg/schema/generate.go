@@ -285,7 +285,7 @@ func jsonNamed(doc string, names map[string]string) string {
 	var b strings.Builder
 	word := func(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
 	leading := true
-	for len(doc) > 0 {
+	for doc != "" {
 		i := strings.IndexFunc(doc, word)
 		if i < 0 {
 			b.WriteString(doc)
