@@ -86,10 +86,15 @@ build: ## Build bin/kubectl-hpa (static, version-stamped)
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/kubectl-hpa
 
 .PHONY: docs
-docs: ## Regenerate the command reference in docs/commands and the explain outputs embedded in docs/*.md
+docs: schema ## Regenerate the command reference in docs/commands, the explain outputs embedded in docs/*.md and the JSON Schemas
 	$(call section,go run ./hack/gendocs -pages docs docs/commands)
 	rm -rf docs/commands
 	$(GO) run ./hack/gendocs -pages docs docs/commands
+
+.PHONY: schema
+schema: ## Regenerate the JSON Schemas of the -o json documents (docs/schema) and their descriptions (pkg/schema/docs_generated.go)
+	$(call section,go run ./hack/genschema)
+	$(GO) run ./hack/genschema
 
 .PHONY: demo
 demo: build ## Start the local control plane (KUBE_VERSION, default v1.37.2), run a sample app under changing load and explain its HPA (offline example if no cluster)

@@ -17,13 +17,17 @@ import (
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/cmd"
 )
 
-// Exit codes.
+// Exit codes (docs/exit-codes.md).
 const (
 	ExitOK    = 0
 	ExitError = 1
+	// ExitProblems is explain --exit-code's: an explained HPA has a
+	// problem (an *action.ProblemsError).
+	ExitProblems = 2
 )
 
 // newRoot builds the command tree; tests replace it.
@@ -42,6 +46,14 @@ func Main(args []string, streams genericiooptions.IOStreams) (code int) {
 	root := newRoot(streams)
 	root.SetArgs(args)
 	if err := root.ExecuteContext(context.Background()); err != nil {
+		var problems *action.ProblemsError
+		if errors.As(err, &problems) {
+			// Not an error: the verdict --exit-code asked for, in one line.
+			if streams.ErrOut != nil {
+				fmt.Fprintln(streams.ErrOut, oneLine(problems.Error()))
+			}
+			return ExitProblems
+		}
 		printError(streams.ErrOut, err)
 		return ExitError
 	}

@@ -4,13 +4,16 @@
 package cli
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/cmd"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 )
 
 func run(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
@@ -93,5 +96,22 @@ func TestMain_recoversPanics(t *testing.T) {
 	}
 	if strings.Contains(errOut, "goroutine") {
 		t.Error("a stack trace was printed")
+	}
+}
+
+// explain --exit-code's verdict exits 2, with its one line and no "error:";
+// wrapped, it is still the verdict, printed alone.
+func TestMain_problems(t *testing.T) {
+	saved := newRoot
+	t.Cleanup(func() { newRoot = saved })
+	problems := &action.ProblemsError{HPAs: []action.HPAProblems{{HPA: "shop/web", Problems: []explain.Problem{explain.ProblemDisagrees}}}, Checked: 1}
+	newRoot = func(streams genericiooptions.IOStreams) *cobra.Command {
+		root := cmd.NewCmdRoot(streams)
+		root.AddCommand(&cobra.Command{Use: "gate", RunE: func(*cobra.Command, []string) error { return fmt.Errorf("wrapped: %w", problems) }})
+		return root
+	}
+	code, _, errOut := run(t, "", "gate")
+	if code != ExitProblems || errOut != "problems found: shop/web: disagrees\n" {
+		t.Errorf("code=%d stderr=%q", code, errOut)
 	}
 }

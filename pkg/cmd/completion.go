@@ -5,12 +5,9 @@ package cmd
 
 import (
 	"context"
-	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
-	autoscalingv2 "k8s.io/api/autoscaling/v2"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
@@ -19,50 +16,13 @@ import (
 // HPANamesFunc lists the names of the HPAs of a namespace, for completion.
 type HPANamesFunc func(ctx context.Context, clients *action.Factory, namespace string) ([]string, error)
 
-// defaultHPANames is what new explain options use; tests replace it.
-var defaultHPANames HPANamesFunc = listHPANames
-
-// listHPANames reads the HPA names from the cluster of the kubeconfig.
-func listHPANames(ctx context.Context, clients *action.Factory, namespace string) ([]string, error) {
-	return listFromHPAs(ctx, clients, namespace, func(h *autoscalingv2.HorizontalPodAutoscaler) string { return h.Name })
-}
-
-// defaultHPATargets lists, for migrate's completion, the workloads the HPAs
-// of a namespace scale, as TYPE/NAME ("deployment/web"); tests replace it.
-var defaultHPATargets HPANamesFunc = listHPATargets
-
-func listHPATargets(ctx context.Context, clients *action.Factory, namespace string) ([]string, error) {
-	return listFromHPAs(ctx, clients, namespace, func(h *autoscalingv2.HorizontalPodAutoscaler) string {
-		ref := h.Spec.ScaleTargetRef
-		if ref.Kind == "" || ref.Name == "" {
-			return ""
-		}
-		return strings.ToLower(ref.Kind) + "/" + ref.Name
-	})
-}
-
-// listFromHPAs lists the HPAs of the namespace and returns what pick makes
-// of each, without empty strings and duplicates, sorted.
-func listFromHPAs(ctx context.Context, clients *action.Factory, namespace string, pick func(*autoscalingv2.HorizontalPodAutoscaler) string) ([]string, error) {
-	kube, err := clients.Kube()
-	if err != nil {
-		return nil, err
-	}
-	list, err := kube.AutoscalingV2().HorizontalPodAutoscalers(namespace).List(ctx, metav1.ListOptions{})
-	if err != nil {
-		return nil, err
-	}
-	seen := map[string]bool{}
-	out := make([]string, 0, len(list.Items))
-	for i := range list.Items {
-		if v := pick(&list.Items[i]); v != "" && !seen[v] {
-			seen[v] = true
-			out = append(out, v)
-		}
-	}
-	sort.Strings(out)
-	return out, nil
-}
+// defaultHPANames is what new explain options use, and defaultHPATargets
+// (the workloads the HPAs scale, TYPE/NAME) what migrate's completion uses;
+// tests replace them.
+var (
+	defaultHPANames   HPANamesFunc = action.HPANames
+	defaultHPATargets HPANamesFunc = action.HPATargets
+)
 
 // completeNames answers a completion from list in the namespace of cf (-n,
 // or the kubeconfig's), keeping the entries that start with toComplete.

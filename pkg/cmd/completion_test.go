@@ -20,7 +20,7 @@ func TestCompleteHPANames(t *testing.T) {
 		asked = ns
 		return []string{"api", "web", "worker"}, nil
 	}
-	t.Cleanup(func() { defaultHPANames = listHPANames })
+	t.Cleanup(func() { defaultHPANames = action.HPANames })
 
 	out, _, err := runRoot(t, "", "__complete", "explain", "-n", "shop", "w")
 	if err != nil {
@@ -63,7 +63,7 @@ func TestCompleteMigrateTargets(t *testing.T) {
 		asked = ns
 		return []string{"deployment/api", "deployment/web", "statefulset/db"}, nil
 	}
-	t.Cleanup(func() { defaultHPATargets = listHPATargets })
+	t.Cleanup(func() { defaultHPATargets = action.HPATargets })
 
 	out, _, err := runRoot(t, "", "__complete", "migrate", "-n", "shop", "deployment/")
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
 )
 
@@ -39,6 +40,10 @@ type ExplainOptions struct {
 	// At is --at: explain the sync of a past instant over recorded load.
 	At       string
 	Recorded RecordedFlags
+	// ExitCode is --exit-code: exit 2 when an HPA has a problem of FailOn
+	// (--fail-on, which implies it; see action.ParseFailOn).
+	ExitCode bool
+	FailOn   string
 
 	Source   SourceFlags
 	Settings SettingsFlags
@@ -60,6 +65,7 @@ type ExplainOptions struct {
 	overrides action.SettingsOverrides
 	format    render.Format
 	at        *action.ExplainAtConfig
+	gate      *action.Gate
 }
 
 // NewExplainOptions returns the options with every default set.
@@ -147,6 +153,8 @@ func NewCmdExplain(streams genericiooptions.IOStreams, cf *genericclioptions.Con
 	fs.BoolVar(&o.NoHistory, "no-history", o.NoHistory, "Ignore the controller history that earlier watches recorded (and record none)")
 	fs.StringVar(&o.At, "at", o.At, "Explain the sync of a past instant (14:02 UTC today, an RFC 3339 time, or a duration ago), replayed over the load recorded in --prometheus")
 	o.Recorded.AddFlags(fs)
+	fs.BoolVar(&o.ExitCode, "exit-code", o.ExitCode, "Exit with status 2 when an explained HPA has a problem: a failed metric, scaling inactive, unable to scale, or a replay that disagrees with the controller (see docs/exit-codes.md)")
+	fs.StringVar(&o.FailOn, "fail-on", o.FailOn, "The problems --exit-code fails on: a list (metric-failed,limited,...) or changes to the default (+limited,-disagrees); implies --exit-code")
 	o.Source.AddFlags(fs)
 	o.Output.AddFlags(fs)
 	o.Settings.AddFlags(fs)
@@ -186,6 +194,13 @@ func (o *ExplainOptions) Complete(c *cobra.Command, args []string) error {
 	}
 	if o.overrides, err = o.Settings.ToOverrides(c); err != nil {
 		return flagErrorf(c, "%w", err)
+	}
+	if o.ExitCode || c.Flags().Changed("fail-on") {
+		failOn, err := action.ParseFailOn(o.FailOn)
+		if err != nil {
+			return flagErrorf(c, "%w", err)
+		}
+		o.gate = action.NewGate(failOn)
 	}
 	if o.format, err = o.Output.Format(c); err != nil {
 		return err
@@ -232,6 +247,8 @@ func (o *ExplainOptions) Validate() error {
 		return errors.New("--watch replays at the current time; it cannot be combined with --now")
 	case o.At != "" && (o.Name == "" || o.Watch || o.Dump != ""):
 		return errors.New("--at explains one HPA's past sync: give its NAME, without --watch or --dump")
+	case o.Watch && o.gate != nil:
+		return errors.New("--exit-code gates on one replay, and a watch ends only when stopped (with exit 0): drop --exit-code or --watch")
 	}
 	return nil
 }
@@ -278,7 +295,11 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 		fmt.Fprintln(o.ErrOut, n)
 	}
 	o.Source.reportCalls(o.ErrOut, o.Clients, "")
-	return render.Write(o.Out, o.format, res.Decision, o.Output.Display.RenderOptions(o.Out))
+	if err := render.Write(o.Out, o.format, res.Decision, o.Output.Display.RenderOptions(o.Out)); err != nil {
+		return err
+	}
+	o.gate.Check(res.Decision)
+	return o.gate.Err()
 }
 
 // runMany explains every selected HPA, one summary line each.
@@ -301,7 +322,10 @@ func (o *ExplainOptions) runMany(ctx context.Context) error {
 	res, err := action.ExplainMany(ctx, action.ManyConfig{
 		Source: o.source, AllNamespaces: o.AllNamespaces, Selector: o.Selector, Settings: o.overrides,
 		Progress: progress, Evaluate: o.Evaluate,
-	}, lw.Encode, lw.Write)
+	}, func(d *explain.Decision) (render.ListItem, error) {
+		o.gate.Check(d)
+		return lw.Encode(d)
+	}, lw.Write)
 	if err != nil {
 		return err
 	}
@@ -315,7 +339,10 @@ func (o *ExplainOptions) runMany(ctx context.Context) error {
 		return nil
 	}
 	o.Source.reportCalls(o.ErrOut, o.Clients, fmt.Sprintf(" for %d HPAs", res.Count))
-	return lw.Close()
+	if err := lw.Close(); err != nil {
+		return err
+	}
+	return o.gate.Err()
 }
 
 // printWarnings prints each warning once, as kubectl does.

@@ -25,6 +25,7 @@ import (
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/version"
 )
 
 var fixedNow = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -286,7 +287,7 @@ func TestVersion(t *testing.T) {
 		t.Errorf("version: %v\n%s", err, out)
 	}
 	out, _, err = runRoot(t, "", "version", "-o", "json")
-	var info VersionInfo
+	var info version.Info
 	if err != nil || json.Unmarshal([]byte(out), &info) != nil || info.Version != "dev" || info.GoVersion == "" {
 		t.Errorf("version -o json: %v\n%s", err, out)
 	}

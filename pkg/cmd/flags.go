@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
-	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
 )
@@ -100,56 +99,14 @@ func (s *SourceFlags) reportCalls(w io.Writer, clients *action.Factory, suffix s
 	}
 }
 
-// SettingsFlags are the kube-controller-manager settings: its version, its
-// feature gates and its --horizontal-pod-autoscaler-* flags. Only the flags
-// given override what is detected.
-type SettingsFlags struct {
-	Tolerance               float64
-	CPUInitializationPeriod time.Duration
-	InitialReadinessDelay   time.Duration
-	DownscaleStabilization  time.Duration
-	SyncPeriod              time.Duration
-	FeatureGates            string
-	ControllerVersion       string
-	// AssumeScaleUpdateError makes the replay assume the scale UPDATE fails
-	// with this message (hidden; used to replay upstream's failure tests).
-	AssumeScaleUpdateError string
-	// SkipValidation replays -f input the API server would refuse (hidden;
-	// used to replay upstream's unit-test objects, which never met one).
-	SkipValidation bool
-}
-
-// Maxima of the settings flags (docs/reliability.md, "Bounds"). Above them a
-// replay means nothing, and a whatif projection would keep a history that
-// grows with every sync.
-const (
-	// MaxTolerance bounds --tolerance (1 is already ±100%).
-	MaxTolerance = 100.0
-	// MaxSettingDuration bounds --cpu-initialization-period,
-	// --initial-readiness-delay and --downscale-stabilization.
-	MaxSettingDuration = 24 * time.Hour
-	// MaxSyncPeriod bounds --sync-period.
-	MaxSyncPeriod = time.Hour
-)
-
-func maxSetting(flag string) time.Duration {
-	if flag == "sync-period" {
-		return MaxSyncPeriod
-	}
-	return MaxSettingDuration
-}
+// SettingsFlags bind the kube-controller-manager settings
+// (action.SettingsInput) to their flags.
+type SettingsFlags struct{ action.SettingsInput }
 
 // NewSettingsFlags returns the flags with kube-controller-manager's
 // defaults as their default values.
 func NewSettingsFlags() SettingsFlags {
-	d := engine.DefaultSettings()
-	return SettingsFlags{
-		Tolerance:               d.Tolerance,
-		CPUInitializationPeriod: d.CPUInitializationPeriod,
-		InitialReadinessDelay:   d.InitialReadinessDelay,
-		DownscaleStabilization:  d.DownscaleStabilization,
-		SyncPeriod:              d.SyncPeriod,
-	}
+	return SettingsFlags{action.DefaultSettingsInput()}
 }
 
 // AddFlags binds the settings flags.
@@ -178,69 +135,8 @@ func (s *SettingsFlags) AddFlags(fs *pflag.FlagSet) {
 
 // ToOverrides checks the values and returns the settings the user gave.
 func (s *SettingsFlags) ToOverrides(c *cobra.Command) (action.SettingsOverrides, error) {
-	changed := changedFlags(c)
-	var o action.SettingsOverrides
-	switch {
-	case s.Tolerance < 0:
-		return o, fmt.Errorf("--tolerance must not be negative, got %v", s.Tolerance)
-	case !(s.Tolerance <= MaxTolerance): // also refuses NaN
-		return o, fmt.Errorf("--tolerance must be a number between 0 and %v, got %v", MaxTolerance, s.Tolerance)
-	}
-	for _, d := range []struct {
-		flag string
-		v    time.Duration
-		dst  **time.Duration
-	}{
-		{"cpu-initialization-period", s.CPUInitializationPeriod, &o.CPUInitializationPeriod},
-		{"initial-readiness-delay", s.InitialReadinessDelay, &o.InitialReadinessDelay},
-		{"downscale-stabilization", s.DownscaleStabilization, &o.DownscaleStabilization},
-		{"sync-period", s.SyncPeriod, &o.SyncPeriod},
-	} {
-		if d.v < 0 {
-			return o, fmt.Errorf("--%s must not be negative, got %v", d.flag, d.v)
-		}
-		if limit := maxSetting(d.flag); d.v > limit {
-			return o, fmt.Errorf("--%s must be at most %v, got %v", d.flag, limit, d.v)
-		}
-		if changed[d.flag] {
-			v := d.v
-			*d.dst = &v
-		}
-	}
-	if s.SyncPeriod <= 0 {
-		return o, fmt.Errorf("--sync-period must be positive, got %v", s.SyncPeriod)
-	}
-	if changed["tolerance"] {
-		v := s.Tolerance
-		o.Tolerance = &v
-	}
-	gates, err := profile.ParseGates(s.FeatureGates)
-	if err != nil {
-		return o, fmt.Errorf("--feature-gates: %w", err)
-	}
-	if len(gates) > 0 {
-		o.FeatureGates = gates
-	}
-	if s.ControllerVersion != "" {
-		v, err := profile.Parse(s.ControllerVersion)
-		if err != nil {
-			return o, fmt.Errorf("--controller-version: %w", err)
-		}
-		if err := v.Check(); err != nil {
-			return o, err
-		}
-		o.ControllerVersion = &v
-	}
-	// With the version given, impossible gates fail now; otherwise once the
-	// version is detected.
-	if o.ControllerVersion != nil {
-		if _, err := profile.New(*o.ControllerVersion, o.FeatureGates); err != nil {
-			return o, err
-		}
-	}
-	o.ScaleUpdateError = s.AssumeScaleUpdateError
-	o.SkipValidation = s.SkipValidation
-	return o, nil
+	s.Given = changedFlags(c)
+	return s.Overrides()
 }
 
 // OutputFlags are -o and the text view's display flags.

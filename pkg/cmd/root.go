@@ -46,6 +46,7 @@ func NewCmdRoot(streams genericiooptions.IOStreams) *cobra.Command {
 		NewCmdWhatif(streams, cf, nil),
 		NewCmdMigrate(streams, cf, nil),
 		NewCmdVersion(streams, nil),
+		NewCmdSchema(streams),
 	)
 	return root
 }

@@ -5,7 +5,6 @@ package cmd
 
 import (
 	"fmt"
-	"runtime"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -13,15 +12,6 @@ import (
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/version"
 )
-
-// VersionInfo is what the version command prints.
-type VersionInfo struct {
-	Version   string `json:"version"`
-	Commit    string `json:"commit"`
-	Date      string `json:"date"`
-	GoVersion string `json:"goVersion"`
-	Platform  string `json:"platform"`
-}
 
 // VersionOptions are the options of the version command.
 type VersionOptions struct {
@@ -66,20 +56,9 @@ func NewCmdVersion(streams genericiooptions.IOStreams, runF func(*VersionOptions
 	return c
 }
 
-// Info returns the build information.
-func (o *VersionOptions) Info() VersionInfo {
-	return VersionInfo{
-		Version:   version.Version,
-		Commit:    version.Commit,
-		Date:      version.Date,
-		GoVersion: runtime.Version(),
-		Platform:  runtime.GOOS + "/" + runtime.GOARCH,
-	}
-}
-
 // Run prints the version.
 func (o *VersionOptions) Run() error {
-	info := o.Info()
+	info := version.Get()
 	if o.format != render.FormatText {
 		return render.Encode(o.Out, o.format, info)
 	}

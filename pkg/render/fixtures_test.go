@@ -115,7 +115,7 @@ func scaleUpUnready() *explain.Decision {
 				SumMilli: 2090, Count: 4, RequestSumMilli: i64(2000), AverageMilli: 522, TargetMilli: 60,
 				Ratio: 104.0 / 60.0, ReplicaBase: 4, ReplicaBaseKind: "readyPods",
 			},
-			Tolerance: &explain.ToleranceCheck{ScaleDown: 0.1, ScaleUp: 0.1, Lower: 0.9, Upper: 1.1, Ratio: 104.0 / 60.0, Source: "--horizontal-pod-autoscaler-tolerance"},
+			Tolerance: &explain.ToleranceCheck{ScaleDown: 0.1, ScaleUp: 0.1, Lower: 0.9, Upper: 1.1, Ratio: 104.0 / 60.0, Source: "--horizontal-pod-autoscaler-tolerance", Test: explain.ToleranceInterval},
 			FillIn: &explain.FillIn{
 				Reason:            "2 pods without metrics and a scale-up: missing pods count as 0",
 				MissingFilledWith: "0",
@@ -214,7 +214,7 @@ func scaleDownStabilized() *explain.Decision {
 				SumMilli: 968, Count: 8, RequestSumMilli: i64(4000), AverageMilli: 121, TargetMilli: 70,
 				Ratio: 24.0 / 70.0, ReplicaBase: 8, ReplicaBaseKind: "readyPods", Replicas: i32(3),
 			},
-			Tolerance: &explain.ToleranceCheck{ScaleDown: 0.1, ScaleUp: 0.1, Lower: 0.9, Upper: 1.1, Ratio: 24.0 / 70.0, Source: "--horizontal-pod-autoscaler-tolerance"},
+			Tolerance: &explain.ToleranceCheck{ScaleDown: 0.1, ScaleUp: 0.1, Lower: 0.9, Upper: 1.1, Ratio: 24.0 / 70.0, Source: "--horizontal-pod-autoscaler-tolerance", Test: explain.ToleranceInterval},
 		}},
 		Recommendation: &explain.Recommendation{Replicas: 3, WinningMetric: cpuName, Total: 1},
 		Normalization: &explain.Normalization{
@@ -299,7 +299,7 @@ func multiMetricMissing() *explain.Decision {
 				Calculation: "GetResourceReplicas", ProposedReplicas: i32(14), Utilization: i32(71), Value: q("355m"), Used: true,
 				Pods:      &explain.PodAccounting{Listed: 14, Ready: 14, Entries: podRows(14, 355, 500)},
 				Usage:     &explain.Usage{SumMilli: 4970, Count: 14, RequestSumMilli: i64(7000), AverageMilli: 355, TargetMilli: 75, Ratio: 71.0 / 75.0, ReplicaBase: 14, ReplicaBaseKind: "readyPods"},
-				Tolerance: &explain.ToleranceCheck{ScaleDown: 0.1, ScaleUp: 0.1, Lower: 0.9, Upper: 1.1, Ratio: 71.0 / 75.0, Within: true, Source: "--horizontal-pod-autoscaler-tolerance"},
+				Tolerance: &explain.ToleranceCheck{ScaleDown: 0.1, ScaleUp: 0.1, Lower: 0.9, Upper: 1.1, Ratio: 71.0 / 75.0, Within: true, Source: "--horizontal-pod-autoscaler-tolerance", Test: explain.ToleranceInterval},
 			},
 			{
 				Index: 1, Type: "Pods", Name: "pods metric http_requests_per_second",
@@ -307,7 +307,7 @@ func multiMetricMissing() *explain.Decision {
 				Calculation: "GetMetricReplicas", ProposedReplicas: i32(18), Value: q("10250m"), Used: true, Winner: true,
 				Pods:      &explain.PodAccounting{Listed: 14, Ready: 11, Missing: 3, Entries: rpsEntries},
 				Usage:     &explain.Usage{SumMilli: 112750, Count: 11, AverageMilli: 10250, TargetMilli: 8000, Ratio: 10250.0 / 8000.0, ReplicaBase: 11, ReplicaBaseKind: "readyPods"},
-				Tolerance: &explain.ToleranceCheck{ScaleDown: 0.1, ScaleUp: 0.1, Lower: 0.9, Upper: 1.1, Ratio: 10250.0 / 8000.0, Source: "--horizontal-pod-autoscaler-tolerance"},
+				Tolerance: &explain.ToleranceCheck{ScaleDown: 0.1, ScaleUp: 0.1, Lower: 0.9, Upper: 1.1, Ratio: 10250.0 / 8000.0, Source: "--horizontal-pod-autoscaler-tolerance", Test: explain.ToleranceInterval},
 				FillIn: &explain.FillIn{
 					Reason: "3 pods without metrics and a scale-up: missing pods count as 0", MissingFilledWith: "0",
 					NewAverageMilli: i64(8053), NewRatio: 8053.0 / 8000.0, Within: true, Samples: 14, Result: 14,

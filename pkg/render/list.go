@@ -12,7 +12,7 @@ import (
 
 // KindExplanationList is the kind of the -o json|yaml document of a
 // many-HPA explain.
-const KindExplanationList = "ExplanationList"
+const KindExplanationList = explain.KindExplanationList
 
 // WriteList writes one summary line per decision (text), or every decision
 // in one list document (json, yaml). Knowing every row, the text columns

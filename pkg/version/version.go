@@ -9,7 +9,10 @@
 // commit and its date. Otherwise the defaults below stay.
 package version
 
-import "runtime/debug"
+import (
+	"runtime"
+	"runtime/debug"
+)
 
 // Version is the release version, or `git describe` output for a development build.
 var Version = "dev"
@@ -42,4 +45,27 @@ func fromBuildInfo(bi *debug.BuildInfo, version, commit, date string) (v, c, d s
 		}
 	}
 	return v, c, d
+}
+
+// Info is the build information `kubectl hpa version -o json|yaml` prints.
+type Info struct {
+	// Version is the release version, or `git describe` output for a
+	// development build.
+	Version string `json:"version"`
+	// Commit is the full git commit the binary was built from.
+	Commit string `json:"commit"`
+	// Date is the commit date of the build, in RFC 3339 (UTC).
+	Date string `json:"date"`
+	// GoVersion is the Go toolchain that built the binary.
+	GoVersion string `json:"goVersion"`
+	// Platform is the binary's OS/architecture, like linux/amd64.
+	Platform string `json:"platform"`
+}
+
+// Get returns the build information of this binary.
+func Get() Info {
+	return Info{
+		Version: Version, Commit: Commit, Date: Date,
+		GoVersion: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH,
+	}
 }

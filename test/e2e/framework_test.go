@@ -29,6 +29,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
+
+	"github.com/kubectl-hpa/kubectl-hpa/internal/schematest"
 )
 
 // Timing of the local cluster (hack/cluster/up.sh).
@@ -734,4 +736,36 @@ func (s *scenario) waitEvent(name, reason, substr string, timeout time.Duration)
 		}
 		return fmt.Errorf("events %s: %q", reason, msgs)
 	})
+}
+
+// checkOutputSchema fails the test when a run with -o json printed a
+// document, or a watch stream of them, that does not match its JSON Schema
+// (docs/schema, validated by internal/schematest). Every place that parses
+// a run's JSON output calls it first.
+func checkOutputSchema(tb testing.TB, args []string, stdout []byte) {
+	tb.Helper()
+	asJSON := false
+	for i, a := range args {
+		switch {
+		case a == "-ojson", a == "-o=json", a == "--output=json":
+			asJSON = true
+		case (a == "-o" || a == "--output") && i+1 < len(args):
+			asJSON = args[i+1] == "json"
+		}
+	}
+	if asJSON && len(bytes.TrimSpace(stdout)) > 0 {
+		schematest.CheckAny(tb, stdout)
+	}
+}
+
+// The plugin's -o json outputs reach checkOutputSchema whole; version's
+// needs no cluster call (the API call audit of TestAgreement counts the
+// in-process runs' calls).
+func TestOutputSchemaCheck(t *testing.T) {
+	args := []string{"version", "-o", "json"}
+	r := inProcess(args)
+	if r.code != 0 {
+		t.Fatalf("version exited %d: %s", r.code, r.stderr)
+	}
+	checkOutputSchema(t, args, r.stdout)
 }
