@@ -11,6 +11,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 )
 
 // selfEncoded is the definition of a type that does not encode as its Go
@@ -65,6 +67,12 @@ var selfEncoding = map[reflect.Type]selfEncoded{
 		return &node{
 			Type:        types("integer", "string"),
 			Description: `An integer or a string (Kubernetes' IntOrString), like 3 or "25%".`,
+		}
+	}},
+	reflect.TypeFor[explain.Ratio](): {"explain.Ratio", func() *node {
+		return &node{
+			Type:        types("number", "null"),
+			Description: "A usage ratio as the controller computes it (a float64); null when its arithmetic gives no number (+Inf or NaN, as a per-pod ratio at zero replicas): see ratioUndefined.",
 		}
 	}},
 	reflect.TypeFor[json.RawMessage](): {"json.RawMessage", func() *node {
