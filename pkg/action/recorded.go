@@ -294,21 +294,40 @@ func replicasFromEvents(events []corev1.Event, rec *recording.Recording) recordi
 		sizes = append(sizes, size{at, int32(v)})
 	}
 	sort.SliceStable(sizes, func(i, j int) bool { return sizes[i].at.Before(sizes[j].at) })
-	inPeriod := false
-	initial := int32(len(rec.PodsAt(0)))
+	inPeriod, before := false, false
+	var initial int32
 	for _, s := range sizes {
 		if s.at.After(rec.Start) && !s.at.After(rec.End()) {
 			inPeriod = true
 		}
 		if !s.at.After(rec.Start) {
-			initial = s.n
+			initial, before = s.n, true
 		}
 	}
 	if !inPeriod {
 		return recording.ReplicaHistory{}
 	}
 	h := recording.ReplicaHistory{Source: recording.SourceEvents, Detail: fmt.Sprintf("%d SuccessfulRescale events", len(sizes))}
-	h.Changes = append(h.Changes, recording.ReplicaChange{At: rec.Start, Replicas: initial})
+	if before {
+		h.Changes = append(h.Changes, recording.ReplicaChange{At: rec.Start, Replicas: initial})
+	} else {
+		// Before the first event, the count is the number of the target's
+		// pods: each change of it is one the controller did not make (the
+		// workload created or scaled by hand).
+		first := rec.End()
+		for _, s := range sizes {
+			if s.at.After(rec.Start) {
+				first = s.at
+				break
+			}
+		}
+		for k := 0; k < rec.Len && rec.Instant(k).Before(first); k++ {
+			n := int32(len(rec.PodsAt(k)))
+			if len(h.Changes) == 0 || h.Changes[len(h.Changes)-1].Replicas != n {
+				h.Changes = append(h.Changes, recording.ReplicaChange{At: rec.Instant(k), Replicas: n, External: len(h.Changes) > 0})
+			}
+		}
+	}
 	for _, s := range sizes {
 		if s.at.After(rec.Start) {
 			h.Changes = append(h.Changes, recording.ReplicaChange{At: s.at, Replicas: s.n})
@@ -317,8 +336,9 @@ func replicasFromEvents(events []corev1.Event, rec *recording.Recording) recordi
 	if merged {
 		h.Detail += "; some were merged by the event recorder, so rescales between their first and last occurrence are missing"
 	}
-	rec.Reconstructed = append(rec.Reconstructed, "the replicas before the first rescale event of the period: "+
-		"the last event's size before it, or the number of pods that existed")
+	if !before {
+		rec.Reconstructed = append(rec.Reconstructed, "the replicas before the first rescale event of the period: the number of the target's pods that existed")
+	}
 	return h
 }
 

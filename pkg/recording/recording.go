@@ -208,6 +208,10 @@ const (
 type ReplicaChange struct {
 	At       time.Time
 	Replicas int32
+	// External marks a change the HPA controller did not make (the
+	// workload created, or scaled by hand): a replay follows it too, as
+	// the controller reads the new count at its next sync.
+	External bool
 }
 
 // Source is the provenance of some of a recording's figures.

@@ -110,7 +110,7 @@ func TestPhaseAndTerminating(t *testing.T) {
 }
 
 func TestReplicasAt(t *testing.T) {
-	h := ReplicaHistory{Changes: []ReplicaChange{{t0, 2}, {t0.Add(time.Minute), 5}}}
+	h := ReplicaHistory{Changes: []ReplicaChange{{At: t0, Replicas: 2}, {At: t0.Add(time.Minute), Replicas: 5}}}
 	if _, ok := h.ReplicasAt(t0.Add(-time.Second)); ok {
 		t.Error("replicas before the history")
 	}
@@ -134,7 +134,7 @@ func TestValidate(t *testing.T) {
 		{Recording{Step: time.Second, Len: 1, Pods: []Pod{{Name: "a", Created: t0, Deleted: &del}}}, "deleted"},
 		{Recording{Step: time.Second, Len: 1, Pods: []Pod{{Name: "a", Created: t0, Phases: []PhaseChange{{t0.Add(time.Second), PhaseRunning}, {t0, PhasePending}}}}}, "phase changes of pod a are out of order"},
 		{Recording{Step: time.Second, Len: 2, Metrics: []Metric{{Kind: KindExternal, Name: "q", Total: &Series{First: 1, Values: []float64{1, 2}}}}}, "outside 0..1"},
-		{Recording{Step: time.Second, Len: 2, Replicas: ReplicaHistory{Changes: []ReplicaChange{{t0, 1}, {t0.Add(-time.Second), 2}}}}, "out of order"},
+		{Recording{Step: time.Second, Len: 2, Replicas: ReplicaHistory{Changes: []ReplicaChange{{At: t0, Replicas: 1}, {At: t0.Add(-time.Second), Replicas: 2}}}}, "out of order"},
 	} {
 		err := c.r.Validate()
 		if err == nil || !strings.Contains(err.Error(), c.want) {

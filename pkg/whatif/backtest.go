@@ -348,7 +348,7 @@ func actualRescales(rec *recording.Recording, first int) []explain.ProjectedResc
 		if c.At.After(rec.End()) {
 			break
 		}
-		if have && c.Replicas != prev && !c.At.Before(start) {
+		if have && c.Replicas != prev && !c.At.Before(start) && !c.External {
 			out = append(out, explain.ProjectedRescale{Time: c.At, Offset: offset(c.At.Sub(start)), From: prev, To: c.Replicas})
 		}
 		prev, have = c.Replicas, true
@@ -561,6 +561,17 @@ func (p *replayPath) sync(k int) (*explain.Decision, error) {
 	if !p.started {
 		p.replicas, p.started = actual, true
 	}
+	// A change the controller did not make (the workload created, scaled
+	// by hand) is the count the controller reads at its next sync, in
+	// every replay.
+	if k > 0 {
+		prev := rec.Instant(k - 1)
+		for _, c := range rec.Replicas.Changes {
+			if c.External && c.At.After(prev) && !c.At.After(t) {
+				p.replicas = c.Replicas
+			}
+		}
+	}
 	// The pods of this sync: the real ones, less or more.
 	p.cur = p.cur[:0]
 	for i := range rec.Pods {
@@ -748,11 +759,20 @@ func (p *replayPath) apply(d *explain.Decision) {
 
 // refresh sets a real pod's readiness at t.
 func (p *replayPath) refresh(i int, t time.Time) {
-	ready, since := p.rec.Pods[i].ReadyAt(t)
-	c := &p.real[i].Status.Conditions[0]
+	rp, pod := &p.rec.Pods[i], &p.real[i]
+	ready, since := rp.ReadyAt(t)
+	c := &pod.Status.Conditions[0]
 	c.Status, c.LastTransitionTime = corev1.ConditionFalse, metav1.NewTime(since)
 	if ready {
 		c.Status = corev1.ConditionTrue
+	}
+	pod.Status.Phase = corev1.PodRunning
+	if ph := rp.PhaseAt(t); ph != "" {
+		pod.Status.Phase = corev1.PodPhase(ph)
+	}
+	pod.DeletionTimestamp = nil
+	if rp.TerminatingAt(t) {
+		pod.DeletionTimestamp = &metav1.Time{Time: *rp.Terminating}
 	}
 }
 
