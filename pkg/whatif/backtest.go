@@ -287,7 +287,10 @@ func estimateDelays(rec *recording.Recording, opts BacktestOptions) BacktestOpti
 	first := firstSamples(rec)
 	for i := range rec.Pods {
 		p := &rec.Pods[i]
-		if p.Created.Before(rec.Start) {
+		// Only pods created in the period whose creation is known: one
+		// the source places at its first sample tells nothing of delays.
+		k, sampled := first[p.Name]
+		if p.Created.Before(rec.Start) || (sampled && !p.Created.Before(rec.Instant(k).Add(-rec.Step))) {
 			continue
 		}
 		for _, c := range p.Ready {
@@ -296,7 +299,7 @@ func estimateDelays(rec *recording.Recording, opts BacktestOptions) BacktestOpti
 				break
 			}
 		}
-		if k, ok := first[p.Name]; ok {
+		if sampled {
 			sample = append(sample, rec.Instant(k).Sub(p.Created))
 		}
 	}
@@ -380,6 +383,9 @@ type replayPath struct {
 	pods       []*recording.Metric
 	podsSeries [][]*recording.Series
 	samples    [][]*recording.Series
+	// firstSample[i] is the first instant with a sample of real pod i
+	// (-1: none).
+	firstSample []int
 	// extras are the pods the replay runs beyond the real ones.
 	extras   []*extraPod
 	template corev1.Pod
@@ -460,6 +466,14 @@ func newReplayPath(name string, base *engine.Snapshot, hpa *autoscalingv2.Horizo
 				p.podsSeries[j][i] = s
 				p.samples[i] = append(p.samples[i], s)
 			}
+		}
+	}
+	first := firstSamples(rec)
+	p.firstSample = make([]int, n)
+	for i := range rec.Pods {
+		p.firstSample[i] = -1
+		if k, ok := first[rec.Pods[i].Name]; ok {
+			p.firstSample[i] = k
 		}
 	}
 	switch {
@@ -649,9 +663,20 @@ func (p *replayPath) sync(k int) (*explain.Decision, error) {
 // reports says whether real pod i has a sample at k: a recorded one, once
 // its creation is SampleDelay old.
 func (p *replayPath) reports(i, k int, t time.Time) bool {
-	if t.Before(p.rec.Pods[i].Created.Add(p.opts.SampleDelay)) {
+	if !p.hasSample(i, k) {
 		return false
 	}
+	// A pod whose creation is known (before its first recorded sample)
+	// reports to the metrics API SampleDelay after it; one created at its
+	// first sample as far as the recording knows reports from then on.
+	if c := p.rec.Pods[i].Created; p.firstSample[i] >= 0 && c.Before(p.rec.Instant(p.firstSample[i]).Add(-p.rec.Step)) {
+		return !t.Before(c.Add(p.opts.SampleDelay))
+	}
+	return true
+}
+
+// hasSample reports whether real pod i has a recorded sample at k.
+func (p *replayPath) hasSample(i, k int) bool {
 	for _, s := range p.samples[i] {
 		if _, ok := s.At(k); ok {
 			return true
@@ -826,12 +851,13 @@ func (p *replayPath) fillResource(r int, res corev1.ResourceName, k int, t time.
 		}
 		return
 	}
-	// The real pods' total per container, and how many reported: every
-	// real pod that existed counts, kept or not.
+	// The real pods' total per container, and how many had a sample:
+	// every real pod that existed counts, kept or not, as soon as the
+	// store has its sample (the load was on it, reported or not).
 	var totals []float64
 	n := 0
 	for i := range p.rec.Pods {
-		if !p.rec.Pods[i].Exists(t) || !p.reports(i, k, t) {
+		if !p.rec.Pods[i].Exists(t) || !p.hasSample(i, k) {
 			continue
 		}
 		seen := false
@@ -848,9 +874,11 @@ func (p *replayPath) fillResource(r int, res corev1.ResourceName, k int, t time.
 			n++
 		}
 	}
+	// Constant-total: the load is shared by the pods that are ready (as a
+	// load balancer shares it), reported or not yet.
 	share := 0
 	for j := range p.cur {
-		if p.cur[j].reports {
+		if isReady(p.cur[j].pod) {
 			share++
 		}
 	}
@@ -866,7 +894,7 @@ func (p *replayPath) fillResource(r int, res corev1.ResourceName, k int, t time.
 			}
 			v := totals[c] / float64(n)
 			if p.opts.LoadModel == explain.LoadConstantTotal {
-				v = totals[c] / float64(share)
+				v = totals[c] / float64(max(share, 1))
 			}
 			sp.metrics.Containers[c].Usage[res] = usageQuantity(res, v)
 		}
@@ -911,7 +939,7 @@ func (p *replayPath) fillPods(j, k int, t time.Time, realCount int, exact bool, 
 	}
 	share := 0
 	for _, sp := range p.cur {
-		if sp.reports {
+		if isReady(sp.pod) {
 			share++
 		}
 	}
