@@ -1,0 +1,308 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/yaml"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+)
+
+// The recorded-load proof (issue 24): one load pattern of 8.5 minutes
+// (rise, hold, fall, spike, fall) runs through the real controller twice
+// at once, in two namespaces that differ only in the HPA's behavior. The
+// load is a total shared by the ready pods (a load balancer's way), set
+// on each pod as kwok's usage annotation every second; Prometheus records
+// what kwok's simulated kubelets report. Then:
+//   - the backtest of run A (whatif --since over Prometheus) replays the
+//     controller as the HPA is: its rescales are the real ones of A, the
+//     same sizes, each within one sync period and one scrape interval;
+//   - its replay with B's behavior has the rescales B really made;
+//   - explain --at a moment of A's scale-down hold gives the hold's real
+//     end: the time A's first step down happened.
+//
+// Both behaviors move one pod at a time (a Pods policy of 1 per 10 s), so
+// every histRescale's size is 1 whatever a single sample says: metrics-server
+// (which the controller reads) samples kwok's counters on its own phase,
+// and one of its samples after each change of the load is a mix of the
+// old and the new rate, which Prometheus's (at another phase) is not.
+// The behaviors differ in their scale-down windows (60 s and 20 s).
+
+const (
+	// histScrape is Prometheus's scrape interval (hack/cluster/up.sh).
+	histScrape = 5 * time.Second
+	// histTolerance is how far a replayed histRescale may be from the real
+	// one: a sync period (the replay's syncs are on its own grid) and a
+	// scrape interval (Prometheus sees a change up to that much later
+	// or earlier than metrics-server).
+	histTolerance = syncPeriod + histScrape
+)
+
+// loadAt is the pattern's total CPU load in millicores, t after its start.
+func loadAt(t time.Duration) int64 {
+	switch {
+	case t < 60*time.Second:
+		return 500 // 2 pods at 50%
+	case t < 240*time.Second:
+		return 2000 // 8 pods
+	case t < 360*time.Second:
+		return 750 // 3 pods
+	case t < 390*time.Second:
+		return 1500 // a spike: up to 6 pods, if it lasted
+	default:
+		return 500
+	}
+}
+
+const patternLength = 510 * time.Second
+
+// histBehavior moves one pod per 10 s either way, with the scale-down
+// window given.
+func histBehavior(downWindow int32) *autoscalingv2.HorizontalPodAutoscalerBehavior {
+	onePod := []autoscalingv2.HPAScalingPolicy{{Type: autoscalingv2.PodsScalingPolicy, Value: 1, PeriodSeconds: 10}}
+	return &autoscalingv2.HorizontalPodAutoscalerBehavior{
+		ScaleUp:   &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: ptr[int32](0), Policies: onePod},
+		ScaleDown: &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: ptr(downWindow), Policies: onePod},
+	}
+}
+
+// histRescale is one change of a Deployment's spec.replicas, as seen.
+type histRescale struct {
+	At       time.Time
+	From, To int32
+}
+
+func (r histRescale) String() string {
+	return fmt.Sprintf("%s %d→%d", r.At.UTC().Format("15:04:05.0"), r.From, r.To)
+}
+
+// TestHistoryBacktest runs the proof; with -short it is skipped.
+func TestHistoryBacktest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the recorded-load proof runs the load pattern for 8.5 minutes")
+	}
+	if _, err := promQuery(`up`); err != nil {
+		t.Fatalf("the local cluster's Prometheus does not answer (%v): hack/cluster/up.sh starts it", err)
+	}
+	a, b := newScenario(t, "history-a"), newScenario(t, "history-b")
+	runs := []*histRun{{s: a, window: 60}, {s: b, window: 20}}
+	for _, r := range runs {
+		r.s.deploy("web", 2, map[string]string{annCPU: "250500u"})
+		r.s.createHPA(hpaFor("web", 1, 10, histBehavior(r.window), cpuUtilization(50)))
+	}
+	for _, r := range runs {
+		r.s.settle("web", settleOptions{historyHorizon: 10 * time.Second}, desired(2), metricUtilization(0, 50), samplesForAllPods(r.s))
+	}
+	// Both runs start together, so that B is A with another behavior.
+	ctx, cancel := context.WithCancel(a.ctx)
+	defer cancel()
+	start := time.Now()
+	var wg sync.WaitGroup
+	for _, r := range runs {
+		wg.Add(2)
+		go func() { defer wg.Done(); r.drive(ctx, start) }()
+		go func() { defer wg.Done(); r.watchScale(ctx) }()
+	}
+	t.Logf("load pattern from %s for %s", start.UTC().Format(time.RFC3339), patternLength)
+	select {
+	case <-time.After(patternLength + 20*time.Second):
+	case <-ctx.Done():
+		t.Fatal(ctx.Err())
+	}
+	cancel()
+	wg.Wait()
+	end := start.Add(patternLength + 15*time.Second)
+	for _, r := range runs {
+		if r.err != nil {
+			t.Fatalf("%s: %v", r.s.ns, r.err)
+		}
+		t.Logf("%s (scale-down window %ds): %v", r.s.ns, r.window, r.rescales)
+	}
+	realA, realB := runs[0].rescales, runs[1].rescales
+	if len(realA) < 8 {
+		t.Fatalf("run A made %d rescales; the pattern should make at least 8", len(realA))
+	}
+
+	// The backtest of A, as it is and with B's behavior.
+	dir := t.TempDir()
+	bfile := filepath.Join(dir, "behavior-b.yaml")
+	by, err := yaml.Marshal(map[string]any{"behavior": histBehavior(20)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bfile, by, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{
+		"whatif", "web", "-n", a.ns, "--kubeconfig", env.kubeconfig, "-o", "json",
+		"--since", start.UTC().Format(time.RFC3339Nano), "--until", end.UTC().Format(time.RFC3339Nano),
+		"--prometheus", prometheusURL(), "--sync-period", syncPeriod.String(), "--metrics-resolution", "10s",
+		"--behavior", bfile, "--pod-startup", "1s", "--sample-delay", "15s",
+	}
+	out := inProcess(args)
+	if out.code != 0 {
+		t.Fatalf("whatif --since exited %d:\n%s", out.code, out.stderr)
+	}
+	var wi explain.WhatIf
+	if err := json.Unmarshal(out.stdout, &wi); err != nil || wi.Backtest == nil {
+		t.Fatalf("whatif --since printed no backtest (%v):\n%.2000s", err, out.stdout)
+	}
+	bt := wi.Backtest
+	t.Logf("backtest: actual from %s; as-is %v; with B's behavior %v", bt.Actual.Source, bt.AsIs.Rescales, bt.Changed.Rescales)
+	t.Logf("reconstructed: %q", bt.Reconstructed)
+	matchRescales(t, "the as-is replay of A", realA, bt.AsIs.Rescales)
+	matchRescales(t, "the replay of A with B's behavior", realB, bt.Changed.Rescales)
+	if got := len(bt.Actual.Rescales); got != len(realA) {
+		t.Errorf("the backtest's actual curve has %d rescales, run A made %d", got, len(realA))
+	}
+	text := inProcess(append(args[:len(args)-0:len(args)], "-o", "text"))
+	if text.code != 0 || !strings.Contains(string(text.stdout), "Backtest: HPA "+a.ns+"/web") {
+		t.Errorf("whatif --since's text view (exit %d):\n%s%s", text.code, text.stdout, text.stderr)
+	}
+
+	// explain --at a moment of A's scale-down hold after the fall (240 s):
+	// the hold ends when A really stepped down.
+	var firstDown *histRescale
+	for i := range realA {
+		if r := &realA[i]; r.To < r.From && r.At.After(start.Add(240*time.Second)) {
+			firstDown = r
+			break
+		}
+	}
+	if firstDown == nil {
+		t.Fatalf("run A never scaled down after the fall: %v", realA)
+	}
+	at := start.Add(240*time.Second + 35*time.Second)
+	if !at.Before(firstDown.At) {
+		t.Fatalf("run A stepped down at %s, before the hold's middle %s: the window did not hold", firstDown, at.UTC().Format(time.RFC3339))
+	}
+	ex := inProcess([]string{
+		"explain", "web", "-n", a.ns, "--kubeconfig", env.kubeconfig, "-o", "json", "--at", at.UTC().Format(time.RFC3339Nano),
+		"--prometheus", prometheusURL(), "--sync-period", syncPeriod.String(), "--metrics-resolution", "10s",
+	})
+	if ex.code != 0 {
+		t.Fatalf("explain --at exited %d:\n%s", ex.code, ex.stderr)
+	}
+	var d explain.Decision
+	if err := json.Unmarshal(ex.stdout, &d); err != nil {
+		t.Fatal(err)
+	}
+	if d.DecidedBy.Kind != explain.DecidedByScaleDownStabilization || d.DecidedBy.HeldUntil == nil {
+		t.Fatalf("explain --at %s: decided by %s, want the scale-down window; summary: %s", at.UTC().Format(time.RFC3339), jsonString(d.DecidedBy), d.Summary)
+	}
+	if diff := d.DecidedBy.HeldUntil.Sub(firstDown.At); math.Abs(float64(diff)) > float64(histTolerance) {
+		t.Errorf("explain --at says the hold ends at %s; run A stepped down at %s (%s apart, tolerance %s)",
+			d.DecidedBy.HeldUntil.UTC().Format("15:04:05"), firstDown, diff, histTolerance)
+	} else {
+		t.Logf("explain --at %s: held until %s; A stepped down at %s", at.UTC().Format("15:04:05"), d.DecidedBy.HeldUntil.UTC().Format("15:04:05"), firstDown)
+	}
+}
+
+// histRun is one namespace of the proof.
+type histRun struct {
+	s      *scenario
+	window int32
+
+	mu       sync.Mutex
+	rescales []histRescale
+	err      error
+}
+
+// drive sets each ready pod's usage to the pattern's total over the ready
+// pods, every second, until ctx ends.
+func (r *histRun) drive(ctx context.Context, start time.Time) {
+	set := map[string]string{}
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		pods, err := r.s.pods("web")
+		if err == nil {
+			var ready []corev1.Pod
+			for _, p := range pods {
+				if p.Status.Phase == corev1.PodRunning && podReady(&p) {
+					ready = append(ready, p)
+				}
+			}
+			if len(ready) > 0 {
+				per := loadAt(time.Since(start)) / int64(len(ready))
+				// Half a millicore above, as everywhere in this suite (see
+				// cpuIdle): metrics-server's rate never crosses a millicore.
+				v := fmt.Sprintf("%du", per*1000+500)
+				for _, p := range ready {
+					if set[p.Name] == v && p.Annotations[annCPU] == v {
+						continue
+					}
+					patch := []byte(fmt.Sprintf(`{"metadata":{"annotations":{%q:%q}}}`, annCPU, v))
+					if _, err := env.kube.CoreV1().Pods(r.s.ns).Patch(ctx, p.Name, "application/merge-patch+json", patch, metav1.PatchOptions{}); err == nil {
+						set[p.Name] = v
+					}
+				}
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// watchScale records every change of the Deployment's spec.replicas.
+func (r *histRun) watchScale(ctx context.Context) {
+	last := int32(-1)
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		d, err := env.kube.AppsV1().Deployments(r.s.ns).Get(ctx, "web", metav1.GetOptions{})
+		now := time.Now()
+		if err == nil && d.Spec.Replicas != nil {
+			n := *d.Spec.Replicas
+			if last >= 0 && n != last {
+				r.mu.Lock()
+				r.rescales = append(r.rescales, histRescale{At: now, From: last, To: n})
+				r.mu.Unlock()
+			}
+			last = n
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// matchRescales checks that a replay made the real rescales: the same
+// sizes in the same order, each within histTolerance of the real one.
+func matchRescales(t *testing.T, what string, real []histRescale, replayed []explain.ProjectedRescale) {
+	t.Helper()
+	if len(real) != len(replayed) {
+		t.Errorf("%s made %d rescales, the controller %d:\n  replay     %v\n  controller %v", what, len(replayed), len(real), replayed, real)
+		return
+	}
+	for i := range real {
+		r, p := real[i], replayed[i]
+		diff := p.Time.Sub(r.At)
+		if r.From != p.From || r.To != p.To || math.Abs(float64(diff)) > float64(histTolerance) {
+			t.Errorf("%s: histRescale %d is %s %d→%d, the controller's %s (%s apart, tolerance %s)",
+				what, i+1, p.Time.UTC().Format("15:04:05"), p.From, p.To, r, diff, histTolerance)
+		}
+	}
+}
