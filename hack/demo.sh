@@ -127,6 +127,8 @@ spec:
     scaleDown:
       stabilizationWindowSeconds: 60
 YAML
+# The backtest at the end replays the demo's own run from here on.
+DEMO_START=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 echo "waiting for the first metrics (metrics-server scrapes every 10 s)..."
 poll 120 has_metrics
 kubectl get hpa shop -n $NS
@@ -154,8 +156,25 @@ say "5. What if each pod used 400m again? The decision, then the next 5 minutes 
 # outside the cluster, so whatif cannot detect it: pass it.
 "$BIN" whatif shop -n $NS --cpu=400m --for 5m --sync-period 5s
 
+say "6. Backtest: this run, replayed over the load Prometheus recorded, as the HPA is and with a 20 s scale-down window"
+echo "waiting for the scale-down to end (the HPA's 60 s window)..."
+replicas() { kubectl get deployment shop -n $NS -o 'jsonpath={.spec.replicas}' 2>/dev/null; }
+at_min() { [ "$(replicas)" = 2 ]; }
+poll 240 at_min || true
+behavior=$(mktemp)
+trap 'rm -f "$behavior"' EXIT
+cat >"$behavior" <<'YAML'
+scaleUp:
+  policies: [{type: Pods, value: 2, periodSeconds: 15}]
+scaleDown:
+  stabilizationWindowSeconds: 20
+YAML
+"$BIN" whatif shop -n $NS --since "$DEMO_START" --prometheus "http://127.0.0.1:${PROMETHEUS_PORT:-9090}" \
+	--sync-period 5s --metrics-resolution 10s --behavior "$behavior" --pod-startup 2s --sample-delay 15s || true
+
 say "Done. The cluster is still running:"
 echo "  export KUBECONFIG=$KUBECONFIG"
 echo "  $BIN explain shop -n $NS        # explain it again"
 echo "  $BIN whatif shop -n $NS --cpu=+50% --for auto   # and ask what if"
+echo "  $BIN explain shop -n $NS --at 10m --prometheus http://127.0.0.1:${PROMETHEUS_PORT:-9090} --sync-period 5s   # explain a past sync"
 echo "  make cluster-down                # stop it"

@@ -52,6 +52,7 @@ func inProcess(args []string) runResult {
 	r.code = cli.Main(args, genericiooptions.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errb})
 	r.end = time.Now()
 	r.stdout, r.stderr = out.Bytes(), errb.Bytes()
+	noteOutputSchema(args, r)
 	if n, ok := apiCallCount(r.stderr); ok {
 		inProcessCalls.Add(int64(n))
 	}
@@ -94,6 +95,7 @@ func binary(path string) runner {
 		err := c.Run()
 		r.end = time.Now()
 		r.stdout, r.stderr = out.Bytes(), errb.Bytes()
+		defer func() { noteOutputSchema(args, r) }()
 		if err != nil {
 			r.code = -1
 			if ee, ok := err.(*exec.ExitError); ok { //nolint:errorlint // exec.Cmd.Run returns *ExitError unwrapped

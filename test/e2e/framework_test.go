@@ -758,6 +758,54 @@ func checkOutputSchema(tb testing.TB, args []string, stdout []byte) {
 	}
 }
 
+// Every -o json output of a run (inProcess or a built binary) is
+// validated against its schema: the failures are collected and fail the
+// suite at its end (run), so no output escapes, whichever test made it.
+var outputSchemas struct {
+	sync.Mutex
+	checked  int
+	failures []string
+}
+
+// noteOutputSchema validates a successful run's -o json output.
+func noteOutputSchema(args []string, r runResult) {
+	asJSON := false
+	for i, a := range args {
+		switch {
+		case a == "-ojson", a == "-o=json", a == "--output=json":
+			asJSON = true
+		case (a == "-o" || a == "--output") && i+1 < len(args):
+			asJSON = args[i+1] == "json"
+		}
+	}
+	if !asJSON || r.code != 0 || len(bytes.TrimSpace(r.stdout)) == 0 {
+		return
+	}
+	_, err := schematest.ValidateAny(r.stdout)
+	outputSchemas.Lock()
+	defer outputSchemas.Unlock()
+	outputSchemas.checked++
+	if err != nil {
+		doc := string(r.stdout)
+		if len(doc) > 1500 {
+			doc = doc[:1500] + "\n[...]"
+		}
+		outputSchemas.failures = append(outputSchemas.failures, fmt.Sprintf("kubectl-hpa %s: %v\n%s", strings.Join(args, " "), err, doc))
+	}
+}
+
+// outputSchemaVerdict reports what noteOutputSchema found; false when an
+// output did not match its schema.
+func outputSchemaVerdict() bool {
+	outputSchemas.Lock()
+	defer outputSchemas.Unlock()
+	for _, f := range outputSchemas.failures {
+		fmt.Fprintln(os.Stderr, "e2e: an -o json output does not match its schema:", f)
+	}
+	fmt.Fprintf(os.Stderr, "e2e: %d -o json outputs validated against their schemas, %d failed\n", outputSchemas.checked, len(outputSchemas.failures))
+	return len(outputSchemas.failures) == 0
+}
+
 // The plugin's -o json outputs reach checkOutputSchema whole; version's
 // needs no cluster call (the API call audit of TestAgreement counts the
 // in-process runs' calls).

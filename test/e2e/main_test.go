@@ -133,6 +133,9 @@ func run(m *testing.M) int {
 	env.minor = pv.Minor
 	fmt.Fprintf(os.Stderr, "e2e: Kubernetes %s at %s\n", v.GitVersion, env.cfg.Host)
 	code := m.Run()
+	if !outputSchemaVerdict() && code == 0 {
+		code = 1
+	}
 	if binaryPath != "" {
 		_ = os.RemoveAll(filepath.Dir(binaryPath))
 	}
