@@ -433,7 +433,7 @@ kc apply -f "$CLUSTER_HACK_DIR/config/node.yaml" >/dev/null || fail_startup "" "
 # Prometheus starts once the node exists, so that its first look at kwok's
 # /discovery/prometheus (an http_sd, refreshed every 5s: nodes added later are
 # scraped too) already finds the node. Its readiness is awaited last.
-sed -e "s/@SCRAPE_INTERVAL@/$PROMETHEUS_SCRAPE_INTERVAL/g" -e "s/@KWOK_ADDRESS@/127.0.0.1:$PORT_KWOK/g" \
+sed -e "s/@SCRAPE_INTERVAL@/$PROMETHEUS_SCRAPE_INTERVAL/g" -e "s/@KWOK_ADDRESS@/127.0.0.1:$PORT_KWOK/g" -e "s/@ADAPTER_CONTROL@/127.0.0.1:$PORT_ADAPTER_CONTROL/g" \
 	"$CLUSTER_HACK_DIR/config/prometheus.yaml" >"$RUN/prometheus.yaml"
 # shellcheck disable=SC2206 # word splitting of PROMETHEUS_EXTRA_ARGS is intended
 prom_extra=(${PROMETHEUS_EXTRA_ARGS:-})

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -95,7 +96,7 @@ func Backtest(ctx context.Context, cfg BacktestConfig) (*WhatIfResult, error) {
 		}
 		warm = max(warm, whatif.WarmUp(edited.HPA, in.settings))
 	}
-	rec, err := readRecording(ctx, cfg.Source, in, extra, cfg.Since.Add(-warm), until, cfg.Load)
+	rec, err := readRecording(ctx, in, extra, cfg.Since.Add(-warm), until, cfg.Load)
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +133,7 @@ func ExplainAt(ctx context.Context, cfg ExplainAtConfig) (*ExplainResult, error)
 		return nil, fmt.Errorf("--at %s is in the future (now is %s)", stamp(cfg.At), stamp(cfg.Source.Now))
 	}
 	warm := whatif.WarmUp(in.snap.HPA, in.settings)
-	rec, err := readRecording(ctx, cfg.Source, in, extra, cfg.At.Add(-warm), cfg.At, cfg.Load)
+	rec, err := readRecording(ctx, in, extra, cfg.At.Add(-warm), cfg.At, cfg.Load)
 	if err != nil {
 		return nil, err
 	}
@@ -199,7 +200,7 @@ func readForRecorded(ctx context.Context, src Source, name string, o SettingsOve
 // from to until, on the grid of the controller's sync period, and fills
 // the actual replicas from the events or a watch's history when the store
 // has no record of them.
-func readRecording(ctx context.Context, src Source, in *snapshot, extra *recordedExtra, from, until time.Time, load RecordedLoad) (*recording.Recording, error) {
+func readRecording(ctx context.Context, in *snapshot, extra *recordedExtra, from, until time.Time, load RecordedLoad) (*recording.Recording, error) {
 	step := in.settings.SyncPeriod
 	if step <= 0 {
 		return nil, errors.New("the sync period must be positive")
@@ -257,23 +258,33 @@ func readRecording(ctx context.Context, src Source, in *snapshot, extra *recorde
 
 var newSizeRE = regexp.MustCompile(`^New size: (\d+);`)
 
+// combinedPrefix starts the message of an event the event recorder made of
+// several similar ones (ten of one reason within ten minutes): it keeps the
+// last message only.
+const combinedPrefix = "(combined from similar events): "
+
 // replicasFromEvents rebuilds the actual replica count over a recording
-// from the HPA's SuccessfulRescale events ("New size: N"): the count at the
-// start is the last size before it, or the number of the target's pods
-// that existed then. Nothing when no event falls in the period.
+// from the HPA's SuccessfulRescale events ("New size: N"). An event seen
+// more than once (count > 1), or combined from similar ones, tells only
+// its first and last time: between them the count is the number of the
+// target's pods the recording shows. Before the first event the count is
+// the last size before the recording or, failing that, the number of pods
+// too, and its changes there are marked external (the workload created or
+// scaled by hand). Nothing when no event falls in the period.
 func replicasFromEvents(events []corev1.Event, rec *recording.Recording) recording.ReplicaHistory {
 	type size struct {
 		at time.Time
 		n  int32
 	}
 	var sizes []size
-	merged := false
+	var spans [][2]time.Time
 	for i := range events {
 		e := &events[i]
 		if e.Reason != explain.ReasonSuccessfulRescale {
 			continue
 		}
-		m := newSizeRE.FindStringSubmatch(e.Message)
+		msg, combined := strings.CutPrefix(e.Message, combinedPrefix)
+		m := newSizeRE.FindStringSubmatch(msg)
 		if m == nil {
 			continue
 		}
@@ -281,19 +292,28 @@ func replicasFromEvents(events []corev1.Event, rec *recording.Recording) recordi
 		if err != nil {
 			continue
 		}
-		at := e.LastTimestamp.Time
-		if at.IsZero() {
-			at = e.EventTime.Time
+		last := e.LastTimestamp.Time
+		if last.IsZero() {
+			last = e.EventTime.Time
 		}
-		if e.Count > 1 {
-			merged = true
-			if !e.FirstTimestamp.IsZero() {
-				sizes = append(sizes, size{e.FirstTimestamp.Time, int32(v)})
+		if combined || e.Count > 1 {
+			first := e.FirstTimestamp.Time
+			if first.IsZero() || first.After(last) {
+				first = last
 			}
+			spans = append(spans, [2]time.Time{first, last})
 		}
-		sizes = append(sizes, size{at, int32(v)})
+		sizes = append(sizes, size{last, int32(v)})
 	}
 	sort.SliceStable(sizes, func(i, j int) bool { return sizes[i].at.Before(sizes[j].at) })
+	uncertain := func(t time.Time) bool {
+		for _, sp := range spans {
+			if t.After(sp[0].Add(-time.Second)) && t.Before(sp[1]) {
+				return true
+			}
+		}
+		return false
+	}
 	inPeriod, before := false, false
 	var initial int32
 	for _, s := range sizes {
@@ -308,38 +328,66 @@ func replicasFromEvents(events []corev1.Event, rec *recording.Recording) recordi
 		return recording.ReplicaHistory{}
 	}
 	h := recording.ReplicaHistory{Source: recording.SourceEvents, Detail: fmt.Sprintf("%d SuccessfulRescale events", len(sizes))}
-	if before {
-		h.Changes = append(h.Changes, recording.ReplicaChange{At: rec.Start, Replicas: initial})
-	} else {
-		// Before the first event, the count is the number of the target's
-		// pods: each change of it is one the controller did not make (the
-		// workload created or scaled by hand).
-		first := rec.End()
-		for _, s := range sizes {
-			if s.at.After(rec.Start) {
-				first = s.at
-				break
-			}
-		}
-		for k := 0; k < rec.Len && rec.Instant(k).Before(first); k++ {
-			n := int32(len(rec.PodsAt(k)))
-			if len(h.Changes) == 0 || h.Changes[len(h.Changes)-1].Replicas != n {
-				h.Changes = append(h.Changes, recording.ReplicaChange{At: rec.Instant(k), Replicas: n, External: len(h.Changes) > 0})
-			}
+	add := func(at time.Time, n int32, external bool) {
+		if len(h.Changes) == 0 || h.Changes[len(h.Changes)-1].Replicas != n {
+			h.Changes = append(h.Changes, recording.ReplicaChange{At: at, Replicas: n, External: external && len(h.Changes) > 0})
 		}
 	}
+	first := rec.End()
 	for _, s := range sizes {
 		if s.at.After(rec.Start) {
-			h.Changes = append(h.Changes, recording.ReplicaChange{At: s.at, Replicas: s.n})
+			first = s.at
+			break
 		}
 	}
-	if merged {
-		h.Detail += "; some were merged by the event recorder, so rescales between their first and last occurrence are missing"
+	if before {
+		add(rec.Start, initial, false)
+	}
+	// Walk the period's instants and the events in time order: the pods
+	// give the count before the first event (external changes) and inside
+	// the spans the events do not tell.
+	j := 0
+	for k := 0; k < rec.Len; k++ {
+		t := rec.Instant(k)
+		for j < len(sizes) && !sizes[j].at.After(t) {
+			if sizes[j].at.After(rec.Start) && !uncertain(sizes[j].at) {
+				add(sizes[j].at, sizes[j].n, false)
+			}
+			j++
+		}
+		switch {
+		case !before && t.Before(first):
+			add(t, livePods(rec, k), true)
+		case uncertain(t):
+			add(t, livePods(rec, k), false)
+		}
+	}
+	for ; j < len(sizes); j++ {
+		if !uncertain(sizes[j].at) && !sizes[j].at.After(rec.End()) {
+			add(sizes[j].at, sizes[j].n, false)
+		}
+	}
+	if len(spans) > 0 {
+		h.Detail += fmt.Sprintf("; %d were seen more than once or combined by the event recorder, and between their first and last time the count is the number of pods recorded", len(spans))
+		rec.Reconstructed = append(rec.Reconstructed, "the replicas while SuccessfulRescale events were repeated or combined: the number of the target's pods recorded (a store sees a pod from its first sample to its last)")
 	}
 	if !before {
 		rec.Reconstructed = append(rec.Reconstructed, "the replicas before the first rescale event of the period: the number of the target's pods that existed")
 	}
 	return h
+}
+
+// livePods counts the recording's pods that existed and were not being
+// deleted at instant k.
+func livePods(rec *recording.Recording, k int) int32 {
+	t := rec.Instant(k)
+	n := int32(0)
+	for i := range rec.Pods {
+		if rec.Pods[i].Exists(t) && !rec.Pods[i].TerminatingAt(t) {
+			n++
+		}
+	}
+	return n
 }
 
 // replicasFromWatch rebuilds the actual replica count from the rescales a

@@ -111,4 +111,4 @@ func timePtrEqual(a, b *metav1.Time) bool {
 	return timeEqual(*a, *b)
 }
 
-func timeEqual(a, b metav1.Time) bool { return a.UTC() == b.UTC() }
+func timeEqual(a, b metav1.Time) bool { return a.UTC() == b.UTC() } //nolint:staticcheck // == as Semantic.DeepEqual compares, not Equal

@@ -51,23 +51,17 @@ type BacktestOptions struct {
 }
 
 // WarmUp is how long before a period a replay must begin so that the
-// controller history it reaches the period with is the replayed one: the
-// longest stabilization window or policy period of the HPA (and of changes
-// to it), plus a sync.
+// controller history it reaches the period with is the replayed one: twice
+// the longest stabilization window or policy period of the HPA, plus a
+// sync. Twice, because the replay's first sync is a fresh controller's,
+// which seeds its history with the current count: that seed must have left
+// the window, and the count it held must have been replayed away, by the
+// time the period begins.
 func WarmUp(hpa *autoscalingv2.HorizontalPodAutoscaler, set engine.Settings) time.Duration {
 	s := &simulation{snap: &engine.Snapshot{HPA: hpa}, set: set}
-	return s.quietPeriod()
+	return 2*s.quietPeriod() - set.SyncPeriod
 }
 
-// Backtest replays the controller over a recording, once with the HPA of
-// snap as it is and once with the changes of opts (if any), each sync from
-// the state the one before left, and compares both with the replica count
-// the workload really had (rec.Replicas). Where a replay's replica count is
-// the real one, its pods are the real pods with their recorded samples, so
-// its decisions are the controller's; elsewhere it adds pods (ready after
-// PodStartup, reporting after SampleDelay) or leaves out real ones, and
-// spreads the recorded load over its pods by the load model.
-//
 // BacktestResult is a backtest and the replays behind it.
 type BacktestResult struct {
 	Backtest *explain.Backtest
@@ -79,7 +73,14 @@ type BacktestResult struct {
 	AsIs, Changed *explain.Decision
 }
 
-// Backtest runs the replays; see BacktestResult.
+// Backtest replays the controller over a recording, once with the HPA of
+// snap as it is and once with the changes of opts (if any), each sync from
+// the state the one before left, and compares both with the replica count
+// the workload really had (rec.Replicas). Where a replay's replica count is
+// the real one, its pods are the real pods with their recorded samples, so
+// its decisions are the controller's; elsewhere it adds pods (ready after
+// PodStartup, reporting after SampleDelay) or leaves out real ones, and
+// spreads the recorded load over its pods by the load model.
 func Backtest(snap *engine.Snapshot, rec *recording.Recording, set engine.Settings, opts BacktestOptions) (*BacktestResult, error) {
 	if snap == nil || snap.HPA == nil {
 		return nil, errors.New("snapshot has no HorizontalPodAutoscaler")
@@ -176,11 +177,11 @@ func Backtest(snap *engine.Snapshot, rec *recording.Recording, set engine.Settin
 		n, _ := asIs.actualAt(k)
 		o := &outcomes[0][k-first]
 		if o.current != n {
-			real, err := forced.syncAt(k, n)
+			forcedOutcome, err := forced.syncAt(k, n)
 			if err != nil {
 				return nil, err
 			}
-			o = &real
+			o = &forcedOutcome
 		}
 		actual.add(k, n, o)
 	}
@@ -203,14 +204,6 @@ func Backtest(snap *engine.Snapshot, rec *recording.Recording, set engine.Settin
 	}
 	res := &BacktestResult{Backtest: bt, Projection: proj, AsIs: paths[0].last, Changed: projected.last}
 	return res, nil
-}
-
-// after is the replica count a sync leaves.
-func after(d *explain.Decision) int32 {
-	if d.Rescale {
-		return d.DesiredReplicas
-	}
-	return d.CurrentReplicas
 }
 
 // ReplayAt replays the controller over a recording with the HPA of snap
@@ -386,8 +379,12 @@ type replayPath struct {
 	// firstSample[i] is the first instant with a sample of real pod i
 	// (-1: none).
 	firstSample []int
-	// extras are the pods the replay runs beyond the real ones.
+	// extras are the pods the replay runs beyond the real ones; gone are
+	// the real pods of the last sync that the workload has removed since,
+	// the newest last: the replay keeps them before adding new ones.
 	extras   []*extraPod
+	prevReal []int
+	gone     []int
 	template corev1.Pod
 	serial   int
 	// cur are the pods of the sync being built.
@@ -405,20 +402,25 @@ type replayPath struct {
 	lastReady int
 }
 
-// syncPod is one pod of a sync: a real one (real ≥ 0) or an extra.
+// syncPod is one pod of a sync: a real one (real ≥ 0) or an extra; early
+// marks a real pod the recording shows only later.
 type syncPod struct {
 	pod     *corev1.Pod
 	metrics *metricsv1beta1.PodMetrics
 	real    int
 	reports bool
+	early   bool
 }
 
-// extraPod is a pod the replay added beyond the real ones.
+// extraPod is a pod the replay runs beyond the real ones: a real pod the
+// workload removed while the replay kept it (kept ≥ 0, its index), or a
+// new one.
 type extraPod struct {
 	pod      corev1.Pod
 	metrics  metricsv1beta1.PodMetrics
 	readyAt  time.Time
 	reportAt time.Time
+	kept     int
 }
 
 func newReplayPath(name string, base *engine.Snapshot, hpa *autoscalingv2.HorizontalPodAutoscaler, rec *recording.Recording, set engine.Settings, opts BacktestOptions) (*replayPath, error) {
@@ -588,13 +590,23 @@ func (p *replayPath) sync(k int) (*explain.Decision, error) {
 	}
 	// The pods of this sync: the real ones, less or more.
 	p.cur = p.cur[:0]
+	live := 0
 	for i := range rec.Pods {
 		if rec.Pods[i].Exists(t) {
 			p.refresh(i, t)
 			p.cur = append(p.cur, syncPod{pod: &p.real[i], metrics: &p.realMetrics[i], real: i})
+			if p.real[i].DeletionTimestamp == nil {
+				live++
+			}
 		}
 	}
-	realCount := len(p.cur)
+	p.alignToActual(int(actual), live, t)
+	for _, i := range p.prevReal {
+		if !rec.Pods[i].Exists(t) && !slices.Contains(p.gone, i) {
+			p.gone = append(p.gone, i)
+		}
+	}
+	p.prevReal = p.prevReal[:0]
 	exact := p.replicas == actual
 	switch {
 	case p.replicas > actual:
@@ -604,15 +616,20 @@ func (p *replayPath) sync(k int) (*explain.Decision, error) {
 			p.cur = append(p.cur, syncPod{pod: &e.pod, metrics: &e.metrics, real: -1, reports: !t.Before(e.reportAt)})
 		}
 	case p.replicas < actual:
-		p.extras = p.extras[:0]
+		p.extras, p.gone = p.extras[:0], p.gone[:0]
 		drop := min(int(actual-p.replicas), len(p.cur))
 		sort.SliceStable(p.cur, func(a, b int) bool { return podOrder(p.cur[a].pod, p.cur[b].pod) })
 		p.cur = p.cur[:len(p.cur)-drop]
 	default:
-		p.extras = p.extras[:0]
+		p.extras, p.gone = p.extras[:0], p.gone[:0]
+	}
+	for _, sp := range p.cur {
+		if sp.real >= 0 && !sp.early {
+			p.prevReal = append(p.prevReal, sp.real)
+		}
 	}
 	for j := range p.cur {
-		if sp := &p.cur[j]; sp.real >= 0 {
+		if sp := &p.cur[j]; sp.real >= 0 && !sp.early {
 			sp.reports = p.reports(sp.real, k, t)
 		}
 	}
@@ -634,7 +651,7 @@ func (p *replayPath) sync(k int) (*explain.Decision, error) {
 
 	// Resource samples.
 	for r, m := range p.resources {
-		p.fillResource(r, corev1.ResourceName(m.Name), k, t, realCount, exact)
+		p.fillResource(r, corev1.ResourceName(m.Name), k, t, exact)
 	}
 	p.lastReady = 0
 	for j := range p.cur {
@@ -650,7 +667,7 @@ func (p *replayPath) sync(k int) (*explain.Decision, error) {
 	}
 	// Pods, Object and External metrics.
 	for j := range p.pods {
-		p.fillPods(j, k, t, realCount, exact, ts)
+		p.fillPods(j, k, t, exact, ts)
 	}
 	for i := range rec.Metrics {
 		if m := &rec.Metrics[i]; m.Kind == recording.KindObject || m.Kind == recording.KindExternal {
@@ -658,6 +675,51 @@ func (p *replayPath) sync(k int) (*explain.Decision, error) {
 		}
 	}
 	return engine.Evaluate(snap, p.set)
+}
+
+// lookAhead is how far ahead of a sync a pod the recording has not seen
+// yet may already exist: a store sees a new pod at its first sample, some
+// scrapes after the pod was created.
+const lookAhead = 30 * time.Second
+
+// alignToActual makes the real pods of a sync agree with the real count
+// where the recording sees pods late (at their first sample) or lets them
+// linger (until their last): with fewer live pods than the real count, the
+// pods the recording shows within lookAhead are added, Pending; with more,
+// the newest are marked terminating, as the controller ignores the pods a
+// scale-down is removing.
+func (p *replayPath) alignToActual(actual, live int, t time.Time) {
+	switch {
+	case live < actual:
+		for i := range p.rec.Pods {
+			if live >= actual {
+				break
+			}
+			rp := &p.rec.Pods[i]
+			if !rp.Created.After(t) || rp.Created.After(t.Add(lookAhead)) {
+				continue
+			}
+			pod := &p.real[i]
+			pod.Status.Phase = corev1.PodPending
+			pod.Status.Conditions[0].Status, pod.Status.Conditions[0].LastTransitionTime = corev1.ConditionFalse, metav1.NewTime(t)
+			pod.DeletionTimestamp = nil
+			p.cur = append(p.cur, syncPod{pod: pod, metrics: &p.realMetrics[i], real: i, early: true})
+			live++
+		}
+	case live > actual:
+		idx := make([]int, 0, len(p.cur))
+		for j := range p.cur {
+			if p.cur[j].pod.DeletionTimestamp == nil {
+				idx = append(idx, j)
+			}
+		}
+		sort.SliceStable(idx, func(a, b int) bool {
+			return p.rec.Pods[p.cur[idx[a]].real].Created.After(p.rec.Pods[p.cur[idx[b]].real].Created)
+		})
+		for _, j := range idx[:live-actual] {
+			p.cur[j].pod.DeletionTimestamp = &metav1.Time{Time: t}
+		}
+	}
 }
 
 // reports says whether real pod i has a sample at k: a recorded one, once
@@ -808,9 +870,20 @@ func (p *replayPath) growExtras(n int, t time.Time) {
 	if !p.scaledUp.IsZero() && p.scaledUp.Before(t) {
 		t = p.scaledUp
 	}
+	// First the real pods the workload removed and the replay keeps: as
+	// they were, ready and reporting.
+	for len(p.extras) < n && len(p.gone) > 0 {
+		i := p.gone[len(p.gone)-1]
+		p.gone = p.gone[:len(p.gone)-1]
+		e := &extraPod{pod: *p.real[i].DeepCopy(), kept: i}
+		e.pod.DeletionTimestamp = nil
+		e.pod.Status.Phase = corev1.PodRunning
+		e.metrics = podMetricsFor(&e.pod)
+		p.extras = append(p.extras, e)
+	}
 	for len(p.extras) < n {
 		p.serial++
-		e := &extraPod{pod: *p.template.DeepCopy(), readyAt: t.Add(p.opts.PodStartup), reportAt: t.Add(p.opts.SampleDelay)}
+		e := &extraPod{pod: *p.template.DeepCopy(), readyAt: t.Add(p.opts.PodStartup), reportAt: t.Add(p.opts.SampleDelay), kept: -1}
 		e.pod.Name = fmt.Sprintf("replayed-%d", p.serial)
 		e.pod.UID = ""
 		e.pod.CreationTimestamp = metav1.NewTime(t)
@@ -825,6 +898,9 @@ func (p *replayPath) growExtras(n int, t time.Time) {
 }
 
 func (p *replayPath) refreshExtra(e *extraPod, t time.Time) {
+	if e.kept >= 0 {
+		return
+	}
 	if c := &e.pod.Status.Conditions[0]; c.Status != corev1.ConditionTrue && !t.Before(e.readyAt) {
 		c.Status, c.LastTransitionTime = corev1.ConditionTrue, metav1.NewTime(e.readyAt)
 	}
@@ -833,8 +909,8 @@ func (p *replayPath) refreshExtra(e *extraPod, t time.Time) {
 // fillResource sets the usage of resource r (named res) on the reporting
 // pods: the recorded samples when the pods are the real ones, else the
 // real pods' total (or average) spread by the load model. The first
-// realCount pods of the sync's candidates were the real ones.
-func (p *replayPath) fillResource(r int, res corev1.ResourceName, k int, t time.Time, realCount int, exact bool) {
+// pods of the sync that are real come first.
+func (p *replayPath) fillResource(r int, res corev1.ResourceName, k int, t time.Time, exact bool) {
 	if exact {
 		for j := range p.cur {
 			sp := &p.cur[j]
@@ -912,7 +988,7 @@ func usageQuantity(res corev1.ResourceName, v float64) resource.Quantity {
 
 // fillPods adds the samples of Pods metric j: the recorded ones when the
 // pods are the real ones, else spread by the load model.
-func (p *replayPath) fillPods(j, k int, t time.Time, realCount int, exact bool, ts metav1.Time) {
+func (p *replayPath) fillPods(j, k int, t time.Time, exact bool, ts metav1.Time) {
 	m := p.pods[j]
 	add := func(pod *corev1.Pod, v float64) {
 		p.snap.CustomMetrics = append(p.snap.CustomMetrics, custommetricsv1beta2.MetricValue{

@@ -117,6 +117,15 @@ func newScenario(t *testing.T, name string) *scenario {
 	return s
 }
 
+// labelNamespace sets a label on the scenario's namespace.
+func (s *scenario) labelNamespace(key, value string) {
+	s.t.Helper()
+	patch := fmt.Sprintf(`{"metadata":{"labels":{%q:%q}}}`, key, value)
+	if _, err := env.kube.CoreV1().Namespaces().Patch(s.ctx, s.ns, types.MergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
+		s.t.Fatalf("label namespace %s: %v", s.ns, err)
+	}
+}
+
 // poll calls f every 250 ms until it returns nil, failing the test after
 // timeout with f's last error.
 func (s *scenario) poll(what string, timeout time.Duration, f func() error) {

@@ -64,7 +64,10 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: newControlHandler(s), ReadHeaderTimeout: 10 * time.Second}
+	mux := http.NewServeMux()
+	mux.Handle("/", newControlHandler(s))
+	mux.Handle("GET /metrics", stateMetricsHandler(client))
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		klog.InfoS("control endpoint listening", "address", ln.Addr().String())
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
