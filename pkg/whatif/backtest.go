@@ -560,6 +560,10 @@ func podMetricsFor(p *corev1.Pod) metricsv1beta1.PodMetrics {
 	return pm
 }
 
+// recordedCount reports whether the recording has the real replica count
+// (else it is the number of pods that existed).
+func (p *replayPath) recordedCount() bool { return len(p.rec.Replicas.Changes) > 0 }
+
 // actualAt returns the real replica count at instant k and whether it was
 // recorded (else it is the number of pods that existed).
 func (p *replayPath) actualAt(k int) (int32, bool) {
@@ -573,9 +577,13 @@ func (p *replayPath) actualAt(k int) (int32, bool) {
 func (p *replayPath) sync(k int) (*explain.Decision, error) {
 	rec := p.rec
 	t := rec.Instant(k)
-	actual, _ := p.actualAt(k)
-	if !p.started {
-		p.replicas, p.started = actual, true
+	actual, known := p.actualAt(k)
+	// The replay starts from the real count at the first instant the
+	// record of it covers (the workload may be younger than the warm-up);
+	// before that it runs the pods that existed.
+	if !p.started || !known && p.recordedCount() {
+		p.replicas = actual
+		p.started = known || !p.recordedCount()
 	}
 	// A change the controller did not make (the workload created, scaled
 	// by hand) is the count the controller reads at its next sync, in
