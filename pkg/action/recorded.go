@@ -143,7 +143,7 @@ func ExplainAt(ctx context.Context, cfg ExplainAtConfig) (*ExplainResult, error)
 	}
 	// The status the controller wrote then is not recorded: nothing to
 	// compare the replay with.
-	d.Agreement = explain.Agreement{}
+	d.Agreement = explain.Agreement{NotChecked: "the status the controller wrote at that sync is not recorded"}
 	return &ExplainResult{Decision: d, Snapshot: in.snap, Settings: in.settings, Warnings: append(in.warnings, rec.Warnings...)}, nil
 }
 

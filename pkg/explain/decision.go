@@ -574,8 +574,11 @@ type PolicyLimit struct {
 // Agreement compares the replayed status with the status the HPA carries,
 // which the controller wrote at its last sync.
 type Agreement struct {
-	// Checked is false when the HPA carries no status from the controller yet.
-	Checked bool `json:"checked"`
+	// Checked is false when the HPA carries no status from the controller
+	// yet, or when the replay is of a past sync (explain --at), whose status
+	// is not recorded; NotChecked then says why, when it is not the first.
+	Checked    bool   `json:"checked"`
+	NotChecked string `json:"notChecked,omitempty"`
 	// Agrees is true when desired replicas, conditions (type, status,
 	// reason) and current metrics are the same.
 	Agrees      bool         `json:"agrees"`

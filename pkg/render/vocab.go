@@ -758,6 +758,15 @@ func shortCircuited(d *explain.Decision) bool {
 	}
 }
 
+// notCheckedWords says why the agreement was not checked, def when the
+// decision does not say.
+func notCheckedWords(a explain.Agreement, def string) string {
+	if a.NotChecked != "" {
+		return clean(a.NotChecked)
+	}
+	return def
+}
+
 // agreementWord is the agreement in one word, with the fields that differ.
 func agreementWord(a explain.Agreement) string {
 	switch {

@@ -83,7 +83,8 @@ var generatedDocs = Docs{
 	},
 	Fields: map[string]string{
 		"explain.Agreement.Agrees":                                          "Agrees is true when desired replicas, conditions (type, status, reason) and current metrics are the same.",
-		"explain.Agreement.Checked":                                         "Checked is false when the HPA carries no status from the controller yet.",
+		"explain.Agreement.Checked":                                         "Checked is false when the HPA carries no status from the controller yet, or when the replay is of a past sync (explain --at), whose status is not recorded; NotChecked then says why, when it is not the first.",
+		"explain.Agreement.NotChecked":                                      "Checked is false when the HPA carries no status from the controller yet, or when the replay is of a past sync (explain --at), whose status is not recorded; NotChecked then says why, when it is not the first.",
 		"explain.Backtest.Actual":                                           "Actual is the replica count the workload really had; AsIs the replay of the HPA as it is; Changed the replay with the changes (absent without changes).",
 		"explain.Backtest.AsIs":                                             "Actual is the replica count the workload really had; AsIs the replay of the HPA as it is; Changed the replay with the changes (absent without changes).",
 		"explain.Backtest.Changed":                                          "Actual is the replica count the workload really had; AsIs the replay of the HPA as it is; Changed the replay with the changes (absent without changes).",
