@@ -228,6 +228,7 @@ func ReplayAt(snap *engine.Snapshot, rec *recording.Recording, set engine.Settin
 	}
 	var dec *explain.Decision
 	for k := 0; k <= last; k++ {
+		p.full = k == last
 		dec, err = p.sync(k)
 		if err != nil {
 			return nil, fmt.Errorf("replay the sync at %s: %w", rec.Instant(k).UTC().Format(time.RFC3339), err)
@@ -398,7 +399,9 @@ type replayPath struct {
 	scaledUp time.Time
 	started  bool
 	// last is the decision of the last sync run.
-	last      *explain.Decision
+	last *explain.Decision
+	// full explains every sync in full (ReplayAt's last one).
+	full      bool
 	lastReady int
 }
 
@@ -682,7 +685,11 @@ func (p *replayPath) sync(k int) (*explain.Decision, error) {
 			p.fillTotal(m, k, ts)
 		}
 	}
-	return engine.Evaluate(snap, p.set)
+	// Only the last sync of a replay is explained in full: the others keep
+	// their outcomes (Settings.Brief).
+	set := p.set
+	set.Brief = k < rec.Len-1 && !p.full
+	return engine.Evaluate(snap, set)
 }
 
 // lookAhead is how far ahead of a sync a pod the recording has not seen

@@ -38,7 +38,7 @@ import (
 //   - explain --at a moment of A's scale-down hold gives the hold's real
 //     end: the time A's first step down happened.
 //
-// Both behaviors move one pod at a time (a Pods policy of 1 per 10 s), so
+// Both behaviors move one pod at a time (a Pods policy of 1 per 20 s), so
 // every histRescale's size is 1 whatever a single sample says: metrics-server
 // (which the controller reads) samples kwok's counters on its own phase,
 // and one of its samples after each change of the load is a mix of the
@@ -73,10 +73,13 @@ func loadAt(t time.Duration) int64 {
 
 const patternLength = 510 * time.Second
 
-// histBehavior moves one pod per 10 s either way, with the scale-down
-// window given.
+// histBehavior moves one pod per 20 s either way, with the scale-down
+// window given. 20 s is longer than a new pod takes to have its first
+// sample in metrics-server (two of its 10 s scrapes): at each step allowed,
+// every pod of the last step reports, in the controller as in the replay,
+// whose store sees a new pod some seconds earlier than metrics-server.
 func histBehavior(downWindow int32) *autoscalingv2.HorizontalPodAutoscalerBehavior {
-	onePod := []autoscalingv2.HPAScalingPolicy{{Type: autoscalingv2.PodsScalingPolicy, Value: 1, PeriodSeconds: 10}}
+	onePod := []autoscalingv2.HPAScalingPolicy{{Type: autoscalingv2.PodsScalingPolicy, Value: 1, PeriodSeconds: 20}}
 	return &autoscalingv2.HorizontalPodAutoscalerBehavior{
 		ScaleUp:   &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: ptr[int32](0), Policies: onePod},
 		ScaleDown: &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: ptr(downWindow), Policies: onePod},
