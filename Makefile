@@ -138,7 +138,10 @@ E2E_TEST_FLAGS ?=
 # The phases of test-e2e, in order: main (every test but those named *KEDA*,
 # with our fake adapter serving external.metrics.k8s.io) and keda (only the
 # tests named *KEDA*, with KEDA attached: hack/cluster/keda.sh up, E2E_KEDA=1).
+# E2E_TEST_FLAGS go to both; the keda phase's -run E2E_KEDA_RUN comes after them,
+# e.g. E2E_PHASES=keda E2E_KEDA_RUN=TestKEDASmoke.
 E2E_PHASES ?= main keda
+E2E_KEDA_RUN ?= KEDA
 E2E_GO_TEST = $(GO) test -tags e2e -count=1 -timeout 60m
 
 .PHONY: test-e2e
@@ -170,8 +173,8 @@ test-e2e: cluster-preflight $(if $(filter keda,$(E2E_PHASES)),e2e-tools-keda,e2e
 		keda) \
 			printf '\n$(BOLD)==> e2e phase keda: the tests named *KEDA*, KEDA serving external metrics$(RESET)\n'; \
 			hack/cluster/keda.sh up; \
-			echo "E2E_KEDA=1 $(E2E_GO_TEST) -run KEDA $(E2E_TEST_FLAGS) ./test/e2e/..."; \
-			E2E_KEDA=1 $(E2E_GO_TEST) -run KEDA $(E2E_TEST_FLAGS) ./test/e2e/... || rc=1 ;; \
+			echo "E2E_KEDA=1 $(E2E_GO_TEST) $(E2E_TEST_FLAGS) -run '$(E2E_KEDA_RUN)' ./test/e2e/..."; \
+			E2E_KEDA=1 $(E2E_GO_TEST) $(E2E_TEST_FLAGS) -run '$(E2E_KEDA_RUN)' ./test/e2e/... || rc=1 ;; \
 		esac; \
 	done; \
 	exit $$rc
