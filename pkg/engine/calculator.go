@@ -524,10 +524,8 @@ func (c *calculator) getObjectPerPodMetricReplicas(statusReplicas int32, target 
 		if !c.brief {
 			tr.Steps = append(tr.Steps, fmt.Sprintf("ceil(%dm / %dm) = %d", usage, target, n))
 		}
-	} else {
-		if !c.brief {
-			tr.Steps = append(tr.Steps, fmt.Sprintf("ratio is within the tolerance band: keep status.replicas = %d", statusReplicas))
-		}
+	} else if !c.brief {
+		tr.Steps = append(tr.Steps, fmt.Sprintf("ratio is within the tolerance band: keep status.replicas = %d", statusReplicas))
 	}
 	avg := toInt64(math.Ceil(float64(usage) / float64(statusReplicas)))
 	tr.Usage.AverageMilli = avg
@@ -633,10 +631,8 @@ func (c *calculator) getExternalPerPodMetricReplicas(statusReplicas int32, targe
 		if !c.brief {
 			tr.Steps = append(tr.Steps, fmt.Sprintf("ceil(%dm / %dm) = %d", usage, target, n))
 		}
-	} else {
-		if !c.brief {
-			tr.Steps = append(tr.Steps, fmt.Sprintf("ratio is within the tolerance band: keep status.replicas = %d", statusReplicas))
-		}
+	} else if !c.brief {
+		tr.Steps = append(tr.Steps, fmt.Sprintf("ratio is within the tolerance band: keep status.replicas = %d", statusReplicas))
 	}
 	var avg int64
 	if float64(usage) >= float64(math.MaxInt64) && c.sw.ExternalAverageCaps {
