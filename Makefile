@@ -143,22 +143,25 @@ E2E_TEST_FLAGS ?=
 # The phases of test-e2e, in order: main (every test but those named *KEDA*,
 # with our fake adapter serving external.metrics.k8s.io) and keda (only the
 # tests named *KEDA*, with KEDA attached: hack/cluster/keda.sh up, E2E_KEDA=1).
+# E2E_TEST_FLAGS go to both; the keda phase's -run E2E_KEDA_RUN comes after them,
+# e.g. E2E_PHASES=keda E2E_KEDA_RUN=TestKEDASmoke.
 E2E_PHASES ?= main keda
+E2E_KEDA_RUN ?= KEDA
 E2E_GO_TEST = $(GO) test -tags e2e -count=1 -timeout 60m
 
 .PHONY: test-e2e
 test-e2e: cluster-preflight $(if $(filter keda,$(E2E_PHASES)),e2e-tools-keda,e2e-tools) ## Run the end-to-end suite (test/e2e) on the local cluster (KUBE_VERSION, default v1.37.2) in phases E2E_PHASES (main, then keda with KEDA attached); starts and stops the cluster if it is not running
 	$(call section,end-to-end suite (test/e2e): phases $(E2E_PHASES))
-	@started=; had_keda=; rc=0; \
+	@for p in $(E2E_PHASES); do \
+		case $$p in main | keda) ;; *) echo "E2E_PHASES: unknown phase '$$p' (main, keda)" >&2; exit 2 ;; esac; \
+	done; \
+	started=; had_keda=; rc=0; \
 	restore() { \
 		if [ -n "$$started" ]; then hack/cluster/down.sh || true; return; fi; \
 		if [ -n "$$had_keda" ]; then hack/cluster/keda.sh up >/dev/null || true; \
 		else hack/cluster/keda.sh down >/dev/null || true; fi; \
 	}; \
 	trap restore EXIT; trap 'exit 130' INT TERM; \
-	for p in $(E2E_PHASES); do \
-		case $$p in main | keda) ;; *) echo "E2E_PHASES: unknown phase '$$p' (main, keda)" >&2; exit 2 ;; esac; \
-	done; \
 	if hack/cluster/status.sh >/dev/null 2>&1; then \
 		echo "using the local cluster that is already running"; \
 		if hack/cluster/keda.sh status >/dev/null 2>&1; then had_keda=1; fi; \
@@ -175,8 +178,8 @@ test-e2e: cluster-preflight $(if $(filter keda,$(E2E_PHASES)),e2e-tools-keda,e2e
 		keda) \
 			printf '\n$(BOLD)==> e2e phase keda: the tests named *KEDA*, KEDA serving external metrics$(RESET)\n'; \
 			hack/cluster/keda.sh up; \
-			echo "E2E_KEDA=1 $(E2E_GO_TEST) -run KEDA $(E2E_TEST_FLAGS) ./test/e2e/..."; \
-			E2E_KEDA=1 $(E2E_GO_TEST) -run KEDA $(E2E_TEST_FLAGS) ./test/e2e/... || rc=1 ;; \
+			echo "E2E_KEDA=1 $(E2E_GO_TEST) $(E2E_TEST_FLAGS) -run '$(E2E_KEDA_RUN)' ./test/e2e/..."; \
+			E2E_KEDA=1 $(E2E_GO_TEST) $(E2E_TEST_FLAGS) -run '$(E2E_KEDA_RUN)' ./test/e2e/... || rc=1 ;; \
 		esac; \
 	done; \
 	exit $$rc
