@@ -41,6 +41,9 @@ type ExplainResult struct {
 	Warnings []string
 	// Notes say what was done besides the replay (the dump written).
 	Notes []string
+
+	// in is what was read (for whatif).
+	in *snapshot
 }
 
 // Explain reads one HPA and its inputs and replays one sync.
@@ -85,6 +88,7 @@ func explainSnapshot(cfg ExplainConfig, in *snapshot) (*ExplainResult, error) {
 		return nil, err
 	}
 	res.KEDA = res.Decision.KEDA
+	res.in = in
 	return res, nil
 }
 

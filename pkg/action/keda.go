@@ -21,6 +21,7 @@ import (
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/gather"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/keda"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/load"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/whatif"
 )
 
 // scaledObjectPrefixes are the forms of a ScaledObject argument:
@@ -241,15 +242,15 @@ type kedaReplay struct {
 	overrides map[int]keda.TriggerResult
 }
 
-// run replays KEDA's poll and combines it with the HPA's next sync.
-func (r *kedaReplay) run() (*explain.KEDA, error) {
-	in := r.in
-	so := in.so
-	metrics, err := keda.TriggerMetrics(so, in.version, time.LoadLocation)
+// triggers returns what each trigger's scaler returned: the overrides,
+// else what KEDA's metrics server answered; with the notes on values that
+// are not the trigger's own.
+func (r *kedaReplay) triggers() ([]keda.TriggerResult, []string, error) {
+	metrics, err := keda.TriggerMetrics(r.in.so, r.in.version, time.LoadLocation)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var assumptions []string
+	var notes []string
 	results := make([]keda.TriggerResult, len(metrics))
 	for _, m := range metrics {
 		if o, ok := r.overrides[m.Index]; ok {
@@ -262,8 +263,19 @@ func (r *kedaReplay) run() (*explain.KEDA, error) {
 		res, note := r.read(m.MetricName)
 		results[m.Index] = res
 		if note != "" {
-			assumptions = append(assumptions, note)
+			notes = append(notes, note)
 		}
+	}
+	return results, notes, nil
+}
+
+// run replays KEDA's poll and combines it with the HPA's next sync.
+func (r *kedaReplay) run() (*explain.KEDA, error) {
+	in := r.in
+	so := in.so
+	results, assumptions, err := r.triggers()
+	if err != nil {
+		return nil, err
 	}
 	kin := keda.Input{
 		ScaledObject:    so,
@@ -360,28 +372,7 @@ func (r *kedaReplay) read(metric string) (keda.TriggerResult, string) {
 func (r *kedaReplay) hpaFrom(replicas int32, k *explain.KEDA) (*explain.Decision, error) {
 	s := r.hpa.DeepCopy()
 	s.Target.SpecReplicas = replicas
-	for _, mv := range k.HPAMetrics {
-		kept := s.ExternalMetrics[:0]
-		for _, it := range s.ExternalMetrics {
-			if it.MetricName != mv.MetricName {
-				kept = append(kept, it)
-			}
-		}
-		s.ExternalMetrics = kept
-		if s.APIErrors == nil {
-			s.APIErrors = map[string]string{}
-		}
-		delete(s.APIErrors, "external:"+mv.MetricName)
-		switch {
-		case mv.Error != "":
-			s.APIErrors["external:"+mv.MetricName] = mv.Error
-		case mv.Value != nil:
-			it := externalmetricsv1beta1.ExternalMetricValue{MetricName: mv.MetricName, Value: mv.Value.DeepCopy()}
-			it.MetricLabels = map[string]string{keda.LabelScaledObjectName: r.in.so.Name}
-			it.Timestamp.Time = r.now
-			s.ExternalMetrics = append(s.ExternalMetrics, it)
-		}
-	}
+	whatif.SetKEDAMetrics(s, k, r.in.so.Name, r.now)
 	eval := r.eval
 	if eval == nil {
 		eval = engine.Evaluate
@@ -439,17 +430,31 @@ func attachKEDA(in *kedaIn, snap *engine.Snapshot, set engine.Settings, eval Eva
 	if err != nil {
 		return err
 	}
-	d.KEDA = k
-	if d.Outcome == explain.OutcomeScalingDisabled {
-		// At zero, KEDA, not a person, scales the workload up.
-		d.Summary = "the target is at 0 replicas, where the HPA does not act; KEDA scales it up when a trigger is active (" + kedaShort(k) + ")"
-	}
+	setKEDA(d, k)
 	return nil
 }
 
-// kedaShort says what KEDA does at the poll, for a decision's summary.
-func kedaShort(k *explain.KEDA) string {
-	return strings.TrimSuffix(k.Summary, ".")
+// setKEDA puts KEDA's part in d. At zero replicas the HPA does not act,
+// and KEDA, not a person, scales the workload up: the summary says so.
+func setKEDA(d *explain.Decision, k *explain.KEDA) {
+	d.KEDA = k
+	if d.Outcome != explain.OutcomeScalingDisabled || k == nil {
+		return
+	}
+	s := "the target is at 0 replicas, where the HPA does not act; "
+	switch {
+	case !k.HPAActs:
+		s += "KEDA is paused and scales nothing"
+	case k.KEDAScaleTo != nil && k.Replicas != nil && *k.Replicas != *k.KEDAScaleTo:
+		s += fmt.Sprintf("KEDA scales it %d → %d at this poll (%s), then the HPA takes it to %d", k.CurrentReplicas, *k.KEDAScaleTo, k.Reason, *k.Replicas)
+	case k.KEDAScaleTo != nil:
+		s += fmt.Sprintf("KEDA scales it %d → %d at this poll (%s)", k.CurrentReplicas, *k.KEDAScaleTo, k.Reason)
+	case k.Reason == explain.KEDAReasonPaused:
+		s += "KEDA would scale it up, but paused-scale-out holds it"
+	default:
+		s += fmt.Sprintf("KEDA scales it up when a trigger is active, and none is at this poll (%s)", k.Reason)
+	}
+	d.Summary = s
 }
 
 // num prints a float in its shortest form.

@@ -1066,3 +1066,56 @@ func kedaFormulaWords(m *explain.KEDAScalingModifiers) string {
 	}
 	return s
 }
+
+// kedaCompareRows are whatif's rows of KEDA's part, before and after: the
+// triggers' values and activity, KEDA's reason and its write, and the
+// replicas once KEDA and the HPA act.
+func kedaCompareRows(b, a *explain.KEDA) [][3]string {
+	cell := func(k *explain.KEDA, f func(*explain.KEDA) string) string {
+		if k == nil {
+			return "-"
+		}
+		return f(k)
+	}
+	var rows [][3]string
+	n := 0
+	if b != nil {
+		n = len(b.Triggers)
+	}
+	if a != nil {
+		n = max(n, len(a.Triggers))
+	}
+	for i := 0; i < n; i++ {
+		trig := func(k *explain.KEDA) string {
+			if i >= len(k.Triggers) {
+				return "-"
+			}
+			tr := &k.Triggers[i]
+			r := kedaTriggerRow(tr)
+			return r[5] + " (" + r[6] + "): " + map[bool]string{true: "active", false: "inactive"}[tr.Active]
+		}
+		label := "KEDA trigger " + strconv.Itoa(i)
+		if a != nil && i < len(a.Triggers) && a.Triggers[i].MetricName != "" {
+			label += " " + clean(a.Triggers[i].MetricName)
+		}
+		rows = append(rows, [3]string{label, cell(b, trig), cell(a, trig)})
+	}
+	write := func(k *explain.KEDA) string {
+		s := string(k.Reason)
+		if k.KEDAScaleTo != nil {
+			s += fmt.Sprintf(": KEDA scales %d → %d", k.CurrentReplicas, *k.KEDAScaleTo)
+		} else if k.ScaleToZeroAt != nil {
+			s += fmt.Sprintf(": → %d after %s", k.Bounds.DeactivationReplicas, k.ScaleToZeroAt.UTC().Format(time.TimeOnly))
+		}
+		return s
+	}
+	replicas := func(k *explain.KEDA) string {
+		if k.Replicas == nil {
+			return unknown
+		}
+		return fmt.Sprintf("%d → %d", k.CurrentReplicas, *k.Replicas)
+	}
+	rows = append(rows, [3]string{"KEDA poll", cell(b, write), cell(a, write)})
+	rows = append(rows, [3]string{"KEDA + HPA replicas", cell(b, replicas), cell(a, replicas)})
+	return rows
+}
