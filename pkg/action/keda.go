@@ -184,6 +184,11 @@ func readKEDA(ctx context.Context, c *gather.Clients, snap *engine.Snapshot, so 
 // extraMetrics are the External metrics of so's triggers that the HPA of
 // snap does not read (nil snap: every one).
 func extraMetrics(in *kedaIn, snap *engine.Snapshot) []string {
+	if usesModifiers(in.so) {
+		// KEDA answers the formula's value for each of them: nothing to
+		// learn beyond the HPA's composite-metric.
+		return nil
+	}
 	ms, err := keda.TriggerMetrics(in.so, in.version, time.LoadLocation)
 	if err != nil {
 		return nil
@@ -294,6 +299,11 @@ func (r *kedaReplay) run() (*explain.KEDA, error) {
 			}
 		}
 	}
+	if usesModifiers(so) {
+		if res, _ := r.read(keda.CompositeMetricName); res.Value != nil {
+			kin.Composite = res.Value
+		}
+	}
 	k, err := keda.Evaluate(kin)
 	if err != nil {
 		return nil, err
@@ -393,6 +403,11 @@ func hpaStep(k *explain.KEDA, d *explain.Decision) explain.KEDAStep {
 		st.Text = fmt.Sprintf("the HPA's next sync from %d replicas: %d → %d (%s)", from, from, to, d.Summary)
 	}
 	return st
+}
+
+// usesModifiers reports whether so has advanced.scalingModifiers.
+func usesModifiers(so *keda.ScaledObject) bool {
+	return so.Spec.Advanced != nil && so.Spec.Advanced.ScalingModifiers != (keda.ScalingModifiers{})
 }
 
 // readyPods counts the target's pods that are Running and Ready (nil when

@@ -330,7 +330,7 @@ func (o *ExplainOptions) runMany(ctx context.Context) error {
 		return err
 	}
 	printWarnings(o.ErrOut, res.Warnings)
-	if res.Count == 0 && o.format == render.FormatText {
+	if res.Count == 0 && len(res.KEDA) == 0 && o.format == render.FormatText {
 		where := fmt.Sprintf("in namespace %q", res.Namespace)
 		if o.AllNamespaces {
 			where = "in any namespace"
