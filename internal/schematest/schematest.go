@@ -151,6 +151,8 @@ func KindOf(doc []byte) (schema.Kind, error) {
 		return schema.WhatIf, nil
 	case "MigrationReport":
 		return schema.Migrate, nil
+	case "KEDAExplanation":
+		return schema.KEDA, nil
 	}
 	return "", fmt.Errorf("kind %q is not a kubectl-hpa output", *head.Kind)
 }

@@ -6,15 +6,11 @@ package cmd
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"os"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
@@ -37,20 +33,8 @@ type WhatifOptions struct {
 	Settings SettingsFlags
 	Output   OutputFlags
 
-	CPU, Memory         string
-	Metrics             []string
-	Objects             []string
-	Externals           []string
-	Targets             []string
-	Min, Max, Replicas  int32
-	ScaleUpTolerance    string
-	ScaleDownTolerance  string
-	BehaviorFile        string
-	AllReady            bool
-	LoadModel           string
-	For                 string
-	PodStartup          time.Duration
-	TraceFile           string
+	// WhatIfInput holds the values of the override and projection flags.
+	action.WhatIfInput
 	MaxProjectionLength time.Duration
 	// NoHistory is --no-history: ignore the history watches recorded.
 	NoHistory bool
@@ -74,18 +58,16 @@ type WhatifOptions struct {
 	settings  action.SettingsOverrides
 	format    render.Format
 	overrides whatif.Overrides
+	keda      whatif.KEDAOverrides
 	project   *whatif.ProjectOptions
 	backtest  *action.BacktestConfig
 }
 
-// autoDuration is what --for means without a value: until the replicas settle.
-const autoDuration = "auto"
-
-// Maxima of the projection's duration flags (docs/reliability.md,
-// "Bounds"); the number of syncs is bounded too (whatif.DefaultMaxSteps).
+// The projection's limits (action.WhatIfInput checks them).
 const (
-	maxFor        = 7 * 24 * time.Hour
-	maxPodStartup = 24 * time.Hour
+	autoDuration  = action.AutoDuration
+	maxFor        = action.MaxFor
+	maxPodStartup = action.MaxPodStartup
 )
 
 // NewCmdWhatif returns the whatif command. runF, when set, replaces Run after
@@ -93,7 +75,7 @@ const (
 func NewCmdWhatif(streams genericiooptions.IOStreams, cf *genericclioptions.ConfigFlags, runF func(*WhatifOptions) error) *cobra.Command {
 	o := &WhatifOptions{
 		IOStreams: streams, Settings: NewSettingsFlags(), Output: OutputFlags{Output: string(render.FormatText)},
-		PodStartup: whatif.DefaultPodStartup, LoadModel: explain.LoadConstantTotal, HPANames: defaultHPANames,
+		WhatIfInput: action.WhatIfInput{PodStartup: whatif.DefaultPodStartup, LoadModel: explain.LoadConstantTotal}, HPANames: defaultHPANames,
 	}
 	o.ConfigFlags = cf
 	c := &cobra.Command{
@@ -204,6 +186,13 @@ func (o *WhatifOptions) addOverrideFlags(fs *pflag.FlagSet) {
 	fs.DurationVar(&o.PodStartup, "pod-startup", o.PodStartup, fmt.Sprintf("In a projection, how long a new pod takes to become ready and report samples (at most %s)", maxPodStartup))
 	fs.BoolVar(&o.NoHistory, "no-history", false, "Ignore the controller history that watches recorded (explain --watch)")
 	fs.StringVar(&o.TraceFile, "trace", "", "In a projection, a CSV load trace (time,cpu | time,cpu/pod | ..., see docs/whatif.md); implies --for")
+	fs.StringArrayVar(&o.Triggers, "trigger", nil, "For a ScaledObject: what a trigger reads, NAME=VALUE or NAME=error[:MESSAGE] (NAME: its name, metric name or index; repeatable); --min/--max set minReplicaCount/maxReplicaCount")
+	fs.StringArrayVar(&o.Activations, "activation", nil, "For a ScaledObject: a trigger's activation threshold, NAME=VALUE (repeatable)")
+	fs.DurationVar(&o.Cooldown, "cooldown", 0, "For a ScaledObject: its cooldownPeriod (whole seconds, like 30s)")
+	fs.DurationVar(&o.PollingInterval, "polling-interval", 0, "For a ScaledObject: its pollingInterval (whole seconds)")
+	fs.Int32Var(&o.Idle, "idle", 0, "For a ScaledObject: its idleReplicaCount (-1 removes it)")
+	fs.Int32Var(&o.FallbackReplicas, "fallback-replicas", 0, "For a ScaledObject: fallback.replicas (adds a static fallback when it has none)")
+	fs.Int32Var(&o.FailureThreshold, "failure-threshold", 0, "For a ScaledObject: fallback.failureThreshold")
 }
 
 // durationOrAuto is a flag value: a duration, or "auto".
@@ -251,78 +240,10 @@ func (o *WhatifOptions) Complete(c *cobra.Command, args []string) error {
 	if o.format, err = o.Output.Format(c); err != nil {
 		return err
 	}
-	ov := whatif.Overrides{AllReady: o.AllReady, LoadModel: o.LoadModel}
-	if o.CPU != "" {
-		if ov.CPU, err = usageFlag("--cpu", o.CPU); err != nil {
-			return flagErrorf(c, "%w", err)
-		}
+	o.Given = o.changed
+	if o.overrides, o.keda, err = o.Overrides(); err != nil {
+		return flagErrorf(c, "%w", err)
 	}
-	if o.Memory != "" {
-		if ov.Memory, err = usageFlag("--memory", o.Memory); err != nil {
-			return flagErrorf(c, "%w", err)
-		}
-	}
-	for _, list := range []struct {
-		flag   string
-		values []string
-		out    *[]whatif.MetricOverride
-	}{
-		{"--metric", o.Metrics, &ov.Pods},
-		{"--object", o.Objects, &ov.Objects},
-		{"--external", o.Externals, &ov.Externals},
-	} {
-		for _, v := range list.values {
-			m, err := whatif.ParseMetric(v, list.flag == "--external")
-			if err != nil {
-				return flagErrorf(c, "%s: %w", list.flag, err)
-			}
-			*list.out = append(*list.out, m)
-		}
-	}
-	for _, v := range o.Targets {
-		t, err := whatif.ParseTarget(v)
-		if err != nil {
-			return flagErrorf(c, "--target: %w", err)
-		}
-		ov.Targets = append(ov.Targets, t)
-	}
-	if o.changed["min"] {
-		ov.Min = &o.Min
-	}
-	if o.changed["max"] {
-		ov.Max = &o.Max
-	}
-	if o.changed["replicas"] {
-		ov.Replicas = &o.Replicas
-	}
-	for _, tol := range []struct {
-		flag, value string
-		out         **resource.Quantity
-	}{
-		{"--scale-up-tolerance", o.ScaleUpTolerance, &ov.ScaleUpTolerance},
-		{"--scale-down-tolerance", o.ScaleDownTolerance, &ov.ScaleDownTolerance},
-	} {
-		if tol.value == "" {
-			continue
-		}
-		q, err := whatif.ParseQuantity(tol.value)
-		if err != nil || q.Sign() < 0 {
-			return flagErrorf(c, "%s: %q is not a tolerance (a non-negative number like 0.05)", tol.flag, tol.value)
-		}
-		*tol.out = &q
-	}
-	if o.BehaviorFile != "" {
-		data, err := os.ReadFile(o.BehaviorFile)
-		if err != nil {
-			return fmt.Errorf("--behavior: %w", err)
-		}
-		b, err := whatif.ParseBehavior(o.BehaviorFile, data)
-		if err != nil {
-			return fmt.Errorf("--behavior %w", err)
-		}
-		ov.Behavior, ov.BehaviorSource = b, o.BehaviorFile
-	}
-	o.overrides = ov
 	if o.Since != "" {
 		return o.completeBacktest(c)
 	}
@@ -330,25 +251,8 @@ func (o *WhatifOptions) Complete(c *cobra.Command, args []string) error {
 		return flagErrorf(c, "--until and the recorded-load flags (--prometheus, --query, ...) go with --since")
 	}
 
-	if o.For != "" || o.TraceFile != "" {
-		p := &whatif.ProjectOptions{LoadModel: o.LoadModel, PodStartup: o.PodStartup}
-		if o.For != "" && o.For != autoDuration {
-			p.Duration, _ = time.ParseDuration(o.For)
-		}
-		if o.TraceFile != "" {
-			data, err := os.ReadFile(o.TraceFile)
-			if err != nil {
-				return fmt.Errorf("--trace: %w", err)
-			}
-			tr, err := whatif.ParseTrace(o.TraceFile, data)
-			if err != nil {
-				return fmt.Errorf("--trace %w", err)
-			}
-			p.Trace, p.TraceName = tr, o.TraceFile
-		}
-		o.project = p
-	}
-	return nil
+	o.project, err = o.Projection()
+	return err
 }
 
 // completeBacktest resolves --since, --until and the recorded load. The
@@ -384,37 +288,18 @@ func (o *WhatifOptions) completeBacktest(c *cobra.Command) error {
 	return nil
 }
 
-func usageFlag(flag, v string) (*whatif.UsageOverride, error) {
-	u, err := whatif.ParseUsage(v)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", flag, err)
-	}
-	return &u, nil
-}
-
 // Validate checks the option values.
 func (o *WhatifOptions) Validate() error {
 	if o.LoadModel != explain.LoadConstantTotal && o.LoadModel != explain.LoadConstantPerPod {
 		return fmt.Errorf("--load-model must be %s or %s, got %q", explain.LoadConstantTotal, explain.LoadConstantPerPod, o.LoadModel)
 	}
-	if o.overrides.Empty() && o.project == nil && o.backtest == nil {
-		return errNoChanges
+	if o.overrides.Empty() && o.keda.Empty() && o.project == nil && o.backtest == nil {
+		return action.ErrNoChanges
 	}
 	if o.SampleDelay < 0 || o.SampleDelay > maxPodStartup {
 		return fmt.Errorf("--sample-delay must be between 0s and %s, got %v", maxPodStartup, o.SampleDelay)
 	}
-	if o.PodStartup < 0 || o.PodStartup > maxPodStartup {
-		return fmt.Errorf("--pod-startup must be between 0s and %s, got %v", maxPodStartup, o.PodStartup)
-	}
-	if o.For != "" && o.For != autoDuration {
-		switch d, _ := time.ParseDuration(o.For); {
-		case d <= 0:
-			return fmt.Errorf("--for must be positive, got %s", o.For)
-		case d > maxFor:
-			return fmt.Errorf("--for must be at most %s, got %s", maxFor, o.For)
-		}
-	}
-	return nil
+	return o.Check()
 }
 
 // Run reads the objects, applies the overrides, replays both and renders
@@ -430,11 +315,11 @@ func (o *WhatifOptions) Run(ctx context.Context) error {
 	} else {
 		res, err = action.WhatIf(ctx, action.WhatIfConfig{
 			Source: o.source, Name: o.Name, Settings: o.settings,
-			Overrides: o.overrides, Projection: o.project, Evaluate: o.Evaluate,
+			Overrides: o.overrides, KEDA: o.keda, Projection: o.project, Evaluate: o.Evaluate,
 		})
 	}
 	if err != nil {
-		return flagNamed(err)
+		return action.FlagNamed(err)
 	}
 	printWarnings(o.ErrOut, res.Warnings)
 	o.Source.reportCalls(o.ErrOut, o.Clients, "")
@@ -445,30 +330,3 @@ func (o *WhatifOptions) Run(ctx context.Context) error {
 	_, err = o.Out.Write(buf.Bytes())
 	return err
 }
-
-// whatifFlags maps the fields of whatif's errors to their flags.
-var whatifFlags = map[whatif.Field]string{
-	whatif.FieldCPU: "--cpu", whatif.FieldMemory: "--memory", whatif.FieldMetric: "--metric",
-	whatif.FieldObject: "--object", whatif.FieldExternal: "--external", whatif.FieldTarget: "--target",
-	whatif.FieldMin: "--min", whatif.FieldMax: "--max", whatif.FieldBounds: "--min/--max",
-	whatif.FieldTolerance: "--scale-up-tolerance/--scale-down-tolerance", whatif.FieldReplicas: "--replicas",
-	whatif.FieldTrace: "--trace", whatif.FieldBehavior: "--behavior",
-}
-
-// flagNamed rewords a whatif field error with its flag, keeping what
-// precedes it ("HPA shop/web: ").
-func flagNamed(err error) error {
-	var fe *whatif.FieldError
-	if !errors.As(err, &fe) {
-		return err
-	}
-	flag, ok := whatifFlags[fe.Field]
-	if !ok {
-		return err
-	}
-	msg := err.Error()
-	return errors.New(strings.Replace(msg, fe.Error(), fe.Text(flag), 1))
-}
-
-// errNoChanges is returned when whatif gets nothing to change.
-var errNoChanges = errors.New("no change given: pass at least one override (--cpu, --memory, --metric, --object, --external, --target, --min, --max, --scale-up-tolerance, --scale-down-tolerance, --behavior, --replicas, --all-ready) or a projection (--for, --trace), or a backtest (--since)")

@@ -133,6 +133,11 @@ type Decision struct {
 
 	// Assumptions lists every input that was not observed.
 	Assumptions []string `json:"assumptions,omitempty"`
+
+	// KEDA is the part of KEDA's operator, for an HPA a ScaledObject owns:
+	// one poll replayed at Now, and what the workload will have once KEDA
+	// and then this HPA act (docs/keda.md).
+	KEDA *KEDA `json:"keda,omitempty"`
 }
 
 // Outcome names the path a sync took.

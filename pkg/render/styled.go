@@ -36,6 +36,7 @@ func Styled(w io.Writer, d *explain.Decision, opts Options) []byte {
 	}
 	v := &styledView{d: d, th: newTheme(w, opts.Palette), width: max(width, minWidth), pods: opts.Pods}
 	v.verdict()
+	v.keda(d.KEDA, false)
 	v.metrics()
 	v.recommendation()
 	v.normalization()

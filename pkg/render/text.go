@@ -19,6 +19,7 @@ import (
 func Text(d *explain.Decision, opts Options) []byte {
 	t := &textView{d: d, opts: opts}
 	t.header()
+	t.keda(d.KEDA)
 	t.settings()
 	t.state("Controller state before this sync", d.StateBefore)
 	t.assumptions()
