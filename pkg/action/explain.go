@@ -118,7 +118,7 @@ type ManyConfig struct {
 	Progress func(done, total int)
 	// OnKEDA, if set, is called before the first replay when the scope
 	// holds ScaledObjects (the list view adds its KEDA column).
-	OnKEDA func()
+	OnKEDA   func()
 	Evaluate EvaluateFunc
 }
 

@@ -541,7 +541,7 @@ func explainScaledObjectFiles(cfg ExplainConfig, name string) (*ExplainResult, e
 	if err != nil {
 		return nil, err
 	}
-	res, err := load.LoadScaledObject(sources, load.Options{Name: name, Namespace: src.Namespace})
+	res, err := load.ScaledObject(sources, load.Options{Name: name, Namespace: src.Namespace})
 	if err != nil {
 		return nil, err
 	}

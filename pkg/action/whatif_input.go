@@ -104,8 +104,11 @@ func (in *WhatIfInput) Overrides() (whatif.Overrides, whatif.KEDAOverrides, erro
 		v    int32
 		out  **int32
 	}{
-		{"min", in.Min, &ov.Min}, {"max", in.Max, &ov.Max}, {"replicas", in.Replicas, &ov.Replicas},
-		{"idle", in.Idle, &kov.Idle}, {"fallback-replicas", in.FallbackReplicas, &kov.FallbackReplicas},
+		{"min", in.Min, &ov.Min},
+		{"max", in.Max, &ov.Max},
+		{"replicas", in.Replicas, &ov.Replicas},
+		{"idle", in.Idle, &kov.Idle},
+		{"fallback-replicas", in.FallbackReplicas, &kov.FallbackReplicas},
 		{"failure-threshold", in.FailureThreshold, &kov.FailureThreshold},
 	} {
 		if in.Given[b.flag] {

@@ -84,10 +84,10 @@ type KEDAResult struct {
 	Controller *ControllerDocument
 }
 
-// LoadScaledObject parses the sources and loads the ScaledObject named
+// ScaledObject parses the sources and loads the ScaledObject named
 // opts.Name, with its HPA (status.hpaName, else the name KEDA gives it)
 // when the input holds one, else the scale of its workload.
-func LoadScaledObject(sources []Source, opts Options) (*KEDAResult, error) {
+func ScaledObject(sources []Source, opts Options) (*KEDAResult, error) {
 	if opts.Name == "" {
 		return nil, errors.New("the name of the ScaledObject is required")
 	}

@@ -55,11 +55,11 @@ type ListWriter struct {
 	format        Format
 	allNamespaces bool
 	// keda adds the KEDA column (ShowKEDA).
-	keda bool
-	widths        []int
-	items         *listEncoder
-	started       bool
-	err           error
+	keda    bool
+	widths  []int
+	items   *listEncoder
+	started bool
+	err     error
 }
 
 // listWidths are the text column widths of a ListWriter: NAMESPACE,

@@ -1124,7 +1124,8 @@ func kedaCompareRows(b, a *explain.KEDA) [][3]string {
 		}
 		return fmt.Sprintf("%d → %d", k.CurrentReplicas, *k.Replicas)
 	}
-	rows = append(rows, [3]string{"KEDA poll", cell(b, write), cell(a, write)})
-	rows = append(rows, [3]string{"KEDA + HPA replicas", cell(b, replicas), cell(a, replicas)})
+	rows = append(rows,
+		[3]string{"KEDA poll", cell(b, write), cell(a, write)},
+		[3]string{"KEDA + HPA replicas", cell(b, replicas), cell(a, replicas)})
 	return rows
 }

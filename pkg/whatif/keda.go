@@ -15,8 +15,8 @@ import (
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/labels"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	externalmetricsv1beta1 "k8s.io/metrics/pkg/apis/external_metrics/v1beta1"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
@@ -129,8 +129,10 @@ func ApplyKEDA(so *keda.ScaledObject, v keda.Version, o *KEDAOverrides, load ked
 	find := func(f Field, t TriggerOverride) (keda.TriggerMetric, error) {
 		i, known := keda.FindTrigger(metrics, t.Name)
 		if i < 0 {
-			return keda.TriggerMetric{}, &FieldError{Field: f, Value: t.Raw,
-				Msg: fmt.Sprintf("no trigger %q (its triggers: %s)", t.Name, strings.Join(known, ", "))}
+			return keda.TriggerMetric{}, &FieldError{
+				Field: f, Value: t.Raw,
+				Msg: fmt.Sprintf("no trigger %q (its triggers: %s)", t.Name, strings.Join(known, ", ")),
+			}
 		}
 		return metrics[i], nil
 	}
@@ -140,8 +142,10 @@ func ApplyKEDA(so *keda.ScaledObject, v keda.Version, o *KEDAOverrides, load ked
 			return nil, err
 		}
 		if !m.External {
-			return nil, &FieldError{Field: FieldTrigger, Value: t.Raw,
-				Msg: fmt.Sprintf("trigger %d is %s: a metric of the HPA, not KEDA's (use --cpu or --memory)", m.Index, m.Type)}
+			return nil, &FieldError{
+				Field: FieldTrigger, Value: t.Raw,
+				Msg: fmt.Sprintf("trigger %d is %s: a metric of the HPA, not KEDA's (use --cpu or --memory)", m.Index, m.Type),
+			}
 		}
 		if t.Error != "" {
 			out.Triggers[m.Index] = keda.TriggerResult{Error: t.Error}
@@ -158,8 +162,10 @@ func ApplyKEDA(so *keda.ScaledObject, v keda.Version, o *KEDAOverrides, load ked
 			return nil, err
 		}
 		if m.ActivationParameter == "" || t.Error != "" {
-			return nil, &FieldError{Field: FieldActivation, Value: t.Raw,
-				Msg: fmt.Sprintf("trigger %d (%s) has no activation threshold", m.Index, m.Type)}
+			return nil, &FieldError{
+				Field: FieldActivation, Value: t.Raw,
+				Msg: fmt.Sprintf("trigger %d (%s) has no activation threshold", m.Index, m.Type),
+			}
 		}
 		tr := &ed.Spec.Triggers[m.Index]
 		tr.Metadata = maps.Clone(tr.Metadata)
@@ -170,13 +176,13 @@ func ApplyKEDA(so *keda.ScaledObject, v keda.Version, o *KEDAOverrides, load ked
 		tr.Metadata[m.ActivationParameter] = strconv.FormatFloat(t.Value, 'g', -1, 64)
 		out.Changes = append(out.Changes, fmt.Sprintf("trigger %d (%s): %s %s → %s", m.Index, triggerLabel(m), m.ActivationParameter, orDefault(old), tr.Metadata[m.ActivationParameter]))
 	}
-	seconds := func(f Field, d *time.Duration, min int64) (*int32, error) {
+	seconds := func(f Field, d *time.Duration, least int64) (*int32, error) {
 		if d == nil {
 			return nil, nil
 		}
 		s := int64(*d / time.Second)
-		if *d%time.Second != 0 || s < min || s > math.MaxInt32 {
-			return nil, &FieldError{Field: f, Value: d.String(), Msg: fmt.Sprintf("must be whole seconds, at least %ds", min)}
+		if *d%time.Second != 0 || s < least || s > math.MaxInt32 {
+			return nil, &FieldError{Field: f, Value: d.String(), Msg: fmt.Sprintf("must be whole seconds, at least %ds", least)}
 		}
 		n := int32(s)
 		return &n, nil
@@ -193,12 +199,12 @@ func ApplyKEDA(so *keda.ScaledObject, v keda.Version, o *KEDAOverrides, load ked
 		out.Changes = append(out.Changes, fmt.Sprintf("pollingInterval %s → %ds", secondsWords(ed.Spec.PollingInterval, keda.DefaultPollingInterval), *n))
 		ed.Spec.PollingInterval = n
 	}
-	bound := func(f Field, name string, dst **int32, v *int32, min int32) error {
+	bound := func(f Field, name string, dst **int32, v *int32, least int32) error {
 		if v == nil {
 			return nil
 		}
-		if *v < min {
-			return &FieldError{Field: f, Value: strconv.Itoa(int(*v)), Msg: fmt.Sprintf("%s must be at least %d", name, min)}
+		if *v < least {
+			return &FieldError{Field: f, Value: strconv.Itoa(int(*v)), Msg: fmt.Sprintf("%s must be at least %d", name, least)}
 		}
 		old := "unset"
 		if *dst != nil {
