@@ -179,7 +179,7 @@ func (c *calculator) getResourceReplicas(cur, target int32, resource corev1.Reso
 	if len(c.pods) == 0 {
 		return 0, 0, 0, time.Time{}, errNoPods
 	}
-	g := groupPods(c.pods, samples, resource, c.cpuInit, c.readinessDelay, c.now)
+	g := groupPods(c.pods, samples, resource, c.cpuInit, c.readinessDelay, c.now, !c.brief)
 	all := samples.clone()
 	removeSamples(samples, g.ignored)
 	removeSamples(samples, g.unready)
@@ -348,7 +348,7 @@ func (c *calculator) plainReplicas(samples podSamples, cur int32, target int64, 
 	if len(c.pods) == 0 {
 		return 0, 0, errNoPods
 	}
-	g := groupPods(c.pods, samples, resource, c.cpuInit, c.readinessDelay, c.now)
+	g := groupPods(c.pods, samples, resource, c.cpuInit, c.readinessDelay, c.now, !c.brief)
 	all := samples.clone()
 	removeSamples(samples, g.ignored)
 	removeSamples(samples, g.unready)

@@ -48,20 +48,26 @@ type podGroups struct {
 // groupPods sorts pods into ready, unready, missing and ignored, in the order
 // the controller checks: ignored (deleting or Failed), Pending, no sample, and
 // for cpu only the readiness rules of §5.3.
-func groupPods(pods []*corev1.Pod, samples podSamples, resource corev1.ResourceName, cpuInit, readinessDelay time.Duration, now time.Time) podGroups {
+//
+// Only with detail are the class and reason of each pod kept.
+func groupPods(pods []*corev1.Pod, samples podSamples, resource corev1.ResourceName, cpuInit, readinessDelay time.Duration, now time.Time, detail bool) podGroups {
 	g := podGroups{
 		unready: map[string]struct{}{},
 		missing: map[string]struct{}{},
 		ignored: map[string]struct{}{},
-		class:   map[string]string{},
-		reason:  map[string]string{},
+	}
+	if detail {
+		g.class = make(map[string]string, len(pods))
+		g.reason = make(map[string]string, len(pods))
 	}
 	mark := func(set map[string]struct{}, name, class, reason string) {
 		if set != nil {
 			set[name] = struct{}{}
 		}
-		g.class[name] = class
-		g.reason[name] = reason
+		if detail {
+			g.class[name] = class
+			g.reason[name] = reason
+		}
 	}
 	for _, pod := range pods {
 		name := pod.Name
@@ -185,16 +191,20 @@ func podLevelRequest(pod *corev1.Pod, resource corev1.ResourceName) (int64, erro
 // named container. A named container the pod lacks is an error when
 // required (v1.35+); before, it contributes a request of 0.
 func containerRequests(pod *corev1.Pod, container string, resource corev1.ResourceName, required bool) (int64, error) {
-	candidates := make([]corev1.Container, 0, len(pod.Spec.Containers)+len(pod.Spec.InitContainers))
-	candidates = append(candidates, pod.Spec.Containers...)
-	for _, c := range pod.Spec.InitContainers {
-		if c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways {
-			candidates = append(candidates, c)
+	// The regular containers, then the sidecars, without copying them.
+	n := len(pod.Spec.Containers)
+	at := func(i int) *corev1.Container {
+		if i < n {
+			return &pod.Spec.Containers[i]
 		}
+		return &pod.Spec.InitContainers[i-n]
 	}
 	var sum int64
-	for i := range candidates {
-		c := &candidates[i]
+	for i := range n + len(pod.Spec.InitContainers) {
+		c := at(i)
+		if i >= n && (c.RestartPolicy == nil || *c.RestartPolicy != corev1.ContainerRestartPolicyAlways) {
+			continue
+		}
 		if container != "" && c.Name != container {
 			continue
 		}

@@ -536,7 +536,7 @@ func TestVectorsGroupPods(t *testing.T) {
 		for i := range in.Pods {
 			pods[i] = &in.Pods[i]
 		}
-		g := groupPods(pods, samples, corev1.ResourceName(in.Resource), set.CPUInitializationPeriod, set.InitialReadinessDelay, v.Now.Add(epsilon))
+		g := groupPods(pods, samples, corev1.ResourceName(in.Resource), set.CPUInitializationPeriod, set.InitialReadinessDelay, v.Now.Add(epsilon), true)
 		got := expect{ReadyPodCount: g.readyCount, UnreadyPods: sortedNames(g.unready), MissingPods: sortedNames(g.missing), IgnoredPods: sortedNames(g.ignored)}
 		for _, s := range []*[]string{&exp.UnreadyPods, &exp.MissingPods, &exp.IgnoredPods} {
 			if *s == nil {
