@@ -31,6 +31,9 @@
 #   E2E_REBUILD=1 hack/e2e-tools/build.sh         rebuild everything selected
 #   E2E_REBUILD=prometheus,keda hack/e2e-tools/build.sh   rebuild only those
 #                                                 (names: kubernetes, prometheus, keda)
+#   E2E_KEDA_ONLY=1 hack/e2e-tools/build.sh       KEDA alone, under a lock of its own, so that
+#                                                 it can run beside a build of the rest
+#                                                 (make test starts it first, in the background)
 set -euo pipefail
 # shellcheck source=hack/e2e-tools/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -56,6 +59,11 @@ check_pin keda github.com/kedacore/keda/v2 "$E2E_KEDA_VERSION"
 
 want_keda=
 if e2e_keda_wanted; then want_keda=1; fi
+only_keda=
+case ${E2E_KEDA_ONLY:-} in
+"" | 0 | false | no) ;;
+*) only_keda=1 want_keda=1 ;;
+esac
 
 # E2E_REBUILD: 1 (everything selected) or a comma-separated list of
 # kubernetes, prometheus, keda.
@@ -89,8 +97,10 @@ elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1fs", b - a }
 
 # all_missing prints what is missing in the selected bin dirs.
 all_missing() {
-	e2e_missing "$out"
-	e2e_addon_missing prometheus "$prom_out"
+	if [ -z "$only_keda" ]; then
+		e2e_missing "$out"
+		e2e_addon_missing prometheus "$prom_out"
+	fi
 	if [ -n "$keda_out" ]; then e2e_addon_missing keda "$keda_out"; fi
 }
 
@@ -101,6 +111,10 @@ finish() {
 	if [ -n "$missing" ]; then
 		echo "build.sh: still missing after build:" $missing >&2
 		exit 1
+	fi
+	if [ -n "$only_keda" ]; then
+		echo "KEDA ready in $(elapsed "$start"): $keda_out" >&2
+		exit 0
 	fi
 	[ -f "$out/.tools-key" ] || e2e_tools_key >"$out/.tools-key"
 	echo "e2e tools for Kubernetes $E2E_K8S_VERSION${keda_out:+ and KEDA} ready in $(elapsed "$start")" >&2
@@ -119,7 +133,11 @@ fi
 
 # Serialise builds: two cold builds at once on 2 cores would take twice as long
 # and could run out of memory.
-exec 9>"$E2E_CACHE/e2e-bin/.build.lock"
+# KEDA alone takes a lock of its own; a full build takes that one too
+# before its KEDA step (below).
+lock=.build.lock
+if [ -n "$only_keda" ]; then lock=.build-keda.lock; fi
+exec 9>"$E2E_CACHE/e2e-bin/$lock"
 if ! flock -n 9; then
 	echo "build.sh: another build is running; waiting for it..." >&2
 	flock 9
@@ -188,6 +206,7 @@ reuse() {
 
 need() { # true if any of the named binaries is missing
 	local b
+	[ -z "$only_keda" ] || return 1
 	for b; do [ -x "$out/$b" ] || return 0; done
 	return 1
 }
@@ -216,7 +235,7 @@ fi
 
 # kwok has no built-in stages: copy the ones we use from the kwok module, so the
 # bin dir is self-contained (a CI cache of it needs no module cache).
-if [ ! -f "$out/kwok-stages.yaml" ]; then
+if [ -z "$only_keda" ] && [ ! -f "$out/kwok-stages.yaml" ]; then
 	kwok_dir=$(go -C "$E2E_TOOLS_DIR/kwok" mod download -json "sigs.k8s.io/kwok@$E2E_KWOK_VERSION" |
 		sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
 	[ -d "$kwok_dir/kustomize" ] || { echo "build.sh: kwok module not found in the module cache" >&2; exit 1; }
@@ -241,7 +260,7 @@ module_dir() {
 }
 
 dest=$prom_out
-if [ -n "$(e2e_addon_missing prometheus "$prom_out")" ]; then
+if [ -z "$only_keda" ] && [ -n "$(e2e_addon_missing prometheus "$prom_out")" ]; then
 	pv=github.com/prometheus/common/version
 	step_tags=$E2E_PROMETHEUS_TAGS
 	step "prometheus $E2E_PROMETHEUS_APP_VERSION (tags $E2E_PROMETHEUS_TAGS)" prometheus \
@@ -249,10 +268,17 @@ if [ -n "$(e2e_addon_missing prometheus "$prom_out")" ]; then
 		github.com/prometheus/prometheus/cmd/prometheus
 	step_tags=
 fi
-[ -f "$prom_out/.key" ] || e2e_addon_key prometheus >"$prom_out/.key"
+[ -n "$only_keda" ] || [ -f "$prom_out/.key" ] || e2e_addon_key prometheus >"$prom_out/.key"
 
 if [ -n "$keda_out" ]; then
 	dest=$keda_out
+	if [ -z "$only_keda" ]; then
+		exec 8>"$E2E_CACHE/e2e-bin/.build-keda.lock"
+		if ! flock -n 8; then
+			echo "build.sh: KEDA is being built by another build; waiting for it..." >&2
+			flock 8
+		fi
+	fi
 	if e2e_addon_missing keda "$keda_out" | grep -qv "^$E2E_KEDA_CRD_FILE\$"; then
 		kv=github.com/kedacore/keda/v2/version
 		step "keda-operator keda-adapter $E2E_KEDA_VERSION" keda \
