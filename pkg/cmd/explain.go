@@ -37,9 +37,9 @@ type ExplainOptions struct {
 	Watch bool
 	// NoHistory is --no-history: ignore the history watches recorded.
 	NoHistory bool
-	// At is --at: explain the sync of a past instant over recorded load.
-	At       string
-	Recorded RecordedFlags
+	// At is --at (explain the sync of a past instant over recorded load)
+	// and the recorded-load flags.
+	At action.ExplainAtInput
 	// ExitCode is --exit-code: exit 2 when an HPA has a problem of FailOn
 	// (--fail-on, which implies it; see action.ParseFailOn).
 	ExitCode bool
@@ -151,8 +151,8 @@ func NewCmdExplain(streams genericiooptions.IOStreams, cf *genericclioptions.Con
 	fs.StringVar(&o.Dump, "dump", o.Dump, "Also write the snapshot the replay used to this file, in the offline format (replay it anywhere with -f)")
 	fs.BoolVarP(&o.Watch, "watch", "w", o.Watch, "Keep replaying: at every controller sync and when an input changes, recording the controller's history (Ctrl-C stops)")
 	fs.BoolVar(&o.NoHistory, "no-history", o.NoHistory, "Ignore the controller history that earlier watches recorded (and record none)")
-	fs.StringVar(&o.At, "at", o.At, "Explain the sync of a past instant (14:02 UTC today, an RFC 3339 time, or a duration ago), replayed over the load recorded in --prometheus")
-	o.Recorded.AddFlags(fs)
+	fs.StringVar(&o.At.At, "at", "", "Explain the sync of a past instant (14:02 UTC today, an RFC 3339 time, or a duration ago), replayed over the load recorded in --prometheus")
+	addRecordedFlags(fs, &o.At.Recorded)
 	fs.BoolVar(&o.ExitCode, "exit-code", o.ExitCode, "Exit with status 2 when an explained HPA has a problem: a failed metric, scaling inactive, unable to scale, or a replay that disagrees with the controller (see docs/exit-codes.md)")
 	fs.StringVar(&o.FailOn, "fail-on", o.FailOn, "The problems --exit-code fails on: a list (metric-failed,limited,...) or changes to the default (+limited,-disagrees); implies --exit-code")
 	o.Source.AddFlags(fs)
@@ -190,7 +190,7 @@ func (o *ExplainOptions) Complete(c *cobra.Command, args []string) error {
 		return err
 	}
 	if o.source.Live() {
-		o.source.History = historyStore(o.NoHistory)
+		o.source.History = action.HistoryStore(o.NoHistory)
 	}
 	if o.overrides, err = o.Settings.ToOverrides(c); err != nil {
 		return flagErrorf(c, "%w", err)
@@ -205,26 +205,13 @@ func (o *ExplainOptions) Complete(c *cobra.Command, args []string) error {
 	if o.format, err = o.Output.Format(c); err != nil {
 		return err
 	}
-	return o.completeAt(c)
-}
-
-// completeAt resolves --at and the recorded-load flags.
-func (o *ExplainOptions) completeAt(c *cobra.Command) error {
-	if o.At == "" {
-		if o.Recorded.used(changedFlags(c)) {
-			return flagErrorf(c, "the recorded-load flags (--prometheus, --query, ...) go with --at")
-		}
-		return nil
+	o.At.Given = changedFlags(c)
+	if o.at, err = o.At.Config(o.source, o.Name, o.overrides); err != nil {
+		return usageError(c, err)
 	}
-	at, err := action.ParsePast(o.At, o.source.Now)
-	if err != nil {
-		return flagErrorf(c, "--at: %w", err)
+	if o.at != nil {
+		o.at.Load.Progress = recordedProgress(o.ErrOut)
 	}
-	load, err := o.Recorded.ToLoad(o.ErrOut)
-	if err != nil {
-		return flagErrorf(c, "%w", err)
-	}
-	o.at = &action.ExplainAtConfig{Source: o.source, Name: o.Name, Settings: o.overrides, At: at, Load: load}
 	return nil
 }
 
@@ -245,7 +232,7 @@ func (o *ExplainOptions) Validate() error {
 		return errors.New("--watch and --dump cannot be combined")
 	case o.Watch && o.Source.Now != "":
 		return errors.New("--watch replays at the current time; it cannot be combined with --now")
-	case o.At != "" && (o.Name == "" || o.Watch || o.Dump != ""):
+	case o.at != nil && (o.Name == "" || o.Watch || o.Dump != ""):
 		return errors.New("--at explains one HPA's past sync: give its NAME, without --watch or --dump")
 	case o.Watch && o.gate != nil:
 		return errors.New("--exit-code gates on one replay, and a watch ends only when stopped (with exit 0): drop --exit-code or --watch")

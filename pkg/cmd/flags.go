@@ -4,6 +4,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -195,4 +196,14 @@ func dedent(s string) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// usageError makes the action layer's *action.UsageError a FlagError of c,
+// so that the error points to the command's help; other errors pass.
+func usageError(c *cobra.Command, err error) error {
+	var ue *action.UsageError
+	if errors.As(err, &ue) {
+		return &FlagError{Err: err, CommandPath: c.CommandPath()}
+	}
+	return err
 }

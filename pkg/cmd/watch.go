@@ -15,22 +15,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
-	"github.com/kubectl-hpa/kubectl-hpa/pkg/history"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
 )
-
-// historyStore is where watches keep what they observe; nil with
-// --no-history or when no cache directory can be found.
-func historyStore(noHistory bool) *history.Store {
-	if noHistory {
-		return nil
-	}
-	dir, err := history.DefaultDir()
-	if err != nil {
-		return nil
-	}
-	return &history.Store{Dir: dir}
-}
 
 // runWatch replays the watched HPAs until Ctrl-C or SIGTERM, which end it
 // with exit 0. On a terminal a frame is redrawn in place (its countdowns

@@ -6,15 +6,10 @@ package cmd
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"os"
-	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
@@ -26,7 +21,8 @@ import (
 
 // WhatifOptions are the options of the whatif command. The objects, the
 // time and the controller settings are read as explain reads them, through
-// the same flag groups.
+// the same flag groups; the overrides, the projection and the backtest are
+// the flags of Input, which action.WhatIfInput.Plan checks.
 type WhatifOptions struct {
 	genericiooptions.IOStreams
 
@@ -36,29 +32,9 @@ type WhatifOptions struct {
 	Source   SourceFlags
 	Settings SettingsFlags
 	Output   OutputFlags
-
-	CPU, Memory         string
-	Metrics             []string
-	Objects             []string
-	Externals           []string
-	Targets             []string
-	Min, Max, Replicas  int32
-	ScaleUpTolerance    string
-	ScaleDownTolerance  string
-	BehaviorFile        string
-	AllReady            bool
-	LoadModel           string
-	For                 string
-	PodStartup          time.Duration
-	TraceFile           string
-	MaxProjectionLength time.Duration
+	Input    action.WhatIfInput
 	// NoHistory is --no-history: ignore the history watches recorded.
 	NoHistory bool
-	// Since and Until are a backtest's period over recorded load;
-	// SampleDelay how long a pod it adds takes to have a sample.
-	Since, Until string
-	SampleDelay  time.Duration
-	Recorded     RecordedFlags
 
 	// ConfigFlags are kubectl's connection flags; Clients builds the
 	// clients from them (tests inject fakes).
@@ -69,31 +45,16 @@ type WhatifOptions struct {
 	// Evaluate replays the sync; nil means engine.Evaluate.
 	Evaluate action.EvaluateFunc
 
-	changed   map[string]bool
-	source    action.Source
-	settings  action.SettingsOverrides
-	format    render.Format
-	overrides whatif.Overrides
-	project   *whatif.ProjectOptions
-	backtest  *action.BacktestConfig
+	format render.Format
+	plan   *action.WhatIfPlan
 }
-
-// autoDuration is what --for means without a value: until the replicas settle.
-const autoDuration = "auto"
-
-// Maxima of the projection's duration flags (docs/reliability.md,
-// "Bounds"); the number of syncs is bounded too (whatif.DefaultMaxSteps).
-const (
-	maxFor        = 7 * 24 * time.Hour
-	maxPodStartup = 24 * time.Hour
-)
 
 // NewCmdWhatif returns the whatif command. runF, when set, replaces Run after
 // Complete and Validate (for tests).
 func NewCmdWhatif(streams genericiooptions.IOStreams, cf *genericclioptions.ConfigFlags, runF func(*WhatifOptions) error) *cobra.Command {
 	o := &WhatifOptions{
 		IOStreams: streams, Settings: NewSettingsFlags(), Output: OutputFlags{Output: string(render.FormatText)},
-		PodStartup: whatif.DefaultPodStartup, LoadModel: explain.LoadConstantTotal, HPANames: defaultHPANames,
+		Input: action.DefaultWhatIfInput(), HPANames: defaultHPANames,
 	}
 	o.ConfigFlags = cf
 	c := &cobra.Command{
@@ -161,11 +122,13 @@ func NewCmdWhatif(streams genericiooptions.IOStreams, cf *genericclioptions.Conf
 		},
 	}
 	fs := c.Flags()
-	o.addOverrideFlags(fs)
-	fs.StringVar(&o.Since, "since", "", "Backtest from this past instant (a duration ago like 24h, an RFC 3339 time, or 14:02 UTC) over the load recorded in --prometheus")
-	fs.StringVar(&o.Until, "until", "", "End of the backtest (as --since; default: now)")
-	fs.DurationVar(&o.SampleDelay, "sample-delay", 0, "In a backtest, how long after its creation a pod has a metric sample (default: measured on the recorded pods)")
-	o.Recorded.AddFlags(fs)
+	in := &o.Input
+	addOverrideFlags(fs, in)
+	fs.BoolVar(&o.NoHistory, "no-history", false, "Ignore the controller history that watches recorded (explain --watch)")
+	fs.StringVar(&in.Since, "since", "", "Backtest from this past instant (a duration ago like 24h, an RFC 3339 time, or 14:02 UTC) over the load recorded in --prometheus")
+	fs.StringVar(&in.Until, "until", "", "End of the backtest (as --since; default: now)")
+	fs.DurationVar(&in.SampleDelay, "sample-delay", 0, "In a backtest, how long after its creation a pod has a metric sample (default: measured on the recorded pods)")
+	addRecordedFlags(fs, &in.Recorded)
 	o.Source.AddFlags(fs)
 	o.Output.AddFlags(fs)
 	o.Source.AddVerbosityFlag(fs)
@@ -185,25 +148,24 @@ func NewCmdWhatif(streams genericiooptions.IOStreams, cf *genericclioptions.Conf
 	return c
 }
 
-func (o *WhatifOptions) addOverrideFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&o.CPU, "cpu", "", "CPU usage of every running pod: a quantity (200m), a relative change (+50%), a share of the request (80%), or CONTAINER=VALUE")
-	fs.StringVar(&o.Memory, "memory", "", "Memory usage of every running pod, as for --cpu (512Mi, -20%, 75%)")
-	fs.StringArrayVar(&o.Metrics, "metric", nil, "Value of a Pods metric on every running pod: NAME=VALUE or NAME=+N% (repeatable)")
-	fs.StringArrayVar(&o.Objects, "object", nil, "Value of an Object metric: NAME=VALUE (repeatable)")
-	fs.StringArrayVar(&o.Externals, "external", nil, "Value of an External metric: NAME=VALUE (the sum of its series) or NAME{LABEL=V,...}=VALUE (repeatable)")
-	fs.StringArrayVar(&o.Targets, "target", nil, "A metric's target: cpu=70% (utilization), cpu=250m (average value), NAME=VALUE (repeatable)")
-	fs.Int32Var(&o.Min, "min", -1, "The HPA's minReplicas (0 to 2147483647, as the API)")
-	fs.Int32Var(&o.Max, "max", -1, "The HPA's maxReplicas (1 to 2147483647, as the API)")
-	fs.StringVar(&o.ScaleUpTolerance, "scale-up-tolerance", "", "Tolerance of the HPA's scale-up rules, like 0.05 (adds the default behavior if the HPA has none)")
-	fs.StringVar(&o.ScaleDownTolerance, "scale-down-tolerance", "", "Tolerance of the HPA's scale-down rules, like 0.2 (adds the default behavior if the HPA has none)")
-	fs.StringVar(&o.BehaviorFile, "behavior", "", "File holding a spec.behavior stanza (YAML or JSON, with or without the 'behavior:' key) to use instead of the HPA's")
-	fs.Int32Var(&o.Replicas, "replicas", -1, fmt.Sprintf("Run this many pods (see --load-model for their usage); up to 2147483647, of which at most %d pods are simulated: a count outside [minReplicas, maxReplicas] needs none beyond maxReplicas", whatif.MaxPods))
-	fs.BoolVar(&o.AllReady, "all-ready", false, "Make every pod of the target Running and Ready")
-	fs.StringVar(&o.LoadModel, "load-model", o.LoadModel, "What stays constant when the pods change: constant-total (the total load, shared by the pods) or constant-per-pod")
-	fs.Var(newDurationOrAuto(&o.For), "for", fmt.Sprintf("Project the syncs over this long (like 30m, at most %s and %d syncs), or 'auto': until the replicas settle (at most 1h)", maxFor, whatif.DefaultMaxSteps))
-	fs.DurationVar(&o.PodStartup, "pod-startup", o.PodStartup, fmt.Sprintf("In a projection, how long a new pod takes to become ready and report samples (at most %s)", maxPodStartup))
-	fs.BoolVar(&o.NoHistory, "no-history", false, "Ignore the controller history that watches recorded (explain --watch)")
-	fs.StringVar(&o.TraceFile, "trace", "", "In a projection, a CSV load trace (time,cpu | time,cpu/pod | ..., see docs/whatif.md); implies --for")
+func addOverrideFlags(fs *pflag.FlagSet, in *action.WhatIfInput) {
+	fs.StringVar(&in.CPU, "cpu", "", "CPU usage of every running pod: a quantity (200m), a relative change (+50%), a share of the request (80%), or CONTAINER=VALUE")
+	fs.StringVar(&in.Memory, "memory", "", "Memory usage of every running pod, as for --cpu (512Mi, -20%, 75%)")
+	fs.StringArrayVar(&in.Metrics, "metric", nil, "Value of a Pods metric on every running pod: NAME=VALUE or NAME=+N% (repeatable)")
+	fs.StringArrayVar(&in.Objects, "object", nil, "Value of an Object metric: NAME=VALUE (repeatable)")
+	fs.StringArrayVar(&in.Externals, "external", nil, "Value of an External metric: NAME=VALUE (the sum of its series) or NAME{LABEL=V,...}=VALUE (repeatable)")
+	fs.StringArrayVar(&in.Targets, "target", nil, "A metric's target: cpu=70% (utilization), cpu=250m (average value), NAME=VALUE (repeatable)")
+	fs.Int32Var(&in.Min, "min", -1, "The HPA's minReplicas (0 to 2147483647, as the API)")
+	fs.Int32Var(&in.Max, "max", -1, "The HPA's maxReplicas (1 to 2147483647, as the API)")
+	fs.StringVar(&in.ScaleUpTolerance, "scale-up-tolerance", "", "Tolerance of the HPA's scale-up rules, like 0.05 (adds the default behavior if the HPA has none)")
+	fs.StringVar(&in.ScaleDownTolerance, "scale-down-tolerance", "", "Tolerance of the HPA's scale-down rules, like 0.2 (adds the default behavior if the HPA has none)")
+	fs.StringVar(&in.BehaviorFile, "behavior", "", "File holding a spec.behavior stanza (YAML or JSON, with or without the 'behavior:' key) to use instead of the HPA's")
+	fs.Int32Var(&in.Replicas, "replicas", -1, fmt.Sprintf("Run this many pods (see --load-model for their usage); up to 2147483647, of which at most %d pods are simulated: a count outside [minReplicas, maxReplicas] needs none beyond maxReplicas", whatif.MaxPods))
+	fs.BoolVar(&in.AllReady, "all-ready", false, "Make every pod of the target Running and Ready")
+	fs.StringVar(&in.LoadModel, "load-model", in.LoadModel, "What stays constant when the pods change: constant-total (the total load, shared by the pods) or constant-per-pod")
+	fs.Var(newDurationOrAuto(&in.For), "for", fmt.Sprintf("Project the syncs over this long (like 30m, at most %s and %d syncs), or 'auto': until the replicas settle (at most 1h)", action.MaxFor, whatif.DefaultMaxSteps))
+	fs.DurationVar(&in.PodStartup, "pod-startup", in.PodStartup, fmt.Sprintf("In a projection, how long a new pod takes to become ready and report samples (at most %s)", action.MaxPodStartup))
+	fs.StringVar(&in.TraceFile, "trace", "", "In a projection, a CSV load trace (time,cpu | time,cpu/pod | ..., see docs/whatif.md); implies --for")
 }
 
 // durationOrAuto is a flag value: a duration, or "auto".
@@ -214,20 +176,18 @@ func newDurationOrAuto(s *string) *durationOrAuto { return &durationOrAuto{s: s}
 func (d *durationOrAuto) String() string { return *d.s }
 func (d *durationOrAuto) Type() string   { return "duration" }
 func (d *durationOrAuto) Set(v string) error {
-	if v != autoDuration {
-		if _, err := time.ParseDuration(v); err != nil {
-			return fmt.Errorf("%q is not a duration (like 30m or 2h) or %q", v, autoDuration)
-		}
+	if err := action.CheckFor(v); err != nil {
+		return err
 	}
 	*d.s = v
 	return nil
 }
 
 // Complete resolves the source, the settings and the format as explain
-// does, then parses the overrides.
+// does, then plans the whatif (action.WhatIfInput.Plan).
 func (o *WhatifOptions) Complete(c *cobra.Command, args []string) error {
 	o.Name = args[0]
-	o.changed = changedFlags(c)
+	o.Input.Given = changedFlags(c)
 	if o.ConfigFlags == nil {
 		o.ConfigFlags = genericclioptions.NewConfigFlags(true)
 	}
@@ -238,184 +198,33 @@ func (o *WhatifOptions) Complete(c *cobra.Command, args []string) error {
 	if o.Clients == nil {
 		o.Clients = action.NewFactory(o.ConfigFlags)
 	}
-	var err error
-	if o.source, err = o.Source.ToSource(c, o.In, o.Clients, namespace); err != nil {
+	source, err := o.Source.ToSource(c, o.In, o.Clients, namespace)
+	if err != nil {
 		return err
 	}
-	if o.source.Live() {
-		o.source.History = historyStore(o.NoHistory)
+	if source.Live() {
+		source.History = action.HistoryStore(o.NoHistory)
 	}
-	if o.settings, err = o.Settings.ToOverrides(c); err != nil {
+	settings, err := o.Settings.ToOverrides(c)
+	if err != nil {
 		return flagErrorf(c, "%w", err)
 	}
 	if o.format, err = o.Output.Format(c); err != nil {
 		return err
 	}
-	ov := whatif.Overrides{AllReady: o.AllReady, LoadModel: o.LoadModel}
-	if o.CPU != "" {
-		if ov.CPU, err = usageFlag("--cpu", o.CPU); err != nil {
-			return flagErrorf(c, "%w", err)
-		}
+	if o.plan, err = o.Input.Plan(source, o.Name, settings); err != nil {
+		return usageError(c, err)
 	}
-	if o.Memory != "" {
-		if ov.Memory, err = usageFlag("--memory", o.Memory); err != nil {
-			return flagErrorf(c, "%w", err)
-		}
-	}
-	for _, list := range []struct {
-		flag   string
-		values []string
-		out    *[]whatif.MetricOverride
-	}{
-		{"--metric", o.Metrics, &ov.Pods},
-		{"--object", o.Objects, &ov.Objects},
-		{"--external", o.Externals, &ov.Externals},
-	} {
-		for _, v := range list.values {
-			m, err := whatif.ParseMetric(v, list.flag == "--external")
-			if err != nil {
-				return flagErrorf(c, "%s: %w", list.flag, err)
-			}
-			*list.out = append(*list.out, m)
-		}
-	}
-	for _, v := range o.Targets {
-		t, err := whatif.ParseTarget(v)
-		if err != nil {
-			return flagErrorf(c, "--target: %w", err)
-		}
-		ov.Targets = append(ov.Targets, t)
-	}
-	if o.changed["min"] {
-		ov.Min = &o.Min
-	}
-	if o.changed["max"] {
-		ov.Max = &o.Max
-	}
-	if o.changed["replicas"] {
-		ov.Replicas = &o.Replicas
-	}
-	for _, tol := range []struct {
-		flag, value string
-		out         **resource.Quantity
-	}{
-		{"--scale-up-tolerance", o.ScaleUpTolerance, &ov.ScaleUpTolerance},
-		{"--scale-down-tolerance", o.ScaleDownTolerance, &ov.ScaleDownTolerance},
-	} {
-		if tol.value == "" {
-			continue
-		}
-		q, err := whatif.ParseQuantity(tol.value)
-		if err != nil || q.Sign() < 0 {
-			return flagErrorf(c, "%s: %q is not a tolerance (a non-negative number like 0.05)", tol.flag, tol.value)
-		}
-		*tol.out = &q
-	}
-	if o.BehaviorFile != "" {
-		data, err := os.ReadFile(o.BehaviorFile)
-		if err != nil {
-			return fmt.Errorf("--behavior: %w", err)
-		}
-		b, err := whatif.ParseBehavior(o.BehaviorFile, data)
-		if err != nil {
-			return fmt.Errorf("--behavior %w", err)
-		}
-		ov.Behavior, ov.BehaviorSource = b, o.BehaviorFile
-	}
-	o.overrides = ov
-	if o.Since != "" {
-		return o.completeBacktest(c)
-	}
-	if o.Until != "" || o.Recorded.used(o.changed) {
-		return flagErrorf(c, "--until and the recorded-load flags (--prometheus, --query, ...) go with --since")
-	}
-
-	if o.For != "" || o.TraceFile != "" {
-		p := &whatif.ProjectOptions{LoadModel: o.LoadModel, PodStartup: o.PodStartup}
-		if o.For != "" && o.For != autoDuration {
-			p.Duration, _ = time.ParseDuration(o.For)
-		}
-		if o.TraceFile != "" {
-			data, err := os.ReadFile(o.TraceFile)
-			if err != nil {
-				return fmt.Errorf("--trace: %w", err)
-			}
-			tr, err := whatif.ParseTrace(o.TraceFile, data)
-			if err != nil {
-				return fmt.Errorf("--trace %w", err)
-			}
-			p.Trace, p.TraceName = tr, o.TraceFile
-		}
-		o.project = p
+	if o.plan.WhatIf != nil {
+		o.plan.WhatIf.Evaluate = o.Evaluate
+	} else {
+		o.plan.Backtest.Load.Progress = recordedProgress(o.ErrOut)
 	}
 	return nil
 }
 
-// completeBacktest resolves --since, --until and the recorded load. The
-// load is the recorded one: only changes of the HPA apply.
-func (o *WhatifOptions) completeBacktest(c *cobra.Command) error {
-	for _, f := range []string{"cpu", "memory", "metric", "object", "external", "replicas", "all-ready", "for", "trace"} {
-		if o.changed[f] {
-			return flagErrorf(c, "--%s changes the load, which a backtest (--since) reads from what was recorded: change the HPA instead (--behavior, --target, --min, --max, tolerances)", f)
-		}
-	}
-	now := o.source.Now
-	since, err := action.ParsePast(o.Since, now)
-	if err != nil {
-		return flagErrorf(c, "--since: %w", err)
-	}
-	until := now
-	if o.Until != "" {
-		if until, err = action.ParsePast(o.Until, now); err != nil {
-			return flagErrorf(c, "--until: %w", err)
-		}
-	}
-	load, err := o.Recorded.ToLoad(o.ErrOut)
-	if err != nil {
-		return flagErrorf(c, "%w", err)
-	}
-	o.backtest = &action.BacktestConfig{
-		Source: o.source, Name: o.Name, Settings: o.settings, Since: since, Until: until, Changes: o.overrides,
-		LoadModel: o.LoadModel, SampleDelay: o.SampleDelay, Load: load,
-	}
-	if o.changed["pod-startup"] {
-		o.backtest.PodStartup = o.PodStartup
-	}
-	return nil
-}
-
-func usageFlag(flag, v string) (*whatif.UsageOverride, error) {
-	u, err := whatif.ParseUsage(v)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", flag, err)
-	}
-	return &u, nil
-}
-
-// Validate checks the option values.
-func (o *WhatifOptions) Validate() error {
-	if o.LoadModel != explain.LoadConstantTotal && o.LoadModel != explain.LoadConstantPerPod {
-		return fmt.Errorf("--load-model must be %s or %s, got %q", explain.LoadConstantTotal, explain.LoadConstantPerPod, o.LoadModel)
-	}
-	if o.overrides.Empty() && o.project == nil && o.backtest == nil {
-		return errNoChanges
-	}
-	if o.SampleDelay < 0 || o.SampleDelay > maxPodStartup {
-		return fmt.Errorf("--sample-delay must be between 0s and %s, got %v", maxPodStartup, o.SampleDelay)
-	}
-	if o.PodStartup < 0 || o.PodStartup > maxPodStartup {
-		return fmt.Errorf("--pod-startup must be between 0s and %s, got %v", maxPodStartup, o.PodStartup)
-	}
-	if o.For != "" && o.For != autoDuration {
-		switch d, _ := time.ParseDuration(o.For); {
-		case d <= 0:
-			return fmt.Errorf("--for must be positive, got %s", o.For)
-		case d > maxFor:
-			return fmt.Errorf("--for must be at most %s, got %s", maxFor, o.For)
-		}
-	}
-	return nil
-}
+// Validate checks the option values (Complete's plan did).
+func (o *WhatifOptions) Validate() error { return nil }
 
 // Run reads the objects, applies the overrides, replays both and renders
 // them.
@@ -423,18 +232,9 @@ func (o *WhatifOptions) Run(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	var res *action.WhatIfResult
-	var err error
-	if o.backtest != nil {
-		res, err = action.Backtest(ctx, *o.backtest)
-	} else {
-		res, err = action.WhatIf(ctx, action.WhatIfConfig{
-			Source: o.source, Name: o.Name, Settings: o.settings,
-			Overrides: o.overrides, Projection: o.project, Evaluate: o.Evaluate,
-		})
-	}
+	res, err := o.plan.Run(ctx)
 	if err != nil {
-		return flagNamed(err)
+		return err
 	}
 	printWarnings(o.ErrOut, res.Warnings)
 	o.Source.reportCalls(o.ErrOut, o.Clients, "")
@@ -445,30 +245,3 @@ func (o *WhatifOptions) Run(ctx context.Context) error {
 	_, err = o.Out.Write(buf.Bytes())
 	return err
 }
-
-// whatifFlags maps the fields of whatif's errors to their flags.
-var whatifFlags = map[whatif.Field]string{
-	whatif.FieldCPU: "--cpu", whatif.FieldMemory: "--memory", whatif.FieldMetric: "--metric",
-	whatif.FieldObject: "--object", whatif.FieldExternal: "--external", whatif.FieldTarget: "--target",
-	whatif.FieldMin: "--min", whatif.FieldMax: "--max", whatif.FieldBounds: "--min/--max",
-	whatif.FieldTolerance: "--scale-up-tolerance/--scale-down-tolerance", whatif.FieldReplicas: "--replicas",
-	whatif.FieldTrace: "--trace", whatif.FieldBehavior: "--behavior",
-}
-
-// flagNamed rewords a whatif field error with its flag, keeping what
-// precedes it ("HPA shop/web: ").
-func flagNamed(err error) error {
-	var fe *whatif.FieldError
-	if !errors.As(err, &fe) {
-		return err
-	}
-	flag, ok := whatifFlags[fe.Field]
-	if !ok {
-		return err
-	}
-	msg := err.Error()
-	return errors.New(strings.Replace(msg, fe.Error(), fe.Text(flag), 1))
-}
-
-// errNoChanges is returned when whatif gets nothing to change.
-var errNoChanges = errors.New("no change given: pass at least one override (--cpu, --memory, --metric, --object, --external, --target, --min, --max, --scale-up-tolerance, --scale-down-tolerance, --behavior, --replicas, --all-ready) or a projection (--for, --trace), or a backtest (--since)")
