@@ -152,9 +152,9 @@ func (a settingsArgs) overrides() (action.SettingsOverrides, error) {
 	return in.Overrides()
 }
 
-// input returns the recorded-load flags of the arguments, over the
+// recordedInput returns the recorded-load flags of the arguments, over the
 // server's defaults, and the names of those given.
-func (a recordedArgs) input(defaults action.RecordedInput) (action.RecordedInput, map[string]bool, error) {
+func (a recordedArgs) recordedInput(defaults action.RecordedInput) (action.RecordedInput, map[string]bool, error) {
 	in, given := defaults, map[string]bool{}
 	if a.Prometheus != "" {
 		in.Prometheus.Endpoint, given["prometheus"] = a.Prometheus, true
@@ -229,7 +229,7 @@ func (a backtestArgs) input(recorded action.RecordedInput) (action.WhatIfInput, 
 		return in, err
 	}
 	var given map[string]bool
-	if in.Recorded, given, err = a.recordedArgs.input(recorded); err != nil {
+	if in.Recorded, given, err = a.recordedInput(recorded); err != nil {
 		return in, err
 	}
 	for k := range given {

@@ -4,6 +4,7 @@
 package mcpserver_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -294,7 +295,7 @@ func TestExplain(t *testing.T) {
 	}
 	got, _ := json.Marshal(d)
 	wantJSON, _ := json.Marshal(want)
-	if string(got) != string(wantJSON) {
+	if !bytes.Equal(got, wantJSON) {
 		t.Errorf("hpa_explain differs from explain -o json:\n%s\n%s", got, wantJSON)
 	}
 }

@@ -151,7 +151,7 @@ func (h *handlers) explain(ctx context.Context, _ *mcp.CallToolRequest, a explai
 		return fail(err)
 	}
 	c := h.newCall(a.connArgs, a.NoHistory)
-	rec, given, err := a.recordedArgs.input(h.recorded())
+	rec, given, err := a.recordedInput(h.recorded())
 	if err != nil {
 		return fail(err)
 	}
