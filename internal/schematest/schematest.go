@@ -152,6 +152,8 @@ func KindOf(doc []byte) (schema.Kind, error) {
 		return schema.WhatIf, nil
 	case "MigrationReport":
 		return schema.Migrate, nil
+	case "KEDAExplanation":
+		return schema.KEDA, nil
 	case "ExplanationSummaryList":
 		return schema.Summaries, nil
 	}

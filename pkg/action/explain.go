@@ -29,24 +29,49 @@ type ExplainConfig struct {
 
 // ExplainResult is the replay and what the user should know about it.
 type ExplainResult struct {
+	// Decision is nil when there is no HPA to replay: a ScaledObject whose
+	// HPA KEDA deleted (paused) or never wrote; KEDA then says it all.
 	Decision *explain.Decision
+	// KEDA is KEDA's part, for an HPA a ScaledObject owns (also in
+	// Decision.KEDA) or a ScaledObject without HPA.
+	KEDA     *explain.KEDA
 	Snapshot *engine.Snapshot
 	Settings engine.Settings
 	// Warnings are inputs that could not be read or look wrong, one line each.
 	Warnings []string
 	// Notes say what was done besides the replay (the dump written).
 	Notes []string
+
+	// in is what was read (for whatif).
+	in *snapshot
 }
 
 // Explain reads one HPA and its inputs and replays one sync.
 func Explain(ctx context.Context, cfg ExplainConfig) (*ExplainResult, error) {
-	in, err := cfg.Source.read(ctx, cfg.Name, cfg.Settings)
+	if err := checkObjectName(cfg.Name); err != nil {
+		return nil, err
+	}
+	if name, ok := ScaledObjectName(cfg.Name); ok {
+		return explainScaledObject(ctx, cfg, name)
+	}
+	in, err := cfg.Source.read(ctx, plainHPAName(cfg.Name), cfg.Settings)
 	if err != nil {
 		return nil, err
 	}
+	return explainSnapshot(cfg, in)
+}
+
+// explainSnapshot replays the sync of a snapshot read, with KEDA's part
+// when a ScaledObject owns the HPA.
+func explainSnapshot(cfg ExplainConfig, in *snapshot) (*ExplainResult, error) {
+	var err error
 	res := &ExplainResult{Snapshot: in.snap, Settings: in.settings, Warnings: in.warnings}
 	if cfg.Dump != "" {
-		if err := writeDump(cfg.Dump, in.snap, &in.settings); err != nil {
+		var k *load.KEDADump
+		if in.keda != nil {
+			k = &load.KEDADump{ScaledObject: in.keda.so, Version: in.keda.version.String(), VersionSource: in.keda.versionSource}
+		}
+		if err := writeDump(cfg.Dump, in.snap, &in.settings, k); err != nil {
 			return nil, err
 		}
 		res.Notes = append(res.Notes, fmt.Sprintf("Snapshot written to %s (replay: kubectl hpa explain %s -n %s -f %s --now %s)",
@@ -59,15 +84,20 @@ func Explain(ctx context.Context, cfg ExplainConfig) (*ExplainResult, error) {
 	if res.Decision, err = eval(in.snap, in.settings); err != nil {
 		return nil, fmt.Errorf("replay HPA %q: %w", in.snap.HPA.Namespace+"/"+in.snap.HPA.Name, err)
 	}
+	if err := attachKEDA(in.keda, in.snap, in.settings, eval, res.Decision); err != nil {
+		return nil, err
+	}
+	res.KEDA = res.Decision.KEDA
+	res.in = in
 	return res, nil
 }
 
-func writeDump(path string, snap *engine.Snapshot, set *engine.Settings) error {
+func writeDump(path string, snap *engine.Snapshot, set *engine.Settings, k *load.KEDADump) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return fmt.Errorf("--dump: %w", err)
 	}
-	if err := load.Dump(f, snap, set); err != nil {
+	if err := load.DumpKEDA(f, snap, set, k); err != nil {
 		_ = f.Close()
 		return fmt.Errorf("--dump %s: %w", path, err)
 	}
@@ -86,6 +116,9 @@ type ManyConfig struct {
 	Settings      SettingsOverrides
 	// Progress, if set, is called as HPAs are gathered.
 	Progress func(done, total int)
+	// OnKEDA, if set, is called before the first replay when the scope
+	// holds ScaledObjects (the list view adds its KEDA column).
+	OnKEDA   func()
 	Evaluate EvaluateFunc
 }
 
@@ -98,6 +131,9 @@ type ManyResult struct {
 	// Settings are the controller settings of every replay.
 	Settings engine.Settings
 	Warnings []string
+	// KEDA are the paused ScaledObjects of the scope whose HPA KEDA
+	// deleted: they have no row of their own otherwise.
+	KEDA []*explain.KEDA
 }
 
 // ExplainMany reads the selected HPAs and their inputs from the cluster,
@@ -121,6 +157,7 @@ func ExplainMany[T any](ctx context.Context, cfg ManyConfig, prepare func(*expla
 	// What the controller is (its version, its flags) is read while the
 	// HPAs and what they share are listed.
 	detected := detectStart(ctx, clients)
+	kedaWait := startKEDAMany(ctx, clients, ns, cfg.Settings.KEDAVersion)
 	scope, err := gather.List(ctx, clients, gather.ManyOptions{
 		Options: gather.Options{Now: src.Now}, Namespace: ns, LabelSelector: cfg.Selector, Progress: cfg.Progress,
 	})
@@ -148,6 +185,12 @@ func ExplainMany[T any](ctx context.Context, cfg ManyConfig, prepare func(*expla
 	if eval == nil {
 		eval = engine.Evaluate
 	}
+	km := kedaWait()
+	warn(km.warnings)
+	if len(km.sos) > 0 && cfg.OnKEDA != nil {
+		cfg.OnKEDA()
+	}
+	hpas := map[string]bool{}
 	// The replays (and prepare) run in parallel with the snapshots; the
 	// results are emitted in order.
 	err = gather.EachWith(ctx, scope, func(r *gather.Result) (T, error) {
@@ -156,8 +199,10 @@ func ExplainMany[T any](ctx context.Context, cfg ManyConfig, prepare func(*expla
 			var none T
 			return none, err
 		}
+		r.Warnings = append(r.Warnings, km.attach(r.Snapshot, set, eval, d)...)
 		return prepare(d)
 	}, func(r *gather.Result, v T, err error) error {
+		hpas[r.Snapshot.HPA.Namespace+"/"+r.Snapshot.HPA.Name] = true
 		warn(r.Warnings)
 		if err != nil {
 			return fmt.Errorf("replay HPA %q: %w", r.Snapshot.HPA.Namespace+"/"+r.Snapshot.HPA.Name, err)
@@ -168,5 +213,8 @@ func ExplainMany[T any](ctx context.Context, cfg ManyConfig, prepare func(*expla
 	if err != nil {
 		return nil, err
 	}
+	km.warnings = nil
+	out.KEDA = km.pausedWithoutHPA(ctx, clients, src.Now, hpas)
+	warn(km.warnings)
 	return out, nil
 }

@@ -143,7 +143,7 @@ func ExplainAt(ctx context.Context, cfg ExplainAtConfig) (*ExplainResult, error)
 	}
 	// The status the controller wrote then is not recorded: nothing to
 	// compare the replay with.
-	d.Agreement = explain.Agreement{}
+	d.Agreement = explain.Agreement{NotChecked: "the status the controller wrote at that sync is not recorded"}
 	return &ExplainResult{Decision: d, Snapshot: in.snap, Settings: in.settings, Warnings: append(in.warnings, rec.Warnings...)}, nil
 }
 
@@ -230,7 +230,7 @@ func readRecording(ctx context.Context, in *snapshot, extra *recordedExtra, from
 	req := prom.Request{
 		Namespace: in.snap.HPA.Namespace, Kind: t.Kind, Name: t.Name, Selector: t.Selector,
 		ReplicaSets: extra.replicaSets, Pods: in.snap.Pods, Metrics: metrics,
-		Start: start, Step: step, Len: n, SampleLag: resolution / 2,
+		Start: start, Step: step, Len: n, SampleLag: sampleLag(resolution),
 		NoKubeStateMetrics: load.NoKubeStateMetrics, Progress: load.Progress,
 	}
 	if len(in.snap.Pods) > 0 {
@@ -255,6 +255,15 @@ func readRecording(ctx context.Context, in *snapshot, extra *recordedExtra, from
 	}
 	return rec, nil
 }
+
+// sampleLag is how long before a sync the store's sample is read: as old
+// as metrics-server's on average. metrics-server serves the rate between
+// its two latest scrapes, one resolution apart, the latest anywhere in the
+// last resolution: the middle of its window is one resolution old on
+// average. The store's irate spans its last two scrapes (a few seconds):
+// reading it three quarters of a resolution back puts the middle of its
+// window about as far.
+func sampleLag(resolution time.Duration) time.Duration { return resolution * 3 / 4 }
 
 var newSizeRE = regexp.MustCompile(`^New size: (\d+);`)
 

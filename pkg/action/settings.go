@@ -30,6 +30,9 @@ type SettingsOverrides struct {
 	// SkipValidation replays -f input the API server would refuse (hidden
 	// flag; replays upstream's unit-test objects).
 	SkipValidation bool
+	// KEDAVersion is --keda-version: the KEDA release replayed for the
+	// HPAs a ScaledObject owns ("": detected; checked by Overrides).
+	KEDAVersion string
 }
 
 // Controller is what is known of the controller that runs the HPAs: found

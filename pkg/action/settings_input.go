@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/keda"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
 )
 
@@ -23,6 +24,9 @@ const (
 	// MaxSyncPeriod bounds --sync-period.
 	MaxSyncPeriod = time.Hour
 )
+
+// KEDAVersionHelp describes --keda-version.
+var KEDAVersionHelp = fmt.Sprintf("KEDA release to replay for HPAs a ScaledObject owns, like 2.21 or v2.20.2 (default: detected from KEDA's operator, else %s)", keda.NewestVersion)
 
 // SettingsInput is the kube-controller-manager settings as the command line
 // gives them: its version, its feature gates and its
@@ -42,6 +46,8 @@ type SettingsInput struct {
 	// SkipValidation replays -f input the API server would refuse (hidden;
 	// used to replay upstream's unit-test objects, which never met one).
 	SkipValidation bool
+	// KEDAVersion is --keda-version ("": detected from KEDA's operator).
+	KEDAVersion string
 	// Given holds the names of the flags set on the command line
 	// ("tolerance", "sync-period", ...).
 	Given map[string]bool
@@ -120,6 +126,12 @@ func (in SettingsInput) Overrides() (SettingsOverrides, error) {
 		if _, err := profile.New(v, o.FeatureGates); err != nil {
 			return o, err
 		}
+	}
+	if in.KEDAVersion != "" {
+		if _, _, _, err := kedaVersion(in.KEDAVersion); err != nil {
+			return o, err
+		}
+		o.KEDAVersion = in.KEDAVersion
 	}
 	o.ScaleUpdateError = in.AssumeScaleUpdateError
 	o.SkipValidation = in.SkipValidation

@@ -18,6 +18,7 @@ import (
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/gather"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/history"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/keda"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/load"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
 )
@@ -54,12 +55,20 @@ type snapshot struct {
 	warnings []string
 	// events are the HPA's events (live reads).
 	events []corev1.Event
+	// keda is the KEDA side, for an HPA a ScaledObject owns.
+	keda *kedaIn
 }
 
 // read loads HPA name and its inputs, from the files or the cluster, and
 // resolves the controller settings: what the cluster (live) or the input's
 // Controller document (files) says, then the overrides. It only reads.
 func (s Source) read(ctx context.Context, name string, o SettingsOverrides) (*snapshot, error) {
+	return s.readWith(ctx, name, o, nil)
+}
+
+// readWith is read, with the ScaledObject that owns the HPA when the
+// caller has read it already.
+func (s Source) readWith(ctx context.Context, name string, o SettingsOverrides, so *keda.ScaledObject) (*snapshot, error) {
 	if !s.Live() {
 		return s.readFiles(name, o)
 	}
@@ -95,6 +104,11 @@ func (s Source) read(ctx context.Context, name string, o SettingsOverrides) (*sn
 			}
 		}
 	}
+	if keda.Owner(res.Snapshot.HPA) != "" {
+		var ws []string
+		out.keda, ws = readKEDA(ctx, clients, res.Snapshot, so, o.KEDAVersion)
+		out.warnings = append(out.warnings, ws...)
+	}
 	return out, nil
 }
 
@@ -107,6 +121,12 @@ func (s Source) readFiles(name string, o SettingsOverrides) (*snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
+	return s.fromLoad(res, o)
+}
+
+// fromLoad resolves the settings of a snapshot loaded from files and
+// checks its objects.
+func (s Source) fromLoad(res *load.Result, o SettingsOverrides) (*snapshot, error) {
 	ctl, err := controllerOf(res.Controller)
 	if err != nil {
 		return nil, err
@@ -124,7 +144,13 @@ func (s Source) readFiles(name string, o SettingsOverrides) (*snapshot, error) {
 	}
 	snap := res.Snapshot
 	snap.Now = s.Now
-	return &snapshot{snap: snap, settings: set, warnings: res.Warnings}, nil
+	out := &snapshot{snap: snap, settings: set, warnings: res.Warnings}
+	in, ws, err := kedaFromFiles(res.ScaledObject, res.Controller, snap.HPA, o.KEDAVersion)
+	if err != nil {
+		return nil, err
+	}
+	out.keda, out.warnings = in, append(out.warnings, ws...)
+	return out, nil
 }
 
 // controllerOf reads a snapshot's Controller document (nil: none given).

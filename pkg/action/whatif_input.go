@@ -29,8 +29,9 @@ const (
 )
 
 // WhatIfInput is a whatif as its flags give it (the MCP tools' arguments
-// carry the same names): the overrides, the projection and the backtest,
-// as strings to parse. Plan checks it.
+// carry the same names): the overrides of the HPA's inputs and of a
+// ScaledObject, the projection and the backtest, as strings to parse. Plan
+// checks it.
 type WhatIfInput struct {
 	CPU, Memory        string
 	Metrics            []string
@@ -53,8 +54,19 @@ type WhatIfInput struct {
 	Since, Until string
 	SampleDelay  time.Duration
 	Recorded     RecordedInput
+
+	// The changes of a ScaledObject (whatif.KEDAOverrides).
+	Triggers         []string
+	Activations      []string
+	Cooldown         time.Duration
+	PollingInterval  time.Duration
+	Idle             int32
+	FallbackReplicas int32
+	FailureThreshold int32
+
 	// Given holds the names of the flags set: only they override min, max,
-	// replicas and the backtest's pod-startup.
+	// replicas, the ScaledObject's numbers and durations, and the
+	// backtest's pod-startup.
 	Given map[string]bool
 }
 
@@ -87,7 +99,7 @@ func CheckFor(v string) error {
 // read from src. Mistakes in the values are *UsageErrors; the behavior and
 // trace files that cannot be read or parsed are plain errors.
 func (in WhatIfInput) Plan(src Source, name string, settings SettingsOverrides) (*WhatIfPlan, error) {
-	ov, err := in.overrides()
+	ov, kov, err := in.overrides()
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +112,7 @@ func (in WhatIfInput) Plan(src Source, name string, settings SettingsOverrides) 
 	case in.Until != "" || RecordedUsed(in.Given):
 		return nil, usageErrorf("--until and the recorded-load flags (--prometheus, --query, ...) go with --since")
 	default:
-		p = &WhatIfPlan{WhatIf: &WhatIfConfig{Source: src, Name: name, Settings: settings, Overrides: ov}}
+		p = &WhatIfPlan{WhatIf: &WhatIfConfig{Source: src, Name: name, Settings: settings, Overrides: ov, KEDA: kov}}
 		if p.WhatIf.Projection, err = in.projection(); err != nil {
 			return nil, err
 		}
@@ -111,19 +123,22 @@ func (in WhatIfInput) Plan(src Source, name string, settings SettingsOverrides) 
 	return p, nil
 }
 
-// overrides parses the changes.
-func (in WhatIfInput) overrides() (whatif.Overrides, error) {
+// overrides parses the changes of the HPA's inputs and of a ScaledObject.
+func (in WhatIfInput) overrides() (whatif.Overrides, whatif.KEDAOverrides, error) {
 	ov := whatif.Overrides{AllReady: in.AllReady, LoadModel: in.LoadModel}
-	var err error
-	if in.CPU != "" {
-		if ov.CPU, err = usageFlag("--cpu", in.CPU); err != nil {
-			return ov, &UsageError{Err: err}
+	var kov whatif.KEDAOverrides
+	for _, u := range []struct {
+		flag, value string
+		out         **whatif.UsageOverride
+	}{{"--cpu", in.CPU, &ov.CPU}, {"--memory", in.Memory, &ov.Memory}} {
+		if u.value == "" {
+			continue
 		}
-	}
-	if in.Memory != "" {
-		if ov.Memory, err = usageFlag("--memory", in.Memory); err != nil {
-			return ov, &UsageError{Err: err}
+		v, err := whatif.ParseUsage(u.value)
+		if err != nil {
+			return ov, kov, usageErrorf("%s: %w", u.flag, err)
 		}
+		*u.out = &v
 	}
 	for _, list := range []struct {
 		flag   string
@@ -137,7 +152,7 @@ func (in WhatIfInput) overrides() (whatif.Overrides, error) {
 		for _, v := range list.values {
 			m, err := whatif.ParseMetric(v, list.flag == "--external")
 			if err != nil {
-				return ov, usageErrorf("%s: %w", list.flag, err)
+				return ov, kov, usageErrorf("%s: %w", list.flag, err)
 			}
 			*list.out = append(*list.out, m)
 		}
@@ -145,7 +160,7 @@ func (in WhatIfInput) overrides() (whatif.Overrides, error) {
 	for _, v := range in.Targets {
 		t, err := whatif.ParseTarget(v)
 		if err != nil {
-			return ov, usageErrorf("--target: %w", err)
+			return ov, kov, usageErrorf("--target: %w", err)
 		}
 		ov.Targets = append(ov.Targets, t)
 	}
@@ -153,10 +168,40 @@ func (in WhatIfInput) overrides() (whatif.Overrides, error) {
 		flag string
 		v    int32
 		out  **int32
-	}{{"min", in.Min, &ov.Min}, {"max", in.Max, &ov.Max}, {"replicas", in.Replicas, &ov.Replicas}} {
+	}{
+		{"min", in.Min, &ov.Min},
+		{"max", in.Max, &ov.Max},
+		{"replicas", in.Replicas, &ov.Replicas},
+		{"idle", in.Idle, &kov.Idle},
+		{"fallback-replicas", in.FallbackReplicas, &kov.FallbackReplicas},
+		{"failure-threshold", in.FailureThreshold, &kov.FailureThreshold},
+	} {
 		if in.Given[b.flag] {
 			v := b.v
 			*b.out = &v
+		}
+	}
+	for _, d := range []struct {
+		flag string
+		v    time.Duration
+		out  **time.Duration
+	}{{"cooldown", in.Cooldown, &kov.Cooldown}, {"polling-interval", in.PollingInterval, &kov.PollingInterval}} {
+		if in.Given[d.flag] {
+			v := d.v
+			*d.out = &v
+		}
+	}
+	for _, list := range []struct {
+		flag   string
+		values []string
+		out    *[]whatif.TriggerOverride
+	}{{"--trigger", in.Triggers, &kov.Triggers}, {"--activation", in.Activations, &kov.Activations}} {
+		for _, v := range list.values {
+			t, err := whatif.ParseTriggerOverride(v, list.flag == "--trigger")
+			if err != nil {
+				return ov, kov, usageErrorf("%s: %w", list.flag, err)
+			}
+			*list.out = append(*list.out, t)
 		}
 	}
 	for _, tol := range []struct {
@@ -171,22 +216,22 @@ func (in WhatIfInput) overrides() (whatif.Overrides, error) {
 		}
 		q, err := whatif.ParseQuantity(tol.value)
 		if err != nil || q.Sign() < 0 {
-			return ov, usageErrorf("%s: %q is not a tolerance (a non-negative number like 0.05)", tol.flag, tol.value)
+			return ov, kov, usageErrorf("%s: %q is not a tolerance (a non-negative number like 0.05)", tol.flag, tol.value)
 		}
 		*tol.out = &q
 	}
 	if in.BehaviorFile != "" {
 		data, err := os.ReadFile(in.BehaviorFile)
 		if err != nil {
-			return ov, fmt.Errorf("--behavior: %w", err)
+			return ov, kov, fmt.Errorf("--behavior: %w", err)
 		}
 		b, err := whatif.ParseBehavior(in.BehaviorFile, data)
 		if err != nil {
-			return ov, fmt.Errorf("--behavior %w", err)
+			return ov, kov, fmt.Errorf("--behavior %w", err)
 		}
 		ov.Behavior, ov.BehaviorSource = b, in.BehaviorFile
 	}
-	return ov, nil
+	return ov, kov, nil
 }
 
 // projection parses --for and --trace (nil: no projection).
@@ -255,7 +300,7 @@ func (in WhatIfInput) validate(p *WhatIfPlan) error {
 	if in.LoadModel != explain.LoadConstantTotal && in.LoadModel != explain.LoadConstantPerPod {
 		return fmt.Errorf("--load-model must be %s or %s, got %q", explain.LoadConstantTotal, explain.LoadConstantPerPod, in.LoadModel)
 	}
-	if p.WhatIf != nil && p.WhatIf.Overrides.Empty() && p.WhatIf.Projection == nil {
+	if p.WhatIf != nil && p.WhatIf.Overrides.Empty() && p.WhatIf.KEDA.Empty() && p.WhatIf.Projection == nil {
 		return errNoChanges
 	}
 	if in.SampleDelay < 0 || in.SampleDelay > MaxPodStartup {
@@ -273,14 +318,6 @@ func (in WhatIfInput) validate(p *WhatIfPlan) error {
 		}
 	}
 	return nil
-}
-
-func usageFlag(flag, v string) (*whatif.UsageOverride, error) {
-	u, err := whatif.ParseUsage(v)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", flag, err)
-	}
-	return &u, nil
 }
 
 // Run replays the plan: the whatif, or the backtest. An override that
@@ -306,6 +343,10 @@ var whatifFlags = map[whatif.Field]string{
 	whatif.FieldMin: "--min", whatif.FieldMax: "--max", whatif.FieldBounds: "--min/--max",
 	whatif.FieldTolerance: "--scale-up-tolerance/--scale-down-tolerance", whatif.FieldReplicas: "--replicas",
 	whatif.FieldTrace: "--trace", whatif.FieldBehavior: "--behavior",
+	whatif.FieldTrigger: "--trigger", whatif.FieldActivation: "--activation", whatif.FieldCooldown: "--cooldown",
+	whatif.FieldPollingInterval: "--polling-interval", whatif.FieldIdle: "--idle",
+	whatif.FieldFallbackReplicas: "--fallback-replicas", whatif.FieldFailureThreshold: "--failure-threshold",
+	whatif.FieldBoundsKEDA: "the ScaledObject's overrides",
 }
 
 // flagNamed rewords a whatif field error with its flag, keeping what
@@ -324,4 +365,4 @@ func flagNamed(err error) error {
 }
 
 // errNoChanges is returned when whatif gets nothing to change.
-var errNoChanges = errors.New("no change given: pass at least one override (--cpu, --memory, --metric, --object, --external, --target, --min, --max, --scale-up-tolerance, --scale-down-tolerance, --behavior, --replicas, --all-ready) or a projection (--for, --trace), or a backtest (--since)")
+var errNoChanges = errors.New("no change given: pass at least one override (--cpu, --memory, --metric, --object, --external, --target, --min, --max, --scale-up-tolerance, --scale-down-tolerance, --behavior, --replicas, --all-ready; for a ScaledObject --trigger, --activation, --cooldown, --polling-interval, --idle, --fallback-replicas, --failure-threshold) or a projection (--for, --trace), or a backtest (--since)")

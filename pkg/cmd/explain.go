@@ -282,7 +282,7 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 		fmt.Fprintln(o.ErrOut, n)
 	}
 	o.Source.reportCalls(o.ErrOut, o.Clients, "")
-	if err := render.Write(o.Out, o.format, res.Decision, o.Output.Display.RenderOptions(o.Out)); err != nil {
+	if err := render.WriteExplanation(o.Out, o.format, res.Decision, res.KEDA, o.Output.Display.RenderOptions(o.Out)); err != nil {
 		return err
 	}
 	o.gate.Check(res.Decision)
@@ -308,7 +308,7 @@ func (o *ExplainOptions) runMany(ctx context.Context) error {
 	lw := render.NewListWriter(o.Out, o.format, o.AllNamespaces, o.Output.Display.RenderOptions(o.Out))
 	res, err := action.ExplainMany(ctx, action.ManyConfig{
 		Source: o.source, AllNamespaces: o.AllNamespaces, Selector: o.Selector, Settings: o.overrides,
-		Progress: progress, Evaluate: o.Evaluate,
+		Progress: progress, Evaluate: o.Evaluate, OnKEDA: lw.ShowKEDA,
 	}, func(d *explain.Decision) (render.ListItem, error) {
 		o.gate.Check(d)
 		return lw.Encode(d)
@@ -317,7 +317,7 @@ func (o *ExplainOptions) runMany(ctx context.Context) error {
 		return err
 	}
 	printWarnings(o.ErrOut, res.Warnings)
-	if res.Count == 0 && o.format == render.FormatText {
+	if res.Count == 0 && len(res.KEDA) == 0 && o.format == render.FormatText {
 		where := fmt.Sprintf("in namespace %q", res.Namespace)
 		if o.AllNamespaces {
 			where = "in any namespace"
@@ -326,6 +326,11 @@ func (o *ExplainOptions) runMany(ctx context.Context) error {
 		return nil
 	}
 	o.Source.reportCalls(o.ErrOut, o.Clients, fmt.Sprintf(" for %d HPAs", res.Count))
+	for _, k := range res.KEDA {
+		if err := lw.WriteKEDA(k); err != nil {
+			return err
+		}
+	}
 	if err := lw.Close(); err != nil {
 		return err
 	}

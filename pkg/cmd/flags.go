@@ -126,6 +126,7 @@ func (s *SettingsFlags) AddFlags(fs *pflag.FlagSet) {
 		"Feature gates as Name=true|false,... on top of the controller version's defaults (see docs/versions.md)")
 	fs.StringVar(&s.ControllerVersion, "controller-version", s.ControllerVersion,
 		"Kubernetes version of the kube-controller-manager to replay, like 1.32 or v1.32.13 (default: detected from the cluster, else "+profile.NewestVersion+")")
+	fs.StringVar(&s.KEDAVersion, "keda-version", s.KEDAVersion, action.KEDAVersionHelp)
 	fs.StringVar(&s.AssumeScaleUpdateError, "assume-scale-update-error", s.AssumeScaleUpdateError,
 		"Assume the controller's scale update fails with this error")
 	_ = fs.MarkHidden("assume-scale-update-error")

@@ -48,8 +48,7 @@ func NewCmdMCP(streams genericiooptions.IOStreams, cf *genericclioptions.ConfigF
 			kubectl hpa mcp --kubeconfig ~/.kube/prod --context prod-eu --allow-writes
 
 			# Check the server by hand: initialize, then list the tools
-			printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sh","version":"0"}}}' \
-			  '{"jsonrpc":"2.0","method":"notifications/initialized"}' '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' | kubectl hpa mcp`),
+			printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sh","version":"0"}}}' '{"jsonrpc":"2.0","method":"notifications/initialized"}' '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' | kubectl hpa mcp`),
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if o.ConfigFlags == nil {

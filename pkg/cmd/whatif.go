@@ -166,6 +166,13 @@ func addOverrideFlags(fs *pflag.FlagSet, in *action.WhatIfInput) {
 	fs.Var(newDurationOrAuto(&in.For), "for", fmt.Sprintf("Project the syncs over this long (like 30m, at most %s and %d syncs), or 'auto': until the replicas settle (at most 1h)", action.MaxFor, whatif.DefaultMaxSteps))
 	fs.DurationVar(&in.PodStartup, "pod-startup", in.PodStartup, fmt.Sprintf("In a projection, how long a new pod takes to become ready and report samples (at most %s)", action.MaxPodStartup))
 	fs.StringVar(&in.TraceFile, "trace", "", "In a projection, a CSV load trace (time,cpu | time,cpu/pod | ..., see docs/whatif.md); implies --for")
+	fs.StringArrayVar(&in.Triggers, "trigger", nil, "For a ScaledObject: what a trigger reads, NAME=VALUE or NAME=error[:MESSAGE] (NAME: its name, metric name or index; repeatable); --min/--max set minReplicaCount/maxReplicaCount")
+	fs.StringArrayVar(&in.Activations, "activation", nil, "For a ScaledObject: a trigger's activation threshold, NAME=VALUE (repeatable)")
+	fs.DurationVar(&in.Cooldown, "cooldown", 0, "For a ScaledObject: its cooldownPeriod (whole seconds, like 30s)")
+	fs.DurationVar(&in.PollingInterval, "polling-interval", 0, "For a ScaledObject: its pollingInterval (whole seconds)")
+	fs.Int32Var(&in.Idle, "idle", 0, "For a ScaledObject: its idleReplicaCount (-1 removes it)")
+	fs.Int32Var(&in.FallbackReplicas, "fallback-replicas", 0, "For a ScaledObject: fallback.replicas (adds a static fallback when it has none)")
+	fs.Int32Var(&in.FailureThreshold, "failure-threshold", 0, "For a ScaledObject: fallback.failureThreshold")
 }
 
 // durationOrAuto is a flag value: a duration, or "auto".

@@ -33,6 +33,9 @@ type calculator struct {
 	sw profile.Switches
 	// foreign names selected pods the target does not own (explanation only).
 	foreign map[string]string
+	// brief leaves out the per-pod entries and the step narratives
+	// (Settings.Brief).
+	brief bool
 }
 
 // utilization is the outcome of one utilization computation.
@@ -84,6 +87,24 @@ func removeSamples(samples podSamples, set map[string]struct{}) {
 }
 
 // accounting builds the per-pod table of a pod-based calculation.
+// accounting classifies the calculator's pods; brief, only counts them.
+func (c *calculator) accounting(g podGroups, samples podSamples, requests map[string]int64) *explain.PodAccounting {
+	if c.brief {
+		acc := &explain.PodAccounting{Listed: len(c.pods), Ready: g.readyCount, Unready: len(g.unready), Missing: len(g.missing), Ignored: len(g.ignored)}
+		listed := make(map[string]struct{}, len(c.pods))
+		for _, p := range c.pods {
+			listed[p.Name] = struct{}{}
+		}
+		for name := range samples {
+			if _, ok := listed[name]; !ok {
+				acc.Superfluous++
+			}
+		}
+		return acc
+	}
+	return accounting(c.pods, g, samples, requests, c.foreign)
+}
+
 func accounting(pods []*corev1.Pod, g podGroups, samples podSamples, requests map[string]int64, foreign map[string]string) *explain.PodAccounting {
 	acc := &explain.PodAccounting{Listed: len(pods), Ready: g.readyCount, Unready: len(g.unready), Missing: len(g.missing), Ignored: len(g.ignored)}
 	listed := map[string]struct{}{}
@@ -163,15 +184,15 @@ func (c *calculator) getResourceReplicas(cur, target int32, resource corev1.Reso
 	removeSamples(samples, g.ignored)
 	removeSamples(samples, g.unready)
 	if len(samples) == 0 {
-		tr.Pods = accounting(c.pods, g, all, nil, c.foreign)
+		tr.Pods = c.accounting(g, all, nil)
 		return 0, 0, 0, time.Time{}, errors.New("did not receive metrics for targeted pods (pods might be unready)")
 	}
 	requests, err := calculateRequests(c.pods, container, resource, c.sw)
 	if err != nil {
-		tr.Pods = accounting(c.pods, g, all, nil, c.foreign)
+		tr.Pods = c.accounting(g, all, nil)
 		return 0, 0, 0, time.Time{}, err
 	}
-	tr.Pods = accounting(c.pods, g, all, requests, c.foreign)
+	tr.Pods = c.accounting(g, all, requests)
 
 	u, err := utilizationRatio(samples, requests, target)
 	if err != nil {
@@ -181,17 +202,23 @@ func (c *calculator) getResourceReplicas(cur, target int32, resource corev1.Reso
 	sr := sumR
 	tr.Usage = &explain.Usage{SumMilli: sumU, Count: countWithRequest(samples, requests), RequestSumMilli: &sr, AverageMilli: rawAvg, TargetMilli: int64(target), Ratio: explain.Ratio(ratio), RatioUndefined: undefinedRatio(ratio, int64(target)), ReplicaBase: int32(g.readyCount), ReplicaBaseKind: "readyPods"}
 	tr.Tolerance = tol.check(ratio)
-	tr.Steps = append(tr.Steps, fmt.Sprintf("utilization = floor(100 × %dm used / %dm requested) = %d%% against a target of %d%%: ratio %.4g", sumU, sumR, util, target, ratio))
+	if !c.brief {
+		tr.Steps = append(tr.Steps, fmt.Sprintf("utilization = floor(100 × %dm used / %dm requested) = %d%% against a target of %d%%: ratio %.4g", sumU, sumR, util, target, ratio))
+	}
 
 	scaleUpWithUnready := len(g.unready) > 0 && ratio > 1.0
 	if !scaleUpWithUnready && len(g.missing) == 0 {
 		if tol.isWithin(ratio) {
-			tr.Steps = append(tr.Steps, fmt.Sprintf("ratio %.4g is %s: keep %d replicas", ratio, tol.within(ratio), cur))
+			if !c.brief {
+				tr.Steps = append(tr.Steps, fmt.Sprintf("ratio %.4g is %s: keep %d replicas", ratio, tol.within(ratio), cur))
+			}
 			return cur, util, rawAvg, ts, nil
 		}
 		n := ceilInt32(ratio * float64(g.readyCount))
 		tr.Usage.Replicas = &n
-		tr.Steps = append(tr.Steps, fmt.Sprintf("ceil(%.4g × %d ready pods) = %d", ratio, g.readyCount, n))
+		if !c.brief {
+			tr.Steps = append(tr.Steps, fmt.Sprintf("ceil(%.4g × %d ready pods) = %d", ratio, g.readyCount, n))
+		}
 		return n, util, rawAvg, ts, nil
 	}
 
@@ -265,9 +292,13 @@ func (c *calculator) finishFillIn(tr *explain.MetricResult, fi *explain.FillIn, 
 	if fi.Within || fi.DirectionFlip {
 		fi.Result = cur
 		if fi.Within {
-			tr.Steps = append(tr.Steps, fmt.Sprintf("after the fill-in the ratio is %.4g, %s: keep %d replicas", newRatio, tol.within(newRatio), cur))
+			if !c.brief {
+				tr.Steps = append(tr.Steps, fmt.Sprintf("after the fill-in the ratio is %.4g, %s: keep %d replicas", newRatio, tol.within(newRatio), cur))
+			}
 		} else {
-			tr.Steps = append(tr.Steps, fmt.Sprintf("after the fill-in the ratio %.4g points the other way than %.4g: keep %d replicas", newRatio, ratio, cur))
+			if !c.brief {
+				tr.Steps = append(tr.Steps, fmt.Sprintf("after the fill-in the ratio %.4g points the other way than %.4g: keep %d replicas", newRatio, ratio, cur))
+			}
 		}
 		return cur, util, raw, ts, nil
 	}
@@ -276,11 +307,15 @@ func (c *calculator) finishFillIn(tr *explain.MetricResult, fi *explain.FillIn, 
 	if (newRatio < 1.0 && n > cur) || (newRatio > 1.0 && n < cur) {
 		fi.WrongWay = true
 		fi.Result = cur
-		tr.Steps = append(tr.Steps, fmt.Sprintf("ceil(%.4g × %d samples) = %d would move against the ratio: keep %d replicas", newRatio, samples, n, cur))
+		if !c.brief {
+			tr.Steps = append(tr.Steps, fmt.Sprintf("ceil(%.4g × %d samples) = %d would move against the ratio: keep %d replicas", newRatio, samples, n, cur))
+		}
 		return cur, util, raw, ts, nil
 	}
 	fi.Result = n
-	tr.Steps = append(tr.Steps, fmt.Sprintf("after the fill-in: ceil(%.4g × %d samples) = %d", newRatio, samples, n))
+	if !c.brief {
+		tr.Steps = append(tr.Steps, fmt.Sprintf("after the fill-in: ceil(%.4g × %d samples) = %d", newRatio, samples, n))
+	}
 	return n, util, raw, ts, nil
 }
 
@@ -317,24 +352,30 @@ func (c *calculator) plainReplicas(samples podSamples, cur int32, target int64, 
 	all := samples.clone()
 	removeSamples(samples, g.ignored)
 	removeSamples(samples, g.unready)
-	tr.Pods = accounting(c.pods, g, all, nil, c.foreign)
+	tr.Pods = c.accounting(g, all, nil)
 	if len(samples) == 0 {
 		return 0, 0, errors.New("did not receive metrics for targeted pods (pods might be unready)")
 	}
 	ratio, avg, sum := usageRatio(samples, target)
 	tr.Usage = &explain.Usage{SumMilli: sum, Count: len(samples), AverageMilli: avg, TargetMilli: target, Ratio: explain.Ratio(ratio), RatioUndefined: undefinedRatio(ratio, target), ReplicaBase: int32(g.readyCount), ReplicaBaseKind: "readyPods"}
 	tr.Tolerance = tol.check(ratio)
-	tr.Steps = append(tr.Steps, fmt.Sprintf("average = %dm / %d samples = %dm against a target of %dm: ratio %.4g", sum, len(samples), avg, target, ratio))
+	if !c.brief {
+		tr.Steps = append(tr.Steps, fmt.Sprintf("average = %dm / %d samples = %dm against a target of %dm: ratio %.4g", sum, len(samples), avg, target, ratio))
+	}
 
 	scaleUpWithUnready := len(g.unready) > 0 && ratio > 1.0
 	if !scaleUpWithUnready && len(g.missing) == 0 {
 		if tol.isWithin(ratio) {
-			tr.Steps = append(tr.Steps, fmt.Sprintf("ratio %.4g is %s: keep %d replicas", ratio, tol.within(ratio), cur))
+			if !c.brief {
+				tr.Steps = append(tr.Steps, fmt.Sprintf("ratio %.4g is %s: keep %d replicas", ratio, tol.within(ratio), cur))
+			}
 			return cur, avg, nil
 		}
 		n := ceilInt32(ratio * float64(g.readyCount))
 		tr.Usage.Replicas = &n
-		tr.Steps = append(tr.Steps, fmt.Sprintf("ceil(%.4g × %d ready pods) = %d", ratio, g.readyCount, n))
+		if !c.brief {
+			tr.Steps = append(tr.Steps, fmt.Sprintf("ceil(%.4g × %d ready pods) = %d", ratio, g.readyCount, n))
+		}
 		return n, avg, nil
 	}
 	fi := &explain.FillIn{MissingFilledWith: "absent"}
@@ -403,11 +444,15 @@ func (c *calculator) usageRatioReplicaCount(cur int32, ratio float64, tol tolera
 	if cur == 0 {
 		n := ceilInt32(ratio)
 		tr.Tolerance = nil
-		tr.Steps = append(tr.Steps, fmt.Sprintf("the target is at 0 replicas: ceil(ratio %.4g) = %d, no tolerance applies", ratio, n))
+		if !c.brief {
+			tr.Steps = append(tr.Steps, fmt.Sprintf("the target is at 0 replicas: ceil(ratio %.4g) = %d, no tolerance applies", ratio, n))
+		}
 		return n, nil
 	}
 	if tol.isWithin(ratio) {
-		tr.Steps = append(tr.Steps, fmt.Sprintf("ratio %.4g is %s: keep %d replicas", ratio, tol.within(ratio), cur))
+		if !c.brief {
+			tr.Steps = append(tr.Steps, fmt.Sprintf("ratio %.4g is %s: keep %d replicas", ratio, tol.within(ratio), cur))
+		}
 		return cur, nil
 	}
 	ready, err := c.readyPodsCount()
@@ -428,7 +473,9 @@ func (c *calculator) usageRatioReplicaCount(cur int32, ratio float64, tol tolera
 			tr.Usage.Replicas = &n
 		}
 	}
-	tr.Steps = append(tr.Steps, fmt.Sprintf("ceil(%.4g × %d Running and Ready pods) = %d", ratio, ready, n))
+	if !c.brief {
+		tr.Steps = append(tr.Steps, fmt.Sprintf("ceil(%.4g × %d Running and Ready pods) = %d", ratio, ready, n))
+	}
 	return n, nil
 }
 
@@ -440,7 +487,9 @@ func (c *calculator) getObjectMetricReplicas(cur int32, target int64, name strin
 	}
 	ratio := float64(usage) / float64(target)
 	tr.Usage = &explain.Usage{SumMilli: usage, Count: 1, AverageMilli: usage, TargetMilli: target, Ratio: explain.Ratio(ratio), RatioUndefined: undefinedRatio(ratio, target), ReplicaBase: cur, ReplicaBaseKind: "specReplicas"}
-	tr.Steps = append(tr.Steps, fmt.Sprintf("value %dm against a target of %dm: ratio %.4g", usage, target, ratio))
+	if !c.brief {
+		tr.Steps = append(tr.Steps, fmt.Sprintf("value %dm against a target of %dm: ratio %.4g", usage, target, ratio))
+	}
 	n, err := c.usageRatioReplicaCount(cur, ratio, tol, tr)
 	return n, usage, time.Time{}, err
 }
@@ -467,17 +516,23 @@ func (c *calculator) getObjectPerPodMetricReplicas(statusReplicas int32, target 
 	ratio := float64(usage) / (float64(target) * float64(n))
 	tr.Usage = &explain.Usage{SumMilli: usage, Count: 1, AverageMilli: usage, TargetMilli: target, Ratio: explain.Ratio(ratio), RatioUndefined: undefinedRatio(ratio, target), ReplicaBase: statusReplicas, ReplicaBaseKind: "statusReplicas"}
 	tr.Tolerance = tol.check(ratio)
-	tr.Steps = append(tr.Steps, perPodRatioStep("value", usage, target, statusReplicas, ratio))
+	if !c.brief {
+		tr.Steps = append(tr.Steps, perPodRatioStep("value", usage, target, statusReplicas, ratio))
+	}
 	if !tol.isWithin(ratio) {
 		n = ceilInt32(float64(usage) / float64(target))
-		tr.Steps = append(tr.Steps, fmt.Sprintf("ceil(%dm / %dm) = %d", usage, target, n))
-	} else {
+		if !c.brief {
+			tr.Steps = append(tr.Steps, fmt.Sprintf("ceil(%dm / %dm) = %d", usage, target, n))
+		}
+	} else if !c.brief {
 		tr.Steps = append(tr.Steps, fmt.Sprintf("ratio is within the tolerance band: keep status.replicas = %d", statusReplicas))
 	}
 	avg := toInt64(math.Ceil(float64(usage) / float64(statusReplicas)))
 	tr.Usage.AverageMilli = avg
 	if statusReplicas == 0 {
-		tr.Steps = append(tr.Steps, notANumberStep(usage, avg))
+		if !c.brief {
+			tr.Steps = append(tr.Steps, notANumberStep(usage, avg))
+		}
 	}
 	return n, avg, ts, nil
 }
@@ -532,7 +587,9 @@ func (c *calculator) getExternalMetricReplicas(cur int32, target int64, name str
 	}
 	ratio := float64(usage) / float64(target)
 	tr.Usage = &explain.Usage{SumMilli: usage, Count: len(values), AverageMilli: usage, TargetMilli: target, Ratio: explain.Ratio(ratio), RatioUndefined: undefinedRatio(ratio, target), ReplicaBase: cur, ReplicaBaseKind: "specReplicas"}
-	tr.Steps = append(tr.Steps, fmt.Sprintf("sum of %d series = %dm against a target of %dm: ratio %.4g", len(values), usage, target, ratio))
+	if !c.brief {
+		tr.Steps = append(tr.Steps, fmt.Sprintf("sum of %d series = %dm against a target of %dm: ratio %.4g", len(values), usage, target, ratio))
+	}
 	n, err := c.usageRatioReplicaCount(cur, ratio, tol, tr)
 	return n, usage, time.Time{}, err
 }
@@ -561,7 +618,9 @@ func (c *calculator) getExternalPerPodMetricReplicas(statusReplicas int32, targe
 	ratio := float64(usage) / (float64(target) * float64(n))
 	tr.Usage = &explain.Usage{SumMilli: usage, Count: len(values), AverageMilli: usage, TargetMilli: target, Ratio: explain.Ratio(ratio), RatioUndefined: undefinedRatio(ratio, target), ReplicaBase: statusReplicas, ReplicaBaseKind: "statusReplicas"}
 	tr.Tolerance = tol.check(ratio)
-	tr.Steps = append(tr.Steps, perPodRatioStep(fmt.Sprintf("sum of %d series", len(values)), usage, target, statusReplicas, ratio))
+	if !c.brief {
+		tr.Steps = append(tr.Steps, perPodRatioStep(fmt.Sprintf("sum of %d series", len(values)), usage, target, statusReplicas, ratio))
+	}
 	if !tol.isWithin(ratio) {
 		f := math.Ceil(float64(usage) / float64(target))
 		if f > float64(math.MaxInt32) && c.sw.ExternalAverageCaps {
@@ -569,8 +628,10 @@ func (c *calculator) getExternalPerPodMetricReplicas(statusReplicas int32, targe
 		} else {
 			n = toInt32(f)
 		}
-		tr.Steps = append(tr.Steps, fmt.Sprintf("ceil(%dm / %dm) = %d", usage, target, n))
-	} else {
+		if !c.brief {
+			tr.Steps = append(tr.Steps, fmt.Sprintf("ceil(%dm / %dm) = %d", usage, target, n))
+		}
+	} else if !c.brief {
 		tr.Steps = append(tr.Steps, fmt.Sprintf("ratio is within the tolerance band: keep status.replicas = %d", statusReplicas))
 	}
 	var avg int64
@@ -579,7 +640,9 @@ func (c *calculator) getExternalPerPodMetricReplicas(statusReplicas int32, targe
 	} else {
 		avg = toInt64(math.Ceil(float64(usage) / float64(statusReplicas)))
 		if statusReplicas == 0 {
-			tr.Steps = append(tr.Steps, notANumberStep(usage, avg))
+			if !c.brief {
+				tr.Steps = append(tr.Steps, notANumberStep(usage, avg))
+			}
 		}
 	}
 	tr.Usage.AverageMilli = avg

@@ -358,7 +358,9 @@ func (s *syncRun) finish() {
 	}
 	d.Events = append(d.Events, s.events...)
 	d.StatusChanged = !statusEqual(s.oldStatus, &s.hpa.Status)
-	d.Agreement = compareStatus(s.oldStatus, &s.hpa.Status, s.snap.Target.SpecReplicas, d)
+	if !s.set.Brief {
+		d.Agreement = compareStatus(s.oldStatus, &s.hpa.Status, s.snap.Target.SpecReplicas, d)
+	}
 	d.StateAfter = s.state.DeepCopy()
 	d.DecidedBy = decidedBy(d)
 	s.noteHiddenHistory()
@@ -574,6 +576,7 @@ func (s *syncRun) newCalculator(sel labels.Selector, pods []*corev1.Pod) *calcul
 		readinessDelay: s.set.InitialReadinessDelay,
 		sw:             s.set.Profile.Switches,
 		foreign:        s.snap.ForeignPods,
+		brief:          s.set.Brief,
 	}
 }
 

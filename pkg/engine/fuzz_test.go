@@ -104,3 +104,47 @@ func checkDecision(t *testing.T, data []byte) {
 		return render.Write(w, render.FormatText, dec, opts)
 	})
 }
+
+// TestBriefChangesNoOutcome: a brief replay (Settings.Brief) leaves out
+// only what an explanation prints; everything the controller computes is
+// the same as in a full replay, on random snapshots.
+func TestBriefChangesNoOutcome(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for i := range 2000 {
+		data := make([]byte, 16+rng.IntN(240))
+		for j := range data {
+			data[j] = byte(rng.Uint32())
+		}
+		snap, set := enginetest.Snapshot(data)
+		full, err := engine.Evaluate(snap, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		set.Brief = true
+		brief, err := engine.Evaluate(snap, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		strip := func(d *explain.Decision) []byte {
+			c := *d
+			c.Agreement = explain.Agreement{}
+			c.Metrics = append([]explain.MetricResult(nil), d.Metrics...)
+			for k := range c.Metrics {
+				c.Metrics[k].Steps = nil
+				if p := c.Metrics[k].Pods; p != nil {
+					q := *p
+					q.Entries = nil
+					c.Metrics[k].Pods = &q
+				}
+			}
+			b, err := json.Marshal(&c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b
+		}
+		if a, b := strip(full), strip(brief); !bytes.Equal(a, b) {
+			t.Fatalf("case %d: the brief replay differs:\nfull  %s\nbrief %s", i, a, b)
+		}
+	}
+}

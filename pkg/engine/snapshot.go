@@ -134,6 +134,12 @@ type Settings struct {
 	// ScaleUpdateError, when set, makes the engine assume the scale UPDATE
 	// fails with this error (after the retries the controller makes).
 	ScaleUpdateError string
+	// Brief leaves out what only an explanation of the sync prints: the
+	// per-pod entries of the pod accounting (the counts stay), the step
+	// narratives of the metrics, and the agreement with the status the
+	// snapshot carries. Nothing the controller computes changes. Replays
+	// of thousands of syncs that keep only their outcomes set it.
+	Brief bool
 }
 
 // DefaultSettings returns kube-controller-manager's defaults, replaying the

@@ -133,6 +133,11 @@ type Decision struct {
 
 	// Assumptions lists every input that was not observed.
 	Assumptions []string `json:"assumptions,omitempty"`
+
+	// KEDA is the part of KEDA's operator, for an HPA a ScaledObject owns:
+	// one poll replayed at Now, and what the workload will have once KEDA
+	// and then this HPA act (docs/keda.md).
+	KEDA *KEDA `json:"keda,omitempty"`
 }
 
 // Outcome names the path a sync took.
@@ -574,8 +579,11 @@ type PolicyLimit struct {
 // Agreement compares the replayed status with the status the HPA carries,
 // which the controller wrote at its last sync.
 type Agreement struct {
-	// Checked is false when the HPA carries no status from the controller yet.
-	Checked bool `json:"checked"`
+	// Checked is false when the HPA carries no status from the controller
+	// yet, or when the replay is of a past sync (explain --at), whose status
+	// is not recorded; NotChecked then says why, when it is not the first.
+	Checked    bool   `json:"checked"`
+	NotChecked string `json:"notChecked,omitempty"`
 	// Agrees is true when desired replicas, conditions (type, status,
 	// reason) and current metrics are the same.
 	Agrees      bool         `json:"agrees"`

@@ -12,6 +12,18 @@ import (
 // KindKEDA is the kind of a document that holds only the KEDA part.
 const KindKEDA = "KEDAExplanation"
 
+// KEDAExplanation is the document explain prints for a ScaledObject
+// whose HPA there is nothing to replay of: KEDA deleted it (the object is
+// paused) or never wrote it (its controller rejects the object). Every
+// other explanation of a ScaledObject is an Explanation of its HPA, with
+// the same KEDA part in its keda block.
+type KEDAExplanation struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	// KEDA is the poll replayed; its replicas are what the workload keeps.
+	KEDA *KEDA `json:"keda"`
+}
+
 // KEDAReason is the one stable word that says what decided KEDA's part of
 // the replicas at one poll of its operator.
 type KEDAReason string
@@ -51,6 +63,9 @@ type KEDA struct {
 	// KEDAVersion is the KEDA release whose rules were replayed ("v2.21.0",
 	// or "v2.21" when only the minor is known).
 	KEDAVersion string `json:"kedaVersion"`
+	// KEDAVersionSource says where the release came from (--keda-version,
+	// KEDA's operator, the HPA's labels, a snapshot, or assumed).
+	KEDAVersionSource string `json:"kedaVersionSource,omitempty"`
 	// ScaledObject names the object; Generation is its metadata.generation.
 	ScaledObject ObjectRef `json:"scaledObject"`
 	Generation   int64     `json:"generation,omitempty"`

@@ -57,7 +57,12 @@ func NewClients(cfg *rest.Config) (*Clients, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create the external metrics client: %w", err)
 	}
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("create the dynamic client: %w", err)
+	}
 	return &Clients{
+		Dynamic:     dyn,
 		Kube:        kube,
 		Scales:      scales,
 		Mapper:      mapper,

@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 	"sync"
@@ -24,6 +25,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/scale"
@@ -46,6 +48,9 @@ type Clients struct {
 	Metrics  metricsclient.Interface
 	Custom   customclient.CustomMetricsClient
 	External externalclient.ExternalMetricsClient
+	// Dynamic reads KEDA's ScaledObjects (keda.go); nil in fakes that
+	// have none, which then see no KEDA.
+	Dynamic dynamic.Interface
 	// Calls counts the HTTP requests made through these clients, if set.
 	Calls *CallCounter
 	// PodREST is the core/v1 REST client (protobuf) a many-HPA read reads
@@ -274,6 +279,7 @@ func metricReads(c *Clients, hpa *autoscalingv2.HorizontalPodAutoscaler, sel lab
 					fail("external:"+e.Metric.Name, err)
 					return
 				}
+				labelAnswers(list.Items, e.Metric.Selector)
 				mu.Lock()
 				out.external = append(out.external, list.Items...)
 				mu.Unlock()
@@ -282,6 +288,35 @@ func metricReads(c *Clients, hpa *autoscalingv2.HorizontalPodAutoscaler, sel lab
 	}
 	wg.Wait()
 	return out
+}
+
+// labelAnswers gives the items an adapter answered without labels (KEDA's
+// metrics server answers none) the labels of the selector they were asked
+// for, so that the snapshot, which matches items to metrics by their
+// labels, keeps them for this metric. Only equality requirements can be
+// carried over; items already labelled are left as they are.
+func labelAnswers(items []externalmetricsv1beta1.ExternalMetricValue, sel *metav1.LabelSelector) {
+	if sel == nil {
+		return
+	}
+	set := map[string]string{}
+	for k, v := range sel.MatchLabels {
+		set[k] = v
+	}
+	for _, r := range sel.MatchExpressions {
+		if r.Operator != metav1.LabelSelectorOpIn || len(r.Values) != 1 {
+			return
+		}
+		set[r.Key] = r.Values[0]
+	}
+	if len(set) == 0 {
+		return
+	}
+	for i := range items {
+		if len(items[i].MetricLabels) == 0 {
+			items[i].MetricLabels = maps.Clone(set)
+		}
+	}
 }
 
 func objectMetric(c *Clients, namespace string, o *autoscalingv2.ObjectMetricSource) (*custommetricsv1beta2.MetricValue, error) {

@@ -42,6 +42,12 @@ type Input struct {
 	// ScaleUpdateError, when set, is the error KEDA's own scale update gets
 	// at this poll (the workload then keeps its replicas).
 	ScaleUpdateError string
+	// Composite is the composite-metric value of a scalingModifiers object
+	// as KEDA's metrics server answered it. The metrics server answers the
+	// formula's value for every metric of such an object, so the triggers'
+	// own values cannot be read from it: when some are not given, the poll
+	// takes this value as the formula's.
+	Composite *float64
 	// LoadLocation resolves cron time zones other than UTC (pass
 	// time.LoadLocation); nil limits cron triggers to UTC.
 	LoadLocation LocationLoader

@@ -132,8 +132,12 @@ func (r *replay) pollTrigger(s *scaler, count bool) (*observation, error) {
 			raw = r.quantity(v)
 			break
 		}
-		// No value: the status's activity stands in, except for a
-		// formula, which needs every value.
+		// No value: a formula takes the composite value read instead, else
+		// the status's activity stands in.
+		if r.so.usesModifiers() && r.in.Composite != nil {
+			tr.ActivitySource = explain.KEDAActivityGiven
+			break
+		}
 		a, ok := r.statusActivity(s.metricName)
 		if !ok || r.so.usesModifiers() {
 			return nil, fmt.Errorf("ScaledObject %q: trigger %d (%s): no value given for %s", r.so.ref(), s.index, s.trigger.Type, name)
@@ -230,6 +234,8 @@ func (r *replay) describeObservation(s *scaler, tr *explain.KEDATrigger, o *obse
 			st.Operator = "≤"
 			st.Text = fmt.Sprintf("%s = %s ≤ %s %s: inactive", name, num(*tr.Value), s.activationParam, num(s.activation))
 		}
+	case tr.Value == nil && o.err == nil && r.so.usesModifiers() && r.in.Composite != nil && s.replayed:
+		st.Text = fmt.Sprintf("%s: its own value cannot be read (KEDA's metrics server answers the formula's value for every metric of this object); the formula's value read stands in", name)
 	case tr.ActivitySource == explain.KEDAActivityStatus:
 		st.Text = fmt.Sprintf("%s: %s at KEDA's last poll (status.triggersActivity)", name, activeWord(o.rawActive))
 	default:
@@ -358,6 +364,9 @@ func (r *replay) modifiers(st *pollState) error {
 			st.active, st.activeMetrics = true, []string{CompositeMetricName}
 		}
 		src := fmt.Sprintf("formula %q", so.Spec.Advanced.ScalingModifiers.Formula)
+		if sm.Inputs == nil && r.in.Composite != nil {
+			src = "composite-metric (read)"
+		}
 		if st.fallbackActive {
 			src = "fallback value"
 		}
@@ -379,6 +388,19 @@ func (r *replay) composite(obs map[int]*observation, health map[string]HealthSta
 		for _, i := range slices.Sorted(maps.Keys(obs)) {
 			if o := obs[i]; o.fallback {
 				return nil, ptr(o.value.DeepCopy()), nil
+			}
+		}
+	}
+	// A trigger without a value: the composite value read is the
+	// formula's (the metrics server answers nothing else).
+	if r.in.Composite != nil {
+		for _, s := range r.scalers {
+			if o, ok := obs[s.index]; s.external && (!ok || o.value == nil && o.err == nil) {
+				q := r.quantity(*r.in.Composite)
+				if q == nil {
+					return nil, nil, errors.New("the composite value read is not a quantity")
+				}
+				return nil, q, nil
 			}
 		}
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/keda"
 )
 
 // Dump writes a snapshot in the offline format, as a multi-document YAML
@@ -25,6 +26,21 @@ import (
 // set, a Controller document records the controller settings the replay
 // used, so that replaying the file uses them too.
 func Dump(w io.Writer, snap *engine.Snapshot, set *engine.Settings) error {
+	return DumpKEDA(w, snap, set, nil)
+}
+
+// KEDADump is what a snapshot of an HPA a ScaledObject owns adds: the
+// ScaledObject, and the KEDA release replayed with where it came from.
+type KEDADump struct {
+	ScaledObject  *keda.ScaledObject
+	Version       string
+	VersionSource string
+}
+
+// DumpKEDA is Dump with, when k is set, the ScaledObject and the KEDA
+// release (in the Controller document), so that replaying the file
+// explains KEDA's part too.
+func DumpKEDA(w io.Writer, snap *engine.Snapshot, set *engine.Settings, k *KEDADump) error {
 	if snap == nil || snap.HPA == nil {
 		return fmt.Errorf("nothing to dump: the snapshot has no HPA")
 	}
@@ -84,8 +100,18 @@ func Dump(w io.Writer, snap *engine.Snapshot, set *engine.Settings) error {
 			scaleDoc(o.Namespace, target, 1, 1, o.Selector))
 	}
 	docs = append(docs, stateDoc(ns, name, snap.State))
+	if k != nil && k.ScaledObject != nil {
+		so := k.ScaledObject.DeepCopy()
+		so.APIVersion, so.Kind = keda.GroupVersion, keda.KindScaledObject
+		so.ManagedFields = nil
+		docs = append(docs, so)
+	}
 	if set != nil {
-		docs = append(docs, ControllerDocumentOf(*set))
+		d := ControllerDocumentOf(*set)
+		if k != nil {
+			d.KEDAVersion, d.KEDAVersionSource = k.Version, k.VersionSource
+		}
+		docs = append(docs, d)
 	}
 	if len(errs) > 0 {
 		docs = append(docs, map[string]any{

@@ -19,6 +19,7 @@ import (
 	metricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/keda"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/validation"
 )
 
@@ -45,6 +46,9 @@ type Result struct {
 	Warnings []string
 	// Controller is the input's Controller document, if any.
 	Controller *ControllerDocument
+	// ScaledObject is the KEDA ScaledObject of the input that owns the HPA
+	// (by its ownerReferences, or the HPA name KEDA gives it), if any.
+	ScaledObject *keda.ScaledObject
 
 	// inv is everything read, for Validate.
 	inv *inventory
@@ -56,6 +60,15 @@ func Load(sources []Source, opts Options) (*Result, error) {
 	if opts.Name == "" {
 		return nil, errors.New("the name of the HorizontalPodAutoscaler is required")
 	}
+	inv, err := parse(sources)
+	if err != nil {
+		return nil, err
+	}
+	return inv.build(sources, opts)
+}
+
+// parse reads every document of the sources.
+func parse(sources []Source) (*inventory, error) {
 	inv := &inventory{}
 	for _, src := range sources {
 		docs, err := splitDocuments(src)
@@ -68,7 +81,7 @@ func Load(sources []Source, opts Options) (*Result, error) {
 			}
 		}
 	}
-	return inv.build(sources, opts)
+	return inv, nil
 }
 
 // build resolves namespaces and assembles the snapshot.
@@ -151,6 +164,9 @@ func (inv *inventory) build(sources []Source, opts Options) (*Result, error) {
 
 	snap.State, err = inv.stateFor(opts.Name, ns, nsOf)
 	if err != nil {
+		return nil, err
+	}
+	if res.ScaledObject, err = inv.ownerOf(hpa, nsOf); err != nil {
 		return nil, err
 	}
 	res.Warnings = inv.warnings

@@ -22,6 +22,7 @@ import (
 	metricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/keda"
 )
 
 // Group of the kubectl-hpa.io documents.
@@ -162,6 +163,7 @@ type inventory struct {
 	extFrom   []origin // where each of external came from
 	states    []stateEntry
 	apiErrs   []apiErrorsEntry
+	sos       []soEntry
 	ctl       *ControllerDocument
 	ctlFrom   origin
 	unknown   []origin
@@ -335,6 +337,8 @@ func (inv *inventory) addObject(from origin, gv schema.GroupVersion, raw []byte)
 		}
 		inv.external = append(inv.external, *ev)
 		inv.extFrom = append(inv.extFrom, from)
+	case keda.Group + "/" + keda.KindScaledObject:
+		return inv.addScaledObject(from, gv, raw)
 	case stateGroup + "/" + explain.KindControllerState:
 		if from.apiVersion != explain.APIVersion {
 			return unsupportedVersion(from, explain.APIVersion)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/keda"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
 )
 
@@ -76,6 +77,11 @@ type ControllerDocument struct {
 	SyncPeriod              *metav1.Duration `json:"syncPeriod,omitempty"`
 	// Source says where the flags came from.
 	Source string `json:"source,omitempty"`
+	// KEDAVersion is the release of KEDA's operator ("v2.21.0", "2.21"),
+	// for the explanations of HPAs a ScaledObject owns; KEDAVersionSource
+	// says how it was found.
+	KEDAVersion       string `json:"kedaVersion,omitempty"`
+	KEDAVersionSource string `json:"kedaVersionSource,omitempty"`
 }
 
 // check rejects values no controller has.
@@ -83,6 +89,11 @@ func (d *ControllerDocument) check() error {
 	if d.Version != "" {
 		if _, err := profile.Parse(d.Version); err != nil {
 			return fmt.Errorf("version: %w", err)
+		}
+	}
+	if d.KEDAVersion != "" {
+		if _, err := keda.ParseVersion(d.KEDAVersion); err != nil {
+			return fmt.Errorf("kedaVersion: %w", err)
 		}
 	}
 	if d.Tolerance != nil && *d.Tolerance < 0 {

@@ -74,7 +74,7 @@ type explainManyArgs struct {
 }
 
 type whatifArgs struct {
-	Name string `json:"name" jsonschema:"The HorizontalPodAutoscaler's name"`
+	Name string `json:"name" jsonschema:"The HorizontalPodAutoscaler's name, or scaledobject/NAME for the HPA of a KEDA ScaledObject"`
 	connArgs
 	CPU      string   `json:"cpu,omitempty" jsonschema:"CPU usage of every running pod: a quantity (200m), a relative change (+50%), a share of the request (80%), or CONTAINER=VALUE"`
 	Memory   string   `json:"memory,omitempty" jsonschema:"Memory usage of every running pod, as for cpu (512Mi, -20%, 75%)"`
@@ -86,7 +86,20 @@ type whatifArgs struct {
 	hpaChangeArgs
 	For   string `json:"for,omitempty" jsonschema:"Project the syncs after the changes over this long (a duration like 30m, at most 7 days) or auto: until the replicas settle"`
 	Trace string `json:"trace,omitempty" jsonschema:"Path of a CSV load trace on the server's machine (time,cpu | time,cpu/pod | ...) to project instead of constant load; implies for"`
+	kedaArgs
 	settingsArgs
+}
+
+// kedaArgs are whatif's changes of the KEDA ScaledObject that owns the
+// HPA (min and max then set its minReplicaCount and maxReplicaCount).
+type kedaArgs struct {
+	Trigger          []string `json:"trigger,omitempty" jsonschema:"For a ScaledObject: what a trigger reads, each NAME=VALUE or NAME=error[:MESSAGE] (NAME: its name, metric name or index)"`
+	Activation       []string `json:"activation,omitempty" jsonschema:"For a ScaledObject: a trigger's activation threshold, each NAME=VALUE"`
+	Cooldown         string   `json:"cooldown,omitempty" jsonschema:"For a ScaledObject: its cooldownPeriod, a duration in whole seconds like 30s"`
+	PollingInterval  string   `json:"polling-interval,omitempty" jsonschema:"For a ScaledObject: its pollingInterval, a duration in whole seconds"`
+	Idle             *int32   `json:"idle,omitempty" jsonschema:"For a ScaledObject: its idleReplicaCount (-1 removes it)"`
+	FallbackReplicas *int32   `json:"fallback-replicas,omitempty" jsonschema:"For a ScaledObject: fallback.replicas (adds a static fallback when it has none)"`
+	FailureThreshold *int32   `json:"failure-threshold,omitempty" jsonschema:"For a ScaledObject: fallback.failureThreshold"`
 }
 
 type backtestArgs struct {
@@ -215,7 +228,35 @@ func (a whatifArgs) input() (action.WhatIfInput, error) {
 		in.Replicas, in.Given["replicas"] = *a.Replicas, true
 	}
 	in.AllReady, in.For, in.TraceFile = a.AllReady, a.For, a.Trace
-	return in, nil
+	return in, a.kedaArgs.set(&in)
+}
+
+// set puts the ScaledObject's changes into whatif's flags.
+func (a kedaArgs) set(in *action.WhatIfInput) error {
+	in.Triggers, in.Activations = a.Trigger, a.Activation
+	for _, b := range []struct {
+		flag string
+		v    *int32
+		out  *int32
+	}{{"idle", a.Idle, &in.Idle}, {"fallback-replicas", a.FallbackReplicas, &in.FallbackReplicas}, {"failure-threshold", a.FailureThreshold, &in.FailureThreshold}} {
+		if b.v != nil {
+			*b.out, in.Given[b.flag] = *b.v, true
+		}
+	}
+	for _, d := range []struct {
+		flag, v string
+		out     *time.Duration
+	}{{"cooldown", a.Cooldown, &in.Cooldown}, {"polling-interval", a.PollingInterval, &in.PollingInterval}} {
+		if d.v == "" {
+			continue
+		}
+		v, err := flagDuration(d.flag, d.v, 0)
+		if err != nil {
+			return err
+		}
+		*d.out, in.Given[d.flag] = v, true
+	}
+	return nil
 }
 
 // input returns whatif --since's flags.

@@ -39,7 +39,7 @@ func addTools(s *mcp.Server, h *handlers) {
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}
 	mcp.AddTool(s, &mcp.Tool{
 		Name: ToolExplain, Title: "Explain an HPA's decision",
-		Description: "Replay one sync of the HorizontalPodAutoscaler controller for one HPA, as `kubectl hpa explain NAME -o json`: every step (each metric's pods, usage, ratio and tolerance test, the recommendation, the stabilization window, the scaling policies, the bounds), the conditions and events the controller writes, the step that decided (decidedBy), a one-sentence summary, and whether the replay agrees with the controller's last status. With at, the sync of a past instant over the load Prometheus recorded (explain --at). Only reads (GET and LIST).",
+		Description: "Replay one sync of the HorizontalPodAutoscaler controller for one HPA, as `kubectl hpa explain NAME -o json` (name scaledobject/NAME: the HPA of a KEDA ScaledObject, with KEDA's part): every step (each metric's pods, usage, ratio and tolerance test, the recommendation, the stabilization window, the scaling policies, the bounds), the conditions and events the controller writes, the step that decided (decidedBy), a one-sentence summary, and whether the replay agrees with the controller's last status. With at, the sync of a past instant over the load Prometheus recorded (explain --at). Only reads (GET and LIST).",
 		Annotations: readOnly, InputSchema: inputSchema[explainArgs](), OutputSchema: outputSchema(schema.Explanation),
 	}, h.explain)
 	mcp.AddTool(s, &mcp.Tool{
@@ -49,7 +49,7 @@ func addTools(s *mcp.Server, h *handlers) {
 	}, h.explainMany)
 	mcp.AddTool(s, &mcp.Tool{
 		Name: ToolWhatIf, Title: "What if an HPA's conditions changed",
-		Description: "Replay one HPA's sync twice, as it is and with changes (`kubectl hpa whatif NAME -o json`): other usage per pod (cpu, memory), other metric values (metric, object, external), other targets, bounds (min, max), tolerances or behavior, another number of pods (replicas), every pod ready (all-ready). With for (or trace), also project the successive syncs after the changes: the rescales and when they happen, through stabilization windows and scaling policies. Only reads; nothing is changed in the cluster.",
+		Description: "Replay one HPA's sync twice, as it is and with changes (`kubectl hpa whatif NAME -o json`): other usage per pod (cpu, memory), other metric values (metric, object, external), other targets, bounds (min, max), tolerances or behavior, another number of pods (replicas), every pod ready (all-ready); for the HPA of a KEDA ScaledObject (name scaledobject/NAME, or the HPA's name), what its triggers read (trigger), their activation thresholds (activation), cooldown, polling-interval, idle, fallback-replicas, failure-threshold, and min and max as its minReplicaCount and maxReplicaCount. With for (or trace), also project the successive syncs after the changes: the rescales and when they happen, through stabilization windows and scaling policies. Only reads; nothing is changed in the cluster.",
 		Annotations: readOnly, InputSchema: inputSchema[whatifArgs](), OutputSchema: outputSchema(schema.WhatIf),
 	}, h.whatIf)
 	mcp.AddTool(s, &mcp.Tool{
@@ -167,6 +167,9 @@ func (h *handlers) explain(ctx context.Context, _ *mcp.CallToolRequest, a explai
 	}
 	if err != nil {
 		return fail(err)
+	}
+	if res.Decision == nil {
+		return fail(action.NoHPAError(res.KEDA, "hpa_explain replays an HPA; `kubectl hpa explain "+a.Name+"` shows KEDA's part alone"))
 	}
 	return result(res.Decision, res.Warnings)
 }

@@ -6,6 +6,7 @@ package render
 import (
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 )
@@ -53,10 +54,12 @@ type ListWriter struct {
 	w             io.Writer
 	format        Format
 	allNamespaces bool
-	widths        []int
-	items         *listEncoder
-	started       bool
-	err           error
+	// keda adds the KEDA column (ShowKEDA).
+	keda    bool
+	widths  []int
+	items   *listEncoder
+	started bool
+	err     error
 }
 
 // listWidths are the text column widths of a ListWriter: NAMESPACE,
@@ -109,7 +112,45 @@ func (lw *ListWriter) Encode(d *explain.Decision) (ListItem, error) {
 	if lw.items != nil {
 		return lw.items.encode(d)
 	}
-	return ListItem(alignRow(listRow(d, lw.allNamespaces), lw.widths, nil)), nil
+	return ListItem(alignRow(lw.row(d), lw.widths, nil)), nil
+}
+
+// ShowKEDA adds a KEDA column to the text rows: KEDA's reason at the poll
+// and where KEDA and the HPA take the replicas. Call it before the first
+// Encode.
+func (lw *ListWriter) ShowKEDA() {
+	if lw.keda || lw.items != nil {
+		return
+	}
+	lw.keda = true
+	// AGREEMENT is no longer last: it gets a width too.
+	lw.widths = append(lw.widths, len("AGREEMENT")+2)
+}
+
+// row is a decision's text row.
+func (lw *ListWriter) row(d *explain.Decision) []string {
+	r := listRow(d, lw.allNamespaces)
+	if lw.keda {
+		r = append(r, kedaCell(d.KEDA))
+	}
+	return r
+}
+
+// WriteKEDA writes a row for a ScaledObject that has no HPA (KEDA deleted
+// it while the object is paused); JSON and YAML lists hold HPAs only.
+func (lw *ListWriter) WriteKEDA(k *explain.KEDA) error {
+	if lw.items != nil || k == nil {
+		return lw.err
+	}
+	replicas := strconv.Itoa(int(k.CurrentReplicas))
+	row := []string{"scaledobject/" + clean(k.ScaledObject.Name), clean(k.Target.Kind + "/" + k.Target.Name), replicas, "no HPA: " + noHPAWords(k), "-"}
+	if lw.allNamespaces {
+		row = append([]string{clean(k.ScaledObject.Namespace)}, row...)
+	}
+	if lw.keda {
+		row = append(row, kedaCell(k))
+	}
+	return lw.Write(ListItem(alignRow(row, lw.widths, nil)))
 }
 
 // Write writes an encoded decision.
@@ -154,7 +195,11 @@ func (lw *ListWriter) header() error {
 		return nil
 	}
 	lw.started = true
-	_, err := fmt.Fprintln(lw.w, alignRow(listHeader(lw.allNamespaces), lw.widths, nil))
+	h := listHeader(lw.allNamespaces)
+	if lw.keda {
+		h = append(h, "KEDA")
+	}
+	_, err := fmt.Fprintln(lw.w, alignRow(h, lw.widths, nil))
 	return err
 }
 

@@ -36,6 +36,7 @@ func Styled(w io.Writer, d *explain.Decision, opts Options) []byte {
 	}
 	v := &styledView{d: d, th: newTheme(w, opts.Palette), width: max(width, minWidth), pods: opts.Pods}
 	v.verdict()
+	v.keda(d.KEDA, false)
 	v.metrics()
 	v.recommendation()
 	v.normalization()
@@ -672,7 +673,7 @@ func (v *styledView) agreement() {
 	v.gap()
 	switch {
 	case !a.Checked:
-		v.tail(paint(v.th.dim, "·"), " ", v.th.dim, "agreement not checked: the HPA carries no status from the controller yet", 2)
+		v.tail(paint(v.th.dim, "·"), " ", v.th.dim, "agreement not checked: "+notCheckedWords(a, "the HPA carries no status from the controller yet"), 2)
 	case a.Agrees:
 		v.tail(paint(v.th.ok, "✓"), " ", v.th.ok, "agrees with the status the controller last wrote (desired replicas, conditions, current metrics)", 2)
 	default:

@@ -19,6 +19,7 @@ import (
 func Text(d *explain.Decision, opts Options) []byte {
 	t := &textView{d: d, opts: opts}
 	t.header()
+	t.keda(d.KEDA)
 	t.settings()
 	t.state("Controller state before this sync", d.StateBefore)
 	t.assumptions()
@@ -666,7 +667,7 @@ func (t *textView) agreement() {
 	t.blank()
 	switch {
 	case !a.Checked:
-		t.fields(0, field{"Agreement", "not checked: the HPA has no status from the controller yet"})
+		t.fields(0, field{"Agreement", "not checked: " + notCheckedWords(a, "the HPA has no status from the controller yet")})
 	case a.Agrees:
 		t.fields(0, field{"Agreement", "agrees: desired replicas, conditions and current metrics match what the controller last wrote"})
 	default:

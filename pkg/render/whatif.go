@@ -109,6 +109,11 @@ func (v *whatifView) compare(b, a *explain.Decision) {
 func compareRows(b, a *explain.Decision) []cmpRow {
 	var rows []cmpRow
 	add := func(label, bv, av string) { rows = append(rows, cmpRow{label, bv, av}) }
+	if b.KEDA != nil || a.KEDA != nil {
+		for _, r := range kedaCompareRows(b.KEDA, a.KEDA) {
+			add(r[0], r[1], r[2])
+		}
+	}
 	n := max(len(b.Metrics), len(a.Metrics))
 	for i := 0; i < n; i++ {
 		var mb, ma *explain.MetricResult

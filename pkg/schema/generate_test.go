@@ -320,7 +320,7 @@ func TestIDs(t *testing.T) {
 			t.Errorf("%s: $id %q, type %q (%v); want %s and object", k, top.ID, top.Type, err, k.ID())
 		}
 	}
-	if _, err := ParseKind("explanations"); err == nil || !strings.Contains(err.Error(), "explanation, list, whatif, watch, migrate, version") {
+	if _, err := ParseKind("explanations"); err == nil || !strings.Contains(err.Error(), "explanation, list, whatif, watch, keda, migrate, version") {
 		t.Errorf("unknown kind: %v", err)
 	}
 }

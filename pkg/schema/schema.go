@@ -40,6 +40,9 @@ const (
 	// Watch is one document of the stream explain --watch -o json prints:
 	// an explain.Decision.
 	Watch Kind = "watch"
+	// KEDA is what explain scaledobject/NAME -o json prints for a
+	// ScaledObject without an HPA to replay: explain.KEDAExplanation.
+	KEDA Kind = "keda"
 	// Migrate is what migrate -o json prints: migrate.Report.
 	Migrate Kind = "migrate"
 	// Version is what version -o json prints: version.Info.
@@ -85,6 +88,11 @@ var documents = []document{
 		"explain --watch -o json: one document of the stream (Explanation)",
 	},
 	{
+		KEDA, reflect.TypeFor[explain.KEDAExplanation](), "KEDAExplanation",
+		"KEDA's part alone, as `kubectl hpa explain scaledobject/NAME -o json` prints it for a ScaledObject whose HPA KEDA deleted (paused) or never wrote (docs/keda.md); every other explanation of a ScaledObject is an Explanation with a keda block.",
+		"explain scaledobject/NAME -o json without an HPA: KEDA's part (KEDAExplanation)",
+	},
+	{
 		Migrate, reflect.TypeFor[migrate.Report](), "MigrationReport",
 		"The plan of `kubectl hpa migrate -o json` and, with --apply or --dry-run=server, what was done.",
 		"migrate -o json: the plan, and what was done (MigrationReport)",
@@ -108,6 +116,7 @@ var consts = map[reflect.Type]map[string]string{
 	reflect.TypeFor[explain.ExplanationList]():        {"apiVersion": explain.APIVersion, "kind": explain.KindExplanationList},
 	reflect.TypeFor[explain.ExplanationSummaryList](): {"apiVersion": explain.APIVersion, "kind": explain.KindExplanationSummaryList},
 	reflect.TypeFor[explain.WhatIf]():                 {"apiVersion": explain.APIVersion, "kind": explain.KindWhatIf},
+	reflect.TypeFor[explain.KEDAExplanation]():        {"apiVersion": explain.APIVersion, "kind": explain.KindKEDA},
 	reflect.TypeFor[migrate.Report]():                 {"apiVersion": migrate.APIVersion, "kind": migrate.Kind},
 }
 
@@ -121,6 +130,7 @@ var nonNull = map[reflect.Type]map[string]bool{
 	reflect.TypeFor[explain.WhatIf]():                 {"changes": true, "before": true, "after": true},
 	reflect.TypeFor[explain.ExplanationSummaryList](): {"items": true},
 	reflect.TypeFor[explain.ExplanationSummary]():     {"problems": true},
+	reflect.TypeFor[explain.KEDAExplanation]():        {"keda": true},
 }
 
 // Kinds returns every kind, in the order `kubectl hpa schema` lists them.

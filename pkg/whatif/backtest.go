@@ -228,6 +228,7 @@ func ReplayAt(snap *engine.Snapshot, rec *recording.Recording, set engine.Settin
 	}
 	var dec *explain.Decision
 	for k := 0; k <= last; k++ {
+		p.full = k == last
 		dec, err = p.sync(k)
 		if err != nil {
 			return nil, fmt.Errorf("replay the sync at %s: %w", rec.Instant(k).UTC().Format(time.RFC3339), err)
@@ -398,7 +399,9 @@ type replayPath struct {
 	scaledUp time.Time
 	started  bool
 	// last is the decision of the last sync run.
-	last      *explain.Decision
+	last *explain.Decision
+	// full explains every sync in full (ReplayAt's last one).
+	full      bool
 	lastReady int
 }
 
@@ -560,6 +563,10 @@ func podMetricsFor(p *corev1.Pod) metricsv1beta1.PodMetrics {
 	return pm
 }
 
+// recordedCount reports whether the recording has the real replica count
+// (else it is the number of pods that existed).
+func (p *replayPath) recordedCount() bool { return len(p.rec.Replicas.Changes) > 0 }
+
 // actualAt returns the real replica count at instant k and whether it was
 // recorded (else it is the number of pods that existed).
 func (p *replayPath) actualAt(k int) (int32, bool) {
@@ -573,9 +580,13 @@ func (p *replayPath) actualAt(k int) (int32, bool) {
 func (p *replayPath) sync(k int) (*explain.Decision, error) {
 	rec := p.rec
 	t := rec.Instant(k)
-	actual, _ := p.actualAt(k)
-	if !p.started {
-		p.replicas, p.started = actual, true
+	actual, known := p.actualAt(k)
+	// The replay starts from the real count at the first instant the
+	// record of it covers (the workload may be younger than the warm-up);
+	// before that it runs the pods that existed.
+	if !p.started || !known && p.recordedCount() {
+		p.replicas = actual
+		p.started = known || !p.recordedCount()
 	}
 	// A change the controller did not make (the workload created, scaled
 	// by hand) is the count the controller reads at its next sync, in
@@ -674,7 +685,11 @@ func (p *replayPath) sync(k int) (*explain.Decision, error) {
 			p.fillTotal(m, k, ts)
 		}
 	}
-	return engine.Evaluate(snap, p.set)
+	// Only the last sync of a replay is explained in full: the others keep
+	// their outcomes (Settings.Brief).
+	set := p.set
+	set.Brief = k < rec.Len-1 && !p.full
+	return engine.Evaluate(snap, set)
 }
 
 // lookAhead is how far ahead of a sync a pod the recording has not seen

@@ -64,8 +64,9 @@ func BenchmarkProject24hFull(b *testing.B) {
 
 // weekRecording is 7 days at a 15 s step (40,320 instants) of a workload
 // whose 50 pods (one container, 500m requested) use cpu and memory on a
-// daily cycle around the 50% target, with the real count at 50 throughout:
-// the shape of the backtest of docs/performance.md.
+// daily cycle within the tolerance of the 50% target (46% to 54%), with
+// the real count at 50 throughout: the shape of the backtest of
+// docs/performance.md.
 func weekRecording() *recording.Recording {
 	const pods, n = 50, 7 * 24 * 240
 	start := time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC)
@@ -89,7 +90,7 @@ func weekRecording() *recording.Recording {
 		mem := &recording.Series{Values: make([]float64, n)}
 		for k := range n {
 			day := 2 * math.Pi * float64(k) / (24 * 240)
-			cpu.Values[k] = 0.25 * (1 + 0.5*math.Sin(day) + 0.02*math.Sin(float64(k*7+i)))
+			cpu.Values[k] = 0.25 * (1 + 0.07*math.Sin(day) + 0.01*math.Sin(float64(k*7+i)))
 			mem.Values[k] = float64(200<<20) + float64(i<<10)
 		}
 		rec.Metrics[0].PerPod[name] = map[string]*recording.Series{"app": cpu}
@@ -98,22 +99,44 @@ func weekRecording() *recording.Recording {
 	return rec
 }
 
-// BenchmarkBacktestWeek replays the 40,320 syncs of weekRecording as they
-// are and with a changed behavior.
+// BenchmarkBacktestWeek replays the 40,320 syncs of weekRecording as the
+// HPA (min 10, max 100) is, which follows the real pods, and with a 70%
+// target and a 30 s scale-down window, which runs fewer pods than the real
+// ones and follows the daily cycle; BenchmarkBacktestWeekAsIs the first
+// alone.
 func BenchmarkBacktestWeek(b *testing.B) {
+	t70, err := ParseTarget("cpu=70%")
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchBacktest(b, &Overrides{Targets: []TargetOverride{t70}, Behavior: &autoscalingv2.HorizontalPodAutoscalerBehavior{
+		ScaleDown: &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: ptr(int32(30))},
+	}})
+}
+
+func BenchmarkBacktestWeekAsIs(b *testing.B) { benchBacktest(b, nil) }
+
+func benchBacktest(b *testing.B, changes *Overrides) {
+	b.Helper()
 	rec := weekRecording()
 	s := cpuSnapshot(50, "250m")
 	s.Pods = s.Pods[:1]
+	s.HPA.Spec.MinReplicas, s.HPA.Spec.MaxReplicas = ptr(int32(10)), 100
 	set := engine.DefaultSettings()
-	fast := &Overrides{Behavior: &autoscalingv2.HorizontalPodAutoscalerBehavior{ScaleDown: &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: ptr(int32(30))}}}
 	b.ReportAllocs()
 	for b.Loop() {
-		res, err := Backtest(s, rec, set, BacktestOptions{Start: rec.Start, Changes: fast})
+		res, err := Backtest(s, rec, set, BacktestOptions{Start: rec.Start, Changes: changes})
 		if err != nil {
 			b.Fatal(err)
 		}
-		if len(res.Projection.Steps) != rec.Len || res.Backtest.Changed == nil {
+		if len(res.Projection.Steps) != rec.Len {
 			b.Fatalf("%d syncs", len(res.Projection.Steps))
+		}
+		if changes != nil && res.Backtest.Changed.Summary.Rescales == 0 {
+			b.Fatal("the changed replay never rescaled")
+		}
+		if res.Backtest.AsIs.Summary.Rescales != 0 {
+			b.Fatalf("the as-is replay rescaled %d times; the load stays within the tolerance", res.Backtest.AsIs.Summary.Rescales)
 		}
 	}
 }

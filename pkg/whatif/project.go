@@ -47,6 +47,34 @@ type ProjectOptions struct {
 	// NoSkip replays every sync, even the quiet repeats that Project
 	// otherwise copies (tests compare both).
 	NoSkip bool
+	// Outer, when set, is a second loop that acts on the workload between
+	// the HPA's syncs (KEDA's operator: KEDALoop). Every sync replays.
+	Outer Outer
+}
+
+// Outer is a loop that acts on the workload besides the HPA controller.
+// Before each sync at t, Project runs its polls up to t, in order, on the
+// simulated state; a poll may set the External values the sync reads, and
+// its writes to the replicas count as rescales.
+type Outer interface {
+	// NextPoll returns the first poll strictly after after.
+	NextPoll(after time.Time) time.Time
+	// Poll runs the poll at t on snap (its scale, pods and metrics as
+	// simulated) and says what it writes.
+	Poll(t time.Time, snap *engine.Snapshot) (OuterPoll, error)
+	// Pending reports whether the loop will act later by itself (the
+	// replicas are not settled).
+	Pending(t time.Time) bool
+	// Notes state what the projection assumes of the loop.
+	Notes() []string
+}
+
+// OuterPoll is what one poll of an Outer loop writes.
+type OuterPoll struct {
+	// ScaleTo is the replica count written (nil: nothing).
+	ScaleTo *int32
+	// Reason says why, for the projection's rescales.
+	Reason string
 }
 
 // Defaults of a projection.
@@ -96,6 +124,9 @@ func Project(snap *engine.Snapshot, set engine.Settings, opts ProjectOptions) (*
 		}
 		opts.Trace = opts.Trace.resolved(snap.Now)
 	}
+	if opts.Outer != nil {
+		opts.NoSkip = true
+	}
 	sim := newSimulation(snap, set, opts)
 	p := &explain.Projection{
 		Start: snap.Now, SyncPeriod: set.SyncPeriod.String(), Auto: opts.Duration <= 0,
@@ -112,12 +143,36 @@ func Project(snap *engine.Snapshot, set engine.Settings, opts ProjectOptions) (*
 	// settled: nothing has changed for a quiet period (the caller checks
 	// that the sync at t was calm).
 	settled := func(t time.Time) bool {
-		return t.Sub(lastRescale) >= quiet && t.Sub(snap.Now) >= quiet && !sim.tracePending(t)
+		return t.Sub(lastRescale) >= quiet && t.Sub(snap.Now) >= quiet && !sim.tracePending(t) &&
+			(opts.Outer == nil || !opts.Outer.Pending(t))
+	}
+	if opts.Outer != nil {
+		p.Notes = append(p.Notes, opts.Outer.Notes()...)
 	}
 	work := 0
+	var polled time.Time
 	for k := 0; k < steps; k++ {
 		t := snap.Now.Add(time.Duration(k) * set.SyncPeriod)
-		if k > 0 || opts.Trace != nil {
+		wrote := false
+		if opts.Outer != nil {
+			// The outer loop's polls up to this sync, each on the state the
+			// previous one left.
+			for at := opts.Outer.NextPoll(polled); !at.After(t); at = opts.Outer.NextPoll(polled) {
+				polled = at
+				w, err := opts.Outer.Poll(at, sim.snap)
+				if err != nil {
+					return nil, err
+				}
+				if w.ScaleTo != nil && *w.ScaleTo != sim.snap.Target.SpecReplicas {
+					p.Rescales = append(p.Rescales, explain.ProjectedRescale{
+						Time: at, Offset: offset(at.Sub(snap.Now)), From: sim.snap.Target.SpecReplicas, To: *w.ScaleTo, Reason: w.Reason,
+					})
+					sim.scaleTo(*w.ScaleTo, at)
+					lastRescale, wrote = at, true
+				}
+			}
+		}
+		if k > 0 || opts.Trace != nil || wrote {
 			sim.prepare(t)
 		}
 		dec, err := engine.Evaluate(sim.snap, set)
@@ -462,9 +517,16 @@ func (s *simulation) apply(d *explain.Decision, t time.Time) {
 	if !d.Rescale {
 		return
 	}
+	s.scaleTo(d.DesiredReplicas, t)
+}
+
+// scaleTo sets the workload's replicas at t: new pods start (and become
+// ready after PodStartup), or the pods that are not ready go first, then
+// the newest.
+func (s *simulation) scaleTo(replicas int32, t time.Time) {
 	cur := s.countMeasured()
-	want := int(d.DesiredReplicas)
-	s.snap.Target.SpecReplicas, s.snap.Target.StatusReplicas = d.DesiredReplicas, d.DesiredReplicas
+	want := int(replicas)
+	s.snap.Target.SpecReplicas, s.snap.Target.StatusReplicas = replicas, replicas
 	switch {
 	case want > cur && s.template != nil:
 		for i := cur; i < want; i++ {

@@ -25,7 +25,7 @@ import (
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 )
 
-// The recorded-load proof (issue 24): one load pattern of 8.5 minutes
+// The recorded-load proof (issue 24): one load pattern of 11 minutes
 // (rise, hold, fall, spike, fall) runs through the real controller twice
 // at once, in two namespaces that differ only in the HPA's behavior. The
 // load is a total shared by the ready pods (a load balancer's way), set
@@ -38,7 +38,7 @@ import (
 //   - explain --at a moment of A's scale-down hold gives the hold's real
 //     end: the time A's first step down happened.
 //
-// Both behaviors move one pod at a time (a Pods policy of 1 per 10 s), so
+// Both behaviors move one pod at a time (a Pods policy of 1 per 20 s), so
 // every histRescale's size is 1 whatever a single sample says: metrics-server
 // (which the controller reads) samples kwok's counters on its own phase,
 // and one of its samples after each change of the load is a mix of the
@@ -56,27 +56,32 @@ const (
 )
 
 // loadAt is the pattern's total CPU load in millicores, t after its start.
+// Each level lasts until both runs have settled on it, so that the next
+// change meets them at rest.
 func loadAt(t time.Duration) int64 {
 	switch {
 	case t < 60*time.Second:
 		return 500 // 2 pods at 50%
 	case t < 240*time.Second:
 		return 2000 // 8 pods
-	case t < 360*time.Second:
+	case t < 480*time.Second:
 		return 750 // 3 pods
-	case t < 390*time.Second:
-		return 1500 // a spike: up to 6 pods, if it lasted
+	case t < 540*time.Second:
+		return 1500 // a spike: 6 pods, if it lasted
 	default:
 		return 500
 	}
 }
 
-const patternLength = 510 * time.Second
+const patternLength = 660 * time.Second
 
-// histBehavior moves one pod per 10 s either way, with the scale-down
-// window given.
+// histBehavior moves one pod per 20 s either way, with the scale-down
+// window given. 20 s is longer than a new pod takes to have its first
+// sample in metrics-server (two of its 10 s scrapes): at each step allowed,
+// every pod of the last step reports, in the controller as in the replay,
+// whose store sees a new pod some seconds earlier than metrics-server.
 func histBehavior(downWindow int32) *autoscalingv2.HorizontalPodAutoscalerBehavior {
-	onePod := []autoscalingv2.HPAScalingPolicy{{Type: autoscalingv2.PodsScalingPolicy, Value: 1, PeriodSeconds: 10}}
+	onePod := []autoscalingv2.HPAScalingPolicy{{Type: autoscalingv2.PodsScalingPolicy, Value: 1, PeriodSeconds: 20}}
 	return &autoscalingv2.HorizontalPodAutoscalerBehavior{
 		ScaleUp:   &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: ptr[int32](0), Policies: onePod},
 		ScaleDown: &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: ptr(downWindow), Policies: onePod},
@@ -96,7 +101,7 @@ func (r histRescale) String() string {
 // TestHistoryBacktest runs the proof; with -short it is skipped.
 func TestHistoryBacktest(t *testing.T) {
 	if testing.Short() {
-		t.Skip("the recorded-load proof runs the load pattern for 8.5 minutes")
+		t.Skip("the recorded-load proof runs the load pattern for 11 minutes")
 	}
 	if _, err := promQuery(`up`); err != nil {
 		t.Fatalf("the local cluster's Prometheus does not answer (%v): hack/cluster/up.sh starts it", err)
