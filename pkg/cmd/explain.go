@@ -5,10 +5,7 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
@@ -210,34 +207,17 @@ func (o *ExplainOptions) Complete(c *cobra.Command, args []string) error {
 		return usageError(c, err)
 	}
 	if o.at != nil {
-		o.at.Load.Progress = recordedProgress(o.ErrOut)
+		o.at.Load.Progress = action.RecordedProgress(o.ErrOut, writerIsTerminal(o.ErrOut))
 	}
 	return nil
 }
 
 // Validate checks the option values.
 func (o *ExplainOptions) Validate() error {
-	switch {
-	case len(o.args) > 1:
-		return fmt.Errorf("at most one HorizontalPodAutoscaler name is expected, got %d: %v", len(o.args), o.args)
-	case o.Name != "" && (o.AllNamespaces || o.Selector != ""):
-		return errors.New("a NAME cannot be combined with -A or -l")
-	case o.Name == "" && len(o.Source.Filenames) > 0:
-		return errors.New("the name of the HorizontalPodAutoscaler is required with -f")
-	case o.Name == "" && o.Dump != "":
-		return errors.New("--dump writes the snapshot of one HPA: give its NAME")
-	case o.Watch && len(o.Source.Filenames) > 0:
-		return errors.New("--watch follows a live cluster; it cannot be combined with -f")
-	case o.Watch && o.Dump != "":
-		return errors.New("--watch and --dump cannot be combined")
-	case o.Watch && o.Source.Now != "":
-		return errors.New("--watch replays at the current time; it cannot be combined with --now")
-	case o.at != nil && (o.Name == "" || o.Watch || o.Dump != ""):
-		return errors.New("--at explains one HPA's past sync: give its NAME, without --watch or --dump")
-	case o.Watch && o.gate != nil:
-		return errors.New("--exit-code gates on one replay, and a watch ends only when stopped (with exit 0): drop --exit-code or --watch")
-	}
-	return nil
+	return action.ExplainModes{
+		Args: o.args, Name: o.Name, AllNamespaces: o.AllNamespaces, Selector: o.Selector, Files: len(o.Source.Filenames) > 0,
+		Dump: o.Dump != "", Watch: o.Watch, Now: o.Source.Now != "", At: o.at != nil, Gate: o.gate != nil,
+	}.Check()
 }
 
 // Namespace returns the namespace resolved by Complete ("" means the
@@ -265,19 +245,13 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 	if o.Name == "" {
 		return o.runMany(ctx)
 	}
-	var res *action.ExplainResult
-	var err error
-	if o.at != nil {
-		res, err = action.ExplainAt(ctx, *o.at)
-	} else {
-		res, err = action.Explain(ctx, action.ExplainConfig{
-			Source: o.source, Name: o.Name, Settings: o.overrides, Dump: o.Dump, Evaluate: o.Evaluate,
-		})
-	}
+	res, err := action.ExplainOne(ctx, action.ExplainConfig{
+		Source: o.source, Name: o.Name, Settings: o.overrides, Dump: o.Dump, Evaluate: o.Evaluate,
+	}, o.at)
 	if err != nil {
 		return err
 	}
-	printWarnings(o.ErrOut, res.Warnings)
+	action.PrintWarnings(o.ErrOut, res.Warnings)
 	for _, n := range res.Notes {
 		fmt.Fprintln(o.ErrOut, n)
 	}
@@ -292,23 +266,12 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 // runMany explains every selected HPA, one summary line each.
 func (o *ExplainOptions) runMany(ctx context.Context) error {
 	defer collectAtLimit()()
-	progress := func(int, int) {}
-	if isTerminal(o.ErrOut) {
-		progress = func(done, total int) {
-			if total >= 5 {
-				fmt.Fprintf(o.ErrOut, "\rgathering %d/%d HPAs", done, total)
-				if done == total {
-					fmt.Fprint(o.ErrOut, "\r\033[K")
-				}
-			}
-		}
-	}
 	// Rows (or JSON items) stream out as each HPA is replayed; each is
 	// encoded with its replay, in parallel.
 	lw := render.NewListWriter(o.Out, o.format, o.AllNamespaces, o.Output.Display.RenderOptions(o.Out))
 	res, err := action.ExplainMany(ctx, action.ManyConfig{
 		Source: o.source, AllNamespaces: o.AllNamespaces, Selector: o.Selector, Settings: o.overrides,
-		Progress: progress, Evaluate: o.Evaluate, OnKEDA: lw.ShowKEDA,
+		Progress: action.ManyProgress(o.ErrOut, writerIsTerminal(o.ErrOut)), Evaluate: o.Evaluate, OnKEDA: lw.ShowKEDA,
 	}, func(d *explain.Decision) (render.ListItem, error) {
 		o.gate.Check(d)
 		return lw.Encode(d)
@@ -316,13 +279,9 @@ func (o *ExplainOptions) runMany(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	printWarnings(o.ErrOut, res.Warnings)
-	if res.Count == 0 && len(res.KEDA) == 0 && o.format == render.FormatText {
-		where := fmt.Sprintf("in namespace %q", res.Namespace)
-		if o.AllNamespaces {
-			where = "in any namespace"
-		}
-		fmt.Fprintf(o.ErrOut, "No HorizontalPodAutoscalers found %s.\n", where)
+	action.PrintWarnings(o.ErrOut, res.Warnings)
+	if none := res.NoneFound(o.AllNamespaces); none != "" && o.format == render.FormatText {
+		fmt.Fprintln(o.ErrOut, none)
 		return nil
 	}
 	o.Source.reportCalls(o.ErrOut, o.Clients, fmt.Sprintf(" for %d HPAs", res.Count))
@@ -335,21 +294,4 @@ func (o *ExplainOptions) runMany(ctx context.Context) error {
 		return err
 	}
 	return o.gate.Err()
-}
-
-// printWarnings prints each warning once, as kubectl does.
-func printWarnings(w io.Writer, warnings []string) {
-	for _, s := range warnings {
-		fmt.Fprintf(w, "Warning: %s\n", s)
-	}
-}
-
-// isTerminal reports whether w is a terminal (for the progress indicator).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

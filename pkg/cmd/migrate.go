@@ -13,7 +13,6 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
-	"github.com/kubectl-hpa/kubectl-hpa/pkg/migrate"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
 )
 
@@ -215,27 +214,8 @@ func (o *MigrateOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	for _, p := range res.Written {
-		fmt.Fprintf(o.ErrOut, "Wrote %s\n", p)
-	}
-	printWarnings(o.ErrOut, res.Warnings)
-	// With -f -, standard output carries the manifest, and the report goes
-	// to standard error.
-	report := o.Out
-	if res.StdinManifest != nil {
-		report = o.ErrOut
-	}
-	if o.format == render.FormatText {
-		if err := migrate.WriteText(report, res.Report); err != nil {
-			return err
-		}
-	} else if err := render.Encode(report, o.format, res.Report); err != nil {
+	if err := res.Write(o.Out, o.ErrOut, o.format); err != nil {
 		return err
-	}
-	if res.StdinManifest != nil {
-		if _, err := o.Out.Write(res.StdinManifest); err != nil {
-			return err
-		}
 	}
 	return res.Failed
 }

@@ -4,10 +4,6 @@
 package cmd
 
 import (
-	"io"
-	"sync"
-	"time"
-
 	"github.com/spf13/pflag"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
@@ -22,32 +18,4 @@ func addRecordedFlags(fs *pflag.FlagSet, r *action.RecordedInput) {
 	fs.StringArrayVar(&r.Queries, prom.FlagQuery, nil, "PromQL of an HPA metric that is not a container counter: NAME=PROMQL (repeatable; Pods metrics: one series per pod, with a pod label)")
 	fs.DurationVar(&r.MetricsResolution, "metrics-resolution", action.DefaultMetricsResolution, "Resolution of the resource metrics the controller read (metrics-server's --metric-resolution): the window of each sample")
 	fs.BoolVar(&r.NoKubeStateMetrics, "no-kube-state-metrics", false, "Find the pods by their usage series even where kube-state-metrics is recorded")
-}
-
-// recordedProgress draws a progress bar on errOut when it is a terminal
-// and the read takes over a second (nil otherwise).
-func recordedProgress(errOut io.Writer) func(prom.Progress) {
-	if !writerIsTerminal(errOut) {
-		return nil
-	}
-	return progressAfter(errOut, time.Second)
-}
-
-// progressAfter draws a progress bar on w once a read has run for delay.
-func progressAfter(w io.Writer, delay time.Duration) func(prom.Progress) {
-	var mu sync.Mutex
-	bar := &prom.ProgressBar{W: w}
-	began := time.Now()
-	return func(p prom.Progress) {
-		mu.Lock()
-		defer mu.Unlock()
-		if time.Since(began) < delay {
-			return
-		}
-		if p.Fraction() >= 1 {
-			bar.Clear()
-			return
-		}
-		bar.Draw(p)
-	}
 }

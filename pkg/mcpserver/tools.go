@@ -159,12 +159,7 @@ func (h *handlers) explain(ctx context.Context, _ *mcp.CallToolRequest, a explai
 	if err != nil {
 		return fail(err)
 	}
-	var res *action.ExplainResult
-	if at != nil {
-		res, err = action.ExplainAt(ctx, *at)
-	} else {
-		res, err = action.Explain(ctx, action.ExplainConfig{Source: c.source, Name: a.Name, Settings: settings, Evaluate: h.opts.Evaluate})
-	}
+	res, err := action.ExplainOne(ctx, action.ExplainConfig{Source: c.source, Name: a.Name, Settings: settings, Evaluate: h.opts.Evaluate}, at)
 	if err != nil {
 		return fail(err)
 	}
