@@ -242,7 +242,8 @@ func TestInputSchema(t *testing.T) {
 	if err := json.Unmarshal(b, &s); err != nil {
 		t.Fatal(err)
 	}
-	for _, flag := range []string{"cpu", "memory", "metric", "object", "external", "target", "min", "max", "replicas", "scale-up-tolerance", "scale-down-tolerance", "behavior", "all-ready", "load-model", "for", "pod-startup", "trace", "sync-period", "controller-version", "no-history"} {
+	for _, flag := range []string{"cpu", "memory", "metric", "object", "external", "target", "min", "max", "replicas", "scale-up-tolerance", "scale-down-tolerance", "behavior", "all-ready", "load-model", "for", "pod-startup", "trace", "sync-period", "controller-version", "no-history",
+		"trigger", "activation", "cooldown", "polling-interval", "idle", "fallback-replicas", "failure-threshold"} {
 		if _, ok := s.Properties[flag]; !ok {
 			t.Errorf("hpa_whatif has no argument %s", flag)
 		}
@@ -314,6 +315,9 @@ func TestErrors(t *testing.T) {
 		{mcpserver.ToolWhatIf, map[string]any{"name": "web-0", "namespace": "shop"}, []string{"whatif", "web-0"}},
 		{mcpserver.ToolWhatIf, map[string]any{"name": "web-0", "namespace": "shop", "metric": []string{"rps=10"}, "controller-version": "1.37"}, []string{"whatif", "web-0", "--metric", "rps=10"}},
 		{mcpserver.ToolWhatIf, map[string]any{"name": "web-0", "namespace": "shop", "for": "soon"}, nil},
+		{mcpserver.ToolWhatIf, map[string]any{"name": "web-0", "namespace": "shop", "trigger": []string{"queue=5"}, "idle": 0, "controller-version": "1.37"}, []string{"whatif", "web-0", "--trigger", "queue=5", "--idle", "0"}},
+		{mcpserver.ToolWhatIf, map[string]any{"name": "web-0", "namespace": "shop", "cooldown": "5x"}, []string{"whatif", "web-0", "--cooldown", "5x"}},
+		{mcpserver.ToolWhatIf, map[string]any{"name": "web-0", "namespace": "shop", "activation": []string{"queue"}}, []string{"whatif", "web-0", "--activation", "queue"}},
 		{mcpserver.ToolExplain, map[string]any{"name": "web-0", "namespace": "shop", "sync-period": "5x"}, []string{"explain", "web-0", "--sync-period", "5x"}},
 		{mcpserver.ToolBacktest, map[string]any{"name": "web-0", "namespace": "shop", "since": "2h"}, []string{"whatif", "web-0", "--since", "2h"}},
 		{mcpserver.ToolBacktest, map[string]any{"name": "web-0", "namespace": "shop", "since": "soon", "prometheus": "http://127.0.0.1:1"}, []string{"whatif", "web-0", "--since", "soon", "--prometheus", "http://127.0.0.1:1"}},

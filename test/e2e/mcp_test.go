@@ -376,6 +376,10 @@ type toolResult struct {
 	} `json:"content"`
 	StructuredContent json.RawMessage `json:"structuredContent"`
 	IsError           bool            `json:"isError"`
+	// SDKOutputValidator says that the SDK's client held a validator of
+	// the tool's output schema, so that callTool checked structuredContent
+	// (client.mjs).
+	SDKOutputValidator bool `json:"sdkOutputValidator"`
 }
 
 // text is the first text block.
@@ -408,6 +412,9 @@ func (m *mcpSession) structured(name string, args map[string]any, kind schema.Ki
 	r := m.call(name, args)
 	if r.IsError {
 		m.t.Fatalf("%s: tool error %q", name, r.text())
+	}
+	if !r.SDKOutputValidator {
+		m.t.Errorf("%s: the SDK's client had no validator of the output schema: structuredContent was not checked by it", name)
 	}
 	if err := schematest.Validate(kind, r.StructuredContent); err != nil {
 		m.t.Errorf("%s: structuredContent does not match the strict schema %s: %v", name, kind, err)
@@ -600,7 +607,11 @@ func (tr *transcript) answer(cmd map[string]any, a mcpAnswer, took time.Duration
 		for _, c := range r.Content[1:] {
 			more = append(more, c.Text)
 		}
-		tr.add("← structuredContent (%v, %d bytes, valid for the output schema): %s%s", d, len(r.StructuredContent), shorten(string(r.StructuredContent), 420), warningsNote(more))
+		checked := "not checked by the SDK"
+		if r.SDKOutputValidator {
+			checked = "the SDK checked it against the output schema"
+		}
+		tr.add("← structuredContent (%v, %d bytes, %s): %s%s", d, len(r.StructuredContent), checked, shorten(string(r.StructuredContent), 420), warningsNote(more))
 	default:
 		tr.add("← ok (%v)", d)
 	}

@@ -9,7 +9,7 @@
 //
 // The Go test drives it: one JSON command per line on stdin, one JSON answer
 // per line on stdout ({"ok": true, "result": ...} or {"ok": false, "error":
-// "..."}):
+// "..."}); a tool result carries sdkOutputValidator besides:
 //
 //   {"op": "start", "command": PATH, "args": [...], "env": {...}}
 //   {"op": "listTools"}
@@ -39,6 +39,15 @@ const callOptions = { timeout: 300000 };
 
 let client;
 
+// withValidation adds to a tool result whether the SDK held a validator of
+// the tool's output schema (compiled from tools/list) when the result came
+// in: callTool then checked structuredContent with it, and would have
+// thrown on a mismatch.
+function withValidation(name, result) {
+  const armed = typeof client.getToolOutputValidator === 'function' && Boolean(client.getToolOutputValidator(name));
+  return { ...result, sdkOutputValidator: armed };
+}
+
 async function run(cmd) {
   switch (cmd.op) {
     case 'start': {
@@ -52,11 +61,11 @@ async function run(cmd) {
     case 'listTools':
       return await client.listTools();
     case 'callTool':
-      return await client.callTool({ name: cmd.name, arguments: cmd.arguments ?? {} }, undefined, callOptions);
+      return withValidation(cmd.name, await client.callTool({ name: cmd.name, arguments: cmd.arguments ?? {} }, undefined, callOptions));
     case 'cancelTool': {
       const ac = new AbortController();
       setTimeout(() => ac.abort('cancelled by the test'), cmd.afterMs ?? 500);
-      return await client.callTool({ name: cmd.name, arguments: cmd.arguments ?? {} }, undefined, { ...callOptions, signal: ac.signal });
+      return withValidation(cmd.name, await client.callTool({ name: cmd.name, arguments: cmd.arguments ?? {} }, undefined, { ...callOptions, signal: ac.signal }));
     }
     case 'close':
       await client.close();
