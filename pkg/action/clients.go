@@ -5,7 +5,6 @@ package action
 
 import (
 	"fmt"
-	"io"
 	"sync"
 
 	"k8s.io/cli-runtime/pkg/genericclioptions"
@@ -158,22 +157,6 @@ func (f *Factory) ClusterID() string {
 
 // Calls lists the requests made so far, as "VERB /path", sorted.
 func (f *Factory) Calls() []string { return f.calls.Calls() }
-
-// ReportCalls prints the number of requests made so far, with suffix, at
-// verbosity 1 (-v), and also each request from verbosity 2; nothing at 0
-// or without clients.
-func (f *Factory) ReportCalls(w io.Writer, verbosity int, suffix string) {
-	if verbosity <= 0 || f == nil {
-		return
-	}
-	calls := f.Calls()
-	fmt.Fprintf(w, "API calls: %d%s\n", len(calls), suffix)
-	if verbosity > 1 {
-		for _, c := range calls {
-			fmt.Fprintf(w, "  %s\n", c)
-		}
-	}
-}
 
 // newMigrateClients builds migrate's clients. Discovery is cached in
 // memory for the process.

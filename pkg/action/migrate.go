@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/migrate"
-	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
 )
 
 // MigrateConfig is one hand-over of a workload's replica count to its HPA.
@@ -44,30 +43,6 @@ type MigrateResult struct {
 	// Failed is set when the verification after the steps failed; the
 	// report is still complete and should be shown.
 	Failed error
-}
-
-// Write prints the result as migrate does: the manifests saved and the
-// warnings on errOut, then the report in format on out, or on errOut when
-// out carries the manifest read from stdin (-f -), which follows it.
-func (r *MigrateResult) Write(out, errOut io.Writer, format render.Format) error {
-	for _, p := range r.Written {
-		fmt.Fprintf(errOut, "Wrote %s\n", p)
-	}
-	PrintWarnings(errOut, r.Warnings)
-	report := out
-	if r.StdinManifest != nil {
-		report = errOut
-	}
-	var err error
-	if format == render.FormatText {
-		err = migrate.WriteText(report, r.Report)
-	} else {
-		err = render.Encode(report, format, r.Report)
-	}
-	if err == nil && r.StdinManifest != nil {
-		_, err = out.Write(r.StdinManifest)
-	}
-	return err
 }
 
 // Migrate inspects the target, plans the hand-over, carries it out when

@@ -207,7 +207,7 @@ func (o *ExplainOptions) Complete(c *cobra.Command, args []string) error {
 		return usageError(c, err)
 	}
 	if o.at != nil {
-		o.at.Load.Progress = action.RecordedProgress(o.ErrOut, writerIsTerminal(o.ErrOut))
+		o.at.Load.Progress = recordedProgress(o.ErrOut)
 	}
 	return nil
 }
@@ -251,7 +251,7 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	action.PrintWarnings(o.ErrOut, res.Warnings)
+	render.Warnings(o.ErrOut, res.Warnings)
 	for _, n := range res.Notes {
 		fmt.Fprintln(o.ErrOut, n)
 	}
@@ -271,7 +271,7 @@ func (o *ExplainOptions) runMany(ctx context.Context) error {
 	lw := render.NewListWriter(o.Out, o.format, o.AllNamespaces, o.Output.Display.RenderOptions(o.Out))
 	res, err := action.ExplainMany(ctx, action.ManyConfig{
 		Source: o.source, AllNamespaces: o.AllNamespaces, Selector: o.Selector, Settings: o.overrides,
-		Progress: action.ManyProgress(o.ErrOut, writerIsTerminal(o.ErrOut)), Evaluate: o.Evaluate, OnKEDA: lw.ShowKEDA,
+		Progress: manyProgress(o.ErrOut), Evaluate: o.Evaluate, OnKEDA: lw.ShowKEDA,
 	}, func(d *explain.Decision) (render.ListItem, error) {
 		o.gate.Check(d)
 		return lw.Encode(d)
@@ -279,7 +279,7 @@ func (o *ExplainOptions) runMany(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	action.PrintWarnings(o.ErrOut, res.Warnings)
+	render.Warnings(o.ErrOut, res.Warnings)
 	if none := res.NoneFound(o.AllNamespaces); none != "" && o.format == render.FormatText {
 		fmt.Fprintln(o.ErrOut, none)
 		return nil

@@ -80,8 +80,8 @@ func (s *SourceFlags) ToSource(c *cobra.Command, in io.Reader, clients *action.F
 
 // reportCalls prints the API calls of a live run with -v.
 func (s *SourceFlags) reportCalls(w io.Writer, clients *action.Factory, suffix string) {
-	if len(s.Filenames) == 0 {
-		clients.ReportCalls(w, s.Verbosity, suffix)
+	if clients != nil && len(s.Filenames) == 0 {
+		render.APICalls(w, s.Verbosity, clients.Calls(), suffix)
 	}
 }
 

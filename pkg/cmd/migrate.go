@@ -13,6 +13,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/migrate"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
 )
 
@@ -214,7 +215,25 @@ func (o *MigrateOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := res.Write(o.Out, o.ErrOut, o.format); err != nil {
+	for _, p := range res.Written {
+		fmt.Fprintf(o.ErrOut, "Wrote %s\n", p)
+	}
+	render.Warnings(o.ErrOut, res.Warnings)
+	// With -f -, standard output carries the manifest, and the report goes
+	// to standard error.
+	report := o.Out
+	if res.StdinManifest != nil {
+		report = o.ErrOut
+	}
+	if o.format == render.FormatText {
+		err = migrate.WriteText(report, res.Report)
+	} else {
+		err = render.Encode(report, o.format, res.Report)
+	}
+	if err == nil && res.StdinManifest != nil {
+		_, err = o.Out.Write(res.StdinManifest)
+	}
+	if err != nil {
 		return err
 	}
 	return res.Failed

@@ -52,7 +52,7 @@ func (o *ExplainOptions) runWatch(ctx context.Context) error {
 		case err := <-done:
 			return err
 		case u := <-updates:
-			action.PrintWarnings(o.ErrOut, u.Warnings)
+			render.Warnings(o.ErrOut, u.Warnings)
 			last = u
 			var err error
 			switch {

@@ -225,7 +225,7 @@ func (o *WhatifOptions) Complete(c *cobra.Command, args []string) error {
 	if o.plan.WhatIf != nil {
 		o.plan.WhatIf.Evaluate = o.Evaluate
 	} else {
-		o.plan.Backtest.Load.Progress = action.RecordedProgress(o.ErrOut, writerIsTerminal(o.ErrOut))
+		o.plan.Backtest.Load.Progress = recordedProgress(o.ErrOut)
 	}
 	return nil
 }
@@ -243,7 +243,7 @@ func (o *WhatifOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	action.PrintWarnings(o.ErrOut, res.Warnings)
+	render.Warnings(o.ErrOut, res.Warnings)
 	o.Source.reportCalls(o.ErrOut, o.Clients, "")
 	var buf bytes.Buffer
 	if err := render.WriteWhatIf(&buf, o.format, res.WhatIf, o.Output.Display.RenderOptions(o.Out)); err != nil {
