@@ -228,7 +228,8 @@ func (a whatifArgs) input() (action.WhatIfInput, error) {
 		in.Replicas, in.Given["replicas"] = *a.Replicas, true
 	}
 	in.AllReady, in.For, in.TraceFile = a.AllReady, a.For, a.Trace
-	return in, a.kedaArgs.set(&in)
+	err = a.set(&in)
+	return in, err
 }
 
 // set puts the ScaledObject's changes into whatif's flags.

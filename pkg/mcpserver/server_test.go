@@ -242,8 +242,11 @@ func TestInputSchema(t *testing.T) {
 	if err := json.Unmarshal(b, &s); err != nil {
 		t.Fatal(err)
 	}
-	for _, flag := range []string{"cpu", "memory", "metric", "object", "external", "target", "min", "max", "replicas", "scale-up-tolerance", "scale-down-tolerance", "behavior", "all-ready", "load-model", "for", "pod-startup", "trace", "sync-period", "controller-version", "no-history",
-		"trigger", "activation", "cooldown", "polling-interval", "idle", "fallback-replicas", "failure-threshold"} {
+	for _, flag := range []string{
+		"cpu", "memory", "metric", "object", "external", "target", "min", "max", "replicas", "scale-up-tolerance", "scale-down-tolerance",
+		"behavior", "all-ready", "load-model", "for", "pod-startup", "trace", "sync-period", "controller-version", "no-history",
+		"trigger", "activation", "cooldown", "polling-interval", "idle", "fallback-replicas", "failure-threshold",
+	} {
 		if _, ok := s.Properties[flag]; !ok {
 			t.Errorf("hpa_whatif has no argument %s", flag)
 		}

@@ -253,7 +253,7 @@ type mcpAnswer struct {
 // (PATH, HOME, ...) and KUBECONFIG.
 func startMCP(t *testing.T, tr *transcript, clientDir, bin string, args ...string) *mcpSession {
 	t.Helper()
-	c := exec.Command("node", filepath.Join(env.repoRoot, "test/e2e/mcpclient/client.mjs"))
+	c := exec.Command("node", filepath.Join(env.repoRoot, "test", "e2e", "mcpclient", "client.mjs"))
 	c.Env = append(os.Environ(), "MCP_CLIENT_DIR="+clientDir)
 	m := &mcpSession{t: t, tr: tr, cmd: c, lines: make(chan []byte, 1), stderr: &lockedBuffer{}}
 	m.label = "kubectl-hpa " + strings.Join(args, " ")
@@ -456,7 +456,10 @@ func (m *mcpSession) close() {
 	done := make(chan error, 1)
 	go func() { done <- m.cmd.Wait() }()
 	select {
-	case <-done:
+	case err := <-done:
+		if err != nil {
+			m.t.Errorf("the MCP client exited with %v\nstderr:\n%s", err, m.stderr)
+		}
 	case <-time.After(10 * time.Second):
 		_ = m.cmd.Process.Kill()
 		m.t.Errorf("the MCP client did not exit\nstderr:\n%s", m.stderr)
@@ -499,6 +502,7 @@ func (s *scenario) sameAsCLI(what string, mcp func() ([]byte, string), cliArgs f
 
 // nowOf reads the instant of an Explanation.
 func nowOf(t *testing.T, doc []byte) string {
+	t.Helper()
 	var d explain.Decision
 	if err := json.Unmarshal(doc, &d); err != nil {
 		t.Fatal(err)
@@ -633,6 +637,7 @@ func shorten(s string, n int) string {
 
 // write saves the transcript and logs it.
 func (tr *transcript) write(t *testing.T, path string) {
+	t.Helper()
 	tr.mu.Lock()
 	text := "# kubectl hpa mcp, driven by @modelcontextprotocol/sdk's Client (test/e2e/mcp_test.go)\n" + strings.Join(tr.lines, "\n") + "\n"
 	tr.mu.Unlock()
