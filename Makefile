@@ -169,8 +169,13 @@ E2E_PHASES ?= main keda
 E2E_KEDA_RUN ?= KEDA
 E2E_GO_TEST = $(GO) test -tags e2e -count=1 -timeout 60m
 
+.PHONY: mcpclient
+mcpclient: ## Install the e2e suite's MCP client (@modelcontextprotocol/sdk, pinned in test/e2e/mcpclient) with npm into $(KUBECTL_HPA_CACHE); instant once installed
+	$(call section,hack/mcpclient/install.sh)
+	hack/mcpclient/install.sh
+
 .PHONY: test-e2e
-test-e2e: cluster-preflight e2e-tools ## Run the end-to-end suite (test/e2e) on the local cluster (KUBE_VERSION, default v1.37.2) in phases E2E_PHASES (main, then keda with KEDA attached); starts and stops the cluster if it is not running
+test-e2e: cluster-preflight e2e-tools mcpclient ## Run the end-to-end suite (test/e2e) on the local cluster (KUBE_VERSION, default v1.37.2) in phases E2E_PHASES (main, then keda with KEDA attached); starts and stops the cluster if it is not running
 	$(call section,end-to-end suite (test/e2e): phases $(E2E_PHASES))
 	@for p in $(E2E_PHASES); do \
 		case $$p in main | keda) ;; *) echo "E2E_PHASES: unknown phase '$$p' (main, keda)" >&2; exit 2 ;; esac; \

@@ -125,7 +125,8 @@ func ValidateStream(kind schema.Kind, stream []byte) (int, error) {
 }
 
 // KindOf tells the kind of a JSON document from its kind field
-// (Explanation, ExplanationList, WhatIf, MigrationReport), or Version for a
+// (Explanation, ExplanationList, WhatIf, MigrationReport,
+// ExplanationSummaryList), or Version for a
 // document without one that has the version fields. An Explanation may be
 // a watch document too: both have the same schema.
 func KindOf(doc []byte) (schema.Kind, error) {
@@ -153,6 +154,8 @@ func KindOf(doc []byte) (schema.Kind, error) {
 		return schema.Migrate, nil
 	case "KEDAExplanation":
 		return schema.KEDA, nil
+	case "ExplanationSummaryList":
+		return schema.Summaries, nil
 	}
 	return "", fmt.Errorf("kind %q is not a kubectl-hpa output", *head.Kind)
 }

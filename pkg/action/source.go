@@ -27,6 +27,22 @@ import (
 // inject others).
 type EvaluateFunc func(*engine.Snapshot, engine.Settings) (*explain.Decision, error)
 
+// ParseNow returns the instant of a replay in UTC: now, an RFC 3339 time
+// (--now), or clock's time when it is empty (nil clock: time.Now).
+func ParseNow(now string, clock func() time.Time) (time.Time, error) {
+	if now == "" {
+		if clock == nil {
+			clock = time.Now
+		}
+		return clock().UTC(), nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, now)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("--now: %q is not an RFC 3339 time (like 2026-01-01T12:00:00Z or 2026-01-01T12:00:00.5+01:00)", now)
+	}
+	return t.UTC(), nil
+}
+
 // Source says where the objects of a run come from: files, or the cluster.
 type Source struct {
 	// Files are -f: files, directories, or "-" for In. Empty means the

@@ -114,18 +114,19 @@ func readForWhatIf(ctx context.Context, cfg WhatIfConfig) (*snapshot, error) {
 		return nil, err
 	}
 	if res.Decision == nil {
-		k := res.KEDA
-		return nil, fmt.Errorf("ScaledObject %s/%s has no HPA to replay (%s): whatif changes what KEDA's HPA reads", k.ScaledObject.Namespace, k.ScaledObject.Name, noHPA(k))
+		return nil, NoHPAError(res.KEDA, "whatif changes what KEDA's HPA reads")
 	}
 	return res.in, nil
 }
 
-// noHPA says why a ScaledObject has no HPA.
-func noHPA(k *explain.KEDA) string {
+// NoHPAError says that the ScaledObject of k has no HPA to replay, and
+// why, then hint.
+func NoHPAError(k *explain.KEDA, hint string) error {
+	why := "KEDA has not written it"
 	if k.Pause.Paused {
-		return "it is paused, and KEDA deleted its HPA"
+		why = "it is paused, and KEDA deleted its HPA"
 	}
-	return "KEDA has not written it"
+	return fmt.Errorf("ScaledObject %s/%s has no HPA to replay (%s): %s", k.ScaledObject.Namespace, k.ScaledObject.Name, why, hint)
 }
 
 // whatIfKEDA applies the changes of the ScaledObject: the edited object's

@@ -4,6 +4,7 @@
 package action
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -12,23 +13,25 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/whatif"
 )
 
-// AutoDuration is what --for means without a value: until the replicas
+// ForAuto is what --for means without a duration: until the replicas
 // settle.
-const AutoDuration = "auto"
+const ForAuto = "auto"
 
-// Maxima of whatif's projection flags (docs/reliability.md, "Bounds"); the
-// number of syncs is bounded too (whatif.DefaultMaxSteps).
+// Maxima of the projection's duration flags (docs/reliability.md,
+// "Bounds"); the number of syncs is bounded too (whatif.DefaultMaxSteps).
 const (
 	MaxFor        = 7 * 24 * time.Hour
 	MaxPodStartup = 24 * time.Hour
 )
 
-// WhatIfInput is whatif's changes as the command line gives them: the
-// overrides of the HPA's inputs, of a ScaledObject, and the projection.
-// Given holds the names of the flags set (a zero --min is a change).
+// WhatIfInput is a whatif as its flags give it (the MCP tools' arguments
+// carry the same names): the overrides of the HPA's inputs and of a
+// ScaledObject, the projection and the backtest, as strings to parse. Plan
+// checks it.
 type WhatIfInput struct {
 	CPU, Memory        string
 	Metrics            []string
@@ -38,12 +41,19 @@ type WhatIfInput struct {
 	Min, Max, Replicas int32
 	ScaleUpTolerance   string
 	ScaleDownTolerance string
-	BehaviorFile       string
-	AllReady           bool
-	LoadModel          string
-	For                string
-	PodStartup         time.Duration
-	TraceFile          string
+	// BehaviorFile and TraceFile are read by Plan.
+	BehaviorFile string
+	AllReady     bool
+	LoadModel    string
+	// For is a duration or ForAuto.
+	For        string
+	PodStartup time.Duration
+	TraceFile  string
+	// Since and Until are a backtest's period over recorded load;
+	// SampleDelay how long a pod it adds takes to have a sample.
+	Since, Until string
+	SampleDelay  time.Duration
+	Recorded     RecordedInput
 
 	// The changes of a ScaledObject (whatif.KEDAOverrides).
 	Triggers         []string
@@ -54,12 +64,67 @@ type WhatIfInput struct {
 	FallbackReplicas int32
 	FailureThreshold int32
 
+	// Given holds the names of the flags set: only they override min, max,
+	// replicas, the ScaledObject's numbers and durations, and the
+	// backtest's pod-startup.
 	Given map[string]bool
 }
 
-// Overrides parses the changes of the HPA's inputs and of a ScaledObject.
-// Errors name the flag.
-func (in *WhatIfInput) Overrides() (whatif.Overrides, whatif.KEDAOverrides, error) {
+// DefaultWhatIfInput returns the default values of the flags.
+func DefaultWhatIfInput() WhatIfInput {
+	return WhatIfInput{
+		Min: -1, Max: -1, Replicas: -1, PodStartup: whatif.DefaultPodStartup, LoadModel: explain.LoadConstantTotal,
+		Recorded: DefaultRecordedInput(),
+	}
+}
+
+// WhatIfPlan is a checked whatif: a whatif of the objects as they are, or
+// a backtest over recorded load.
+type WhatIfPlan struct {
+	WhatIf   *WhatIfConfig
+	Backtest *BacktestConfig
+}
+
+// CheckFor checks a value of --for: a duration or ForAuto.
+func CheckFor(v string) error {
+	if v != ForAuto {
+		if _, err := time.ParseDuration(v); err != nil {
+			return fmt.Errorf("%q is not a duration (like 30m or 2h) or %q", v, ForAuto)
+		}
+	}
+	return nil
+}
+
+// Plan parses and checks the input and returns the whatif of HPA name
+// read from src. Mistakes in the values are *UsageErrors; the behavior and
+// trace files that cannot be read or parsed are plain errors.
+func (in WhatIfInput) Plan(src Source, name string, settings SettingsOverrides) (*WhatIfPlan, error) {
+	ov, kov, err := in.overrides()
+	if err != nil {
+		return nil, err
+	}
+	var p *WhatIfPlan
+	switch {
+	case in.Since != "":
+		if p, err = in.backtest(src, name, settings, ov); err != nil {
+			return nil, err
+		}
+	case in.Until != "" || RecordedUsed(in.Given):
+		return nil, usageErrorf("--until and the recorded-load flags (--prometheus, --query, ...) go with --since")
+	default:
+		p = &WhatIfPlan{WhatIf: &WhatIfConfig{Source: src, Name: name, Settings: settings, Overrides: ov, KEDA: kov}}
+		if p.WhatIf.Projection, err = in.projection(); err != nil {
+			return nil, err
+		}
+	}
+	if err := in.validate(p); err != nil {
+		return nil, &UsageError{Err: err}
+	}
+	return p, nil
+}
+
+// overrides parses the changes of the HPA's inputs and of a ScaledObject.
+func (in WhatIfInput) overrides() (whatif.Overrides, whatif.KEDAOverrides, error) {
 	ov := whatif.Overrides{AllReady: in.AllReady, LoadModel: in.LoadModel}
 	var kov whatif.KEDAOverrides
 	for _, u := range []struct {
@@ -71,7 +136,7 @@ func (in *WhatIfInput) Overrides() (whatif.Overrides, whatif.KEDAOverrides, erro
 		}
 		v, err := whatif.ParseUsage(u.value)
 		if err != nil {
-			return ov, kov, fmt.Errorf("%s: %w", u.flag, err)
+			return ov, kov, usageErrorf("%s: %w", u.flag, err)
 		}
 		*u.out = &v
 	}
@@ -87,7 +152,7 @@ func (in *WhatIfInput) Overrides() (whatif.Overrides, whatif.KEDAOverrides, erro
 		for _, v := range list.values {
 			m, err := whatif.ParseMetric(v, list.flag == "--external")
 			if err != nil {
-				return ov, kov, fmt.Errorf("%s: %w", list.flag, err)
+				return ov, kov, usageErrorf("%s: %w", list.flag, err)
 			}
 			*list.out = append(*list.out, m)
 		}
@@ -95,7 +160,7 @@ func (in *WhatIfInput) Overrides() (whatif.Overrides, whatif.KEDAOverrides, erro
 	for _, v := range in.Targets {
 		t, err := whatif.ParseTarget(v)
 		if err != nil {
-			return ov, kov, fmt.Errorf("--target: %w", err)
+			return ov, kov, usageErrorf("--target: %w", err)
 		}
 		ov.Targets = append(ov.Targets, t)
 	}
@@ -134,7 +199,7 @@ func (in *WhatIfInput) Overrides() (whatif.Overrides, whatif.KEDAOverrides, erro
 		for _, v := range list.values {
 			t, err := whatif.ParseTriggerOverride(v, list.flag == "--trigger")
 			if err != nil {
-				return ov, kov, fmt.Errorf("%s: %w", list.flag, err)
+				return ov, kov, usageErrorf("%s: %w", list.flag, err)
 			}
 			*list.out = append(*list.out, t)
 		}
@@ -151,7 +216,7 @@ func (in *WhatIfInput) Overrides() (whatif.Overrides, whatif.KEDAOverrides, erro
 		}
 		q, err := whatif.ParseQuantity(tol.value)
 		if err != nil || q.Sign() < 0 {
-			return ov, kov, fmt.Errorf("%s: %q is not a tolerance (a non-negative number like 0.05)", tol.flag, tol.value)
+			return ov, kov, usageErrorf("%s: %q is not a tolerance (a non-negative number like 0.05)", tol.flag, tol.value)
 		}
 		*tol.out = &q
 	}
@@ -169,14 +234,19 @@ func (in *WhatIfInput) Overrides() (whatif.Overrides, whatif.KEDAOverrides, erro
 	return ov, kov, nil
 }
 
-// Projection returns the projection --for or --trace ask for (nil: none).
-func (in *WhatIfInput) Projection() (*whatif.ProjectOptions, error) {
+// projection parses --for and --trace (nil: no projection).
+func (in WhatIfInput) projection() (*whatif.ProjectOptions, error) {
 	if in.For == "" && in.TraceFile == "" {
 		return nil, nil
 	}
 	p := &whatif.ProjectOptions{LoadModel: in.LoadModel, PodStartup: in.PodStartup}
-	if in.For != "" && in.For != AutoDuration {
-		p.Duration, _ = time.ParseDuration(in.For)
+	if in.For != "" {
+		if err := CheckFor(in.For); err != nil {
+			return nil, usageErrorf("--for: %w", err)
+		}
+		if in.For != ForAuto {
+			p.Duration, _ = time.ParseDuration(in.For)
+		}
 	}
 	if in.TraceFile != "" {
 		data, err := os.ReadFile(in.TraceFile)
@@ -192,12 +262,54 @@ func (in *WhatIfInput) Projection() (*whatif.ProjectOptions, error) {
 	return p, nil
 }
 
-// Check checks the projection's bounds and the load model.
-func (in *WhatIfInput) Check() error {
+// backtest resolves --since, --until and the recorded load. The load is
+// the recorded one: only changes of the HPA apply.
+func (in WhatIfInput) backtest(src Source, name string, settings SettingsOverrides, ov whatif.Overrides) (*WhatIfPlan, error) {
+	for _, f := range []string{"cpu", "memory", "metric", "object", "external", "replicas", "all-ready", "for", "trace"} {
+		if in.Given[f] {
+			return nil, usageErrorf("--%s changes the load, which a backtest (--since) reads from what was recorded: change the HPA instead (--behavior, --target, --min, --max, tolerances)", f)
+		}
+	}
+	now := src.Now
+	since, err := ParsePast(in.Since, now)
+	if err != nil {
+		return nil, usageErrorf("--since: %w", err)
+	}
+	until := now
+	if in.Until != "" {
+		if until, err = ParsePast(in.Until, now); err != nil {
+			return nil, usageErrorf("--until: %w", err)
+		}
+	}
+	load, err := in.Recorded.Load()
+	if err != nil {
+		return nil, err
+	}
+	b := &BacktestConfig{
+		Source: src, Name: name, Settings: settings, Since: since, Until: until, Changes: ov,
+		LoadModel: in.LoadModel, SampleDelay: in.SampleDelay, Load: load,
+	}
+	if in.Given["pod-startup"] {
+		b.PodStartup = in.PodStartup
+	}
+	return &WhatIfPlan{Backtest: b}, nil
+}
+
+// validate checks the values against their bounds.
+func (in WhatIfInput) validate(p *WhatIfPlan) error {
+	if in.LoadModel != explain.LoadConstantTotal && in.LoadModel != explain.LoadConstantPerPod {
+		return fmt.Errorf("--load-model must be %s or %s, got %q", explain.LoadConstantTotal, explain.LoadConstantPerPod, in.LoadModel)
+	}
+	if p.WhatIf != nil && p.WhatIf.Overrides.Empty() && p.WhatIf.KEDA.Empty() && p.WhatIf.Projection == nil {
+		return errNoChanges
+	}
+	if in.SampleDelay < 0 || in.SampleDelay > MaxPodStartup {
+		return fmt.Errorf("--sample-delay must be between 0s and %s, got %v", MaxPodStartup, in.SampleDelay)
+	}
 	if in.PodStartup < 0 || in.PodStartup > MaxPodStartup {
 		return fmt.Errorf("--pod-startup must be between 0s and %s, got %v", MaxPodStartup, in.PodStartup)
 	}
-	if in.For != "" && in.For != AutoDuration {
+	if in.For != "" && in.For != ForAuto {
 		switch d, _ := time.ParseDuration(in.For); {
 		case d <= 0:
 			return fmt.Errorf("--for must be positive, got %s", in.For)
@@ -206,6 +318,22 @@ func (in *WhatIfInput) Check() error {
 		}
 	}
 	return nil
+}
+
+// Run replays the plan: the whatif, or the backtest. An override that
+// cannot apply is reworded with its flag.
+func (p *WhatIfPlan) Run(ctx context.Context) (*WhatIfResult, error) {
+	var res *WhatIfResult
+	var err error
+	if p.Backtest != nil {
+		res, err = Backtest(ctx, *p.Backtest)
+	} else {
+		res, err = WhatIf(ctx, *p.WhatIf)
+	}
+	if err != nil {
+		return nil, flagNamed(err)
+	}
+	return res, nil
 }
 
 // whatifFlags maps the fields of whatif's errors to their flags.
@@ -221,9 +349,9 @@ var whatifFlags = map[whatif.Field]string{
 	whatif.FieldBoundsKEDA: "the ScaledObject's overrides",
 }
 
-// FlagNamed rewords a whatif field error with its flag, keeping what
+// flagNamed rewords a whatif field error with its flag, keeping what
 // precedes it ("HPA shop/web: ").
-func FlagNamed(err error) error {
+func flagNamed(err error) error {
 	var fe *whatif.FieldError
 	if !errors.As(err, &fe) {
 		return err
@@ -236,5 +364,5 @@ func FlagNamed(err error) error {
 	return errors.New(strings.Replace(msg, fe.Error(), fe.Text(flag), 1))
 }
 
-// ErrNoChanges is returned when whatif gets nothing to change.
-var ErrNoChanges = errors.New("no change given: pass at least one override (--cpu, --memory, --metric, --object, --external, --target, --min, --max, --scale-up-tolerance, --scale-down-tolerance, --behavior, --replicas, --all-ready; for a ScaledObject --trigger, --activation, --cooldown, --polling-interval, --idle, --fallback-replicas, --failure-threshold) or a projection (--for, --trace), or a backtest (--since)")
+// errNoChanges is returned when whatif gets nothing to change.
+var errNoChanges = errors.New("no change given: pass at least one override (--cpu, --memory, --metric, --object, --external, --target, --min, --max, --scale-up-tolerance, --scale-down-tolerance, --behavior, --replicas, --all-ready; for a ScaledObject --trigger, --activation, --cooldown, --polling-interval, --idle, --fallback-replicas, --failure-threshold) or a projection (--for, --trace), or a backtest (--since)")

@@ -11,9 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
-	"unicode"
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
@@ -50,7 +48,7 @@ func Main(args []string, streams genericiooptions.IOStreams) (code int) {
 		if errors.As(err, &problems) {
 			// Not an error: the verdict --exit-code asked for, in one line.
 			if streams.ErrOut != nil {
-				fmt.Fprintln(streams.ErrOut, oneLine(problems.Error()))
+				fmt.Fprintln(streams.ErrOut, action.OneLine(problems.Error()))
 			}
 			return ExitProblems
 		}
@@ -64,33 +62,13 @@ func printError(w io.Writer, err error) {
 	if w == nil {
 		return
 	}
-	msg := strings.TrimSpace(err.Error())
-	if !strings.HasPrefix(msg, "unknown command ") { // cobra's suggestions follow on their own lines
-		msg = oneLine(msg)
+	line := action.ErrorLine(err)
+	if msg := strings.TrimSpace(err.Error()); strings.HasPrefix(msg, "unknown command ") {
+		line = "error: " + msg // cobra's suggestions follow on their own lines
 	}
-	fmt.Fprintf(w, "error: %s\n", msg)
+	fmt.Fprintln(w, line)
 	var fe *cmd.FlagError
 	if errors.As(err, &fe) && fe.CommandPath != "" {
 		fmt.Fprintf(w, "See '%s --help' for usage.\n", fe.CommandPath)
 	}
-}
-
-// oneLine escapes the control characters of an error message, as Go quotes
-// them (\n, \t, \x1b): a flag value or a file name holding a newline would
-// otherwise split the one-line error, and one holding an escape sequence
-// would reach the terminal.
-func oneLine(msg string) string {
-	if strings.IndexFunc(msg, unicode.IsControl) < 0 {
-		return msg
-	}
-	var b strings.Builder
-	for _, r := range msg {
-		if unicode.IsControl(r) {
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }

@@ -5,10 +5,7 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
@@ -37,9 +34,9 @@ type ExplainOptions struct {
 	Watch bool
 	// NoHistory is --no-history: ignore the history watches recorded.
 	NoHistory bool
-	// At is --at: explain the sync of a past instant over recorded load.
-	At       string
-	Recorded RecordedFlags
+	// At is --at (explain the sync of a past instant over recorded load)
+	// and the recorded-load flags.
+	At action.ExplainAtInput
 	// ExitCode is --exit-code: exit 2 when an HPA has a problem of FailOn
 	// (--fail-on, which implies it; see action.ParseFailOn).
 	ExitCode bool
@@ -151,8 +148,8 @@ func NewCmdExplain(streams genericiooptions.IOStreams, cf *genericclioptions.Con
 	fs.StringVar(&o.Dump, "dump", o.Dump, "Also write the snapshot the replay used to this file, in the offline format (replay it anywhere with -f)")
 	fs.BoolVarP(&o.Watch, "watch", "w", o.Watch, "Keep replaying: at every controller sync and when an input changes, recording the controller's history (Ctrl-C stops)")
 	fs.BoolVar(&o.NoHistory, "no-history", o.NoHistory, "Ignore the controller history that earlier watches recorded (and record none)")
-	fs.StringVar(&o.At, "at", o.At, "Explain the sync of a past instant (14:02 UTC today, an RFC 3339 time, or a duration ago), replayed over the load recorded in --prometheus")
-	o.Recorded.AddFlags(fs)
+	fs.StringVar(&o.At.At, "at", "", "Explain the sync of a past instant (14:02 UTC today, an RFC 3339 time, or a duration ago), replayed over the load recorded in --prometheus")
+	addRecordedFlags(fs, &o.At.Recorded)
 	fs.BoolVar(&o.ExitCode, "exit-code", o.ExitCode, "Exit with status 2 when an explained HPA has a problem: a failed metric, scaling inactive, unable to scale, or a replay that disagrees with the controller (see docs/exit-codes.md)")
 	fs.StringVar(&o.FailOn, "fail-on", o.FailOn, "The problems --exit-code fails on: a list (metric-failed,limited,...) or changes to the default (+limited,-disagrees); implies --exit-code")
 	o.Source.AddFlags(fs)
@@ -190,7 +187,7 @@ func (o *ExplainOptions) Complete(c *cobra.Command, args []string) error {
 		return err
 	}
 	if o.source.Live() {
-		o.source.History = historyStore(o.NoHistory)
+		o.source.History = action.HistoryStore(o.NoHistory)
 	}
 	if o.overrides, err = o.Settings.ToOverrides(c); err != nil {
 		return flagErrorf(c, "%w", err)
@@ -205,52 +202,22 @@ func (o *ExplainOptions) Complete(c *cobra.Command, args []string) error {
 	if o.format, err = o.Output.Format(c); err != nil {
 		return err
 	}
-	return o.completeAt(c)
-}
-
-// completeAt resolves --at and the recorded-load flags.
-func (o *ExplainOptions) completeAt(c *cobra.Command) error {
-	if o.At == "" {
-		if o.Recorded.used(changedFlags(c)) {
-			return flagErrorf(c, "the recorded-load flags (--prometheus, --query, ...) go with --at")
-		}
-		return nil
+	o.At.Given = changedFlags(c)
+	if o.at, err = o.At.Config(o.source, o.Name, o.overrides); err != nil {
+		return usageError(c, err)
 	}
-	at, err := action.ParsePast(o.At, o.source.Now)
-	if err != nil {
-		return flagErrorf(c, "--at: %w", err)
+	if o.at != nil {
+		o.at.Load.Progress = recordedProgress(o.ErrOut)
 	}
-	load, err := o.Recorded.ToLoad(o.ErrOut)
-	if err != nil {
-		return flagErrorf(c, "%w", err)
-	}
-	o.at = &action.ExplainAtConfig{Source: o.source, Name: o.Name, Settings: o.overrides, At: at, Load: load}
 	return nil
 }
 
 // Validate checks the option values.
 func (o *ExplainOptions) Validate() error {
-	switch {
-	case len(o.args) > 1:
-		return fmt.Errorf("at most one HorizontalPodAutoscaler name is expected, got %d: %v", len(o.args), o.args)
-	case o.Name != "" && (o.AllNamespaces || o.Selector != ""):
-		return errors.New("a NAME cannot be combined with -A or -l")
-	case o.Name == "" && len(o.Source.Filenames) > 0:
-		return errors.New("the name of the HorizontalPodAutoscaler is required with -f")
-	case o.Name == "" && o.Dump != "":
-		return errors.New("--dump writes the snapshot of one HPA: give its NAME")
-	case o.Watch && len(o.Source.Filenames) > 0:
-		return errors.New("--watch follows a live cluster; it cannot be combined with -f")
-	case o.Watch && o.Dump != "":
-		return errors.New("--watch and --dump cannot be combined")
-	case o.Watch && o.Source.Now != "":
-		return errors.New("--watch replays at the current time; it cannot be combined with --now")
-	case o.At != "" && (o.Name == "" || o.Watch || o.Dump != ""):
-		return errors.New("--at explains one HPA's past sync: give its NAME, without --watch or --dump")
-	case o.Watch && o.gate != nil:
-		return errors.New("--exit-code gates on one replay, and a watch ends only when stopped (with exit 0): drop --exit-code or --watch")
-	}
-	return nil
+	return action.ExplainModes{
+		Args: o.args, Name: o.Name, AllNamespaces: o.AllNamespaces, Selector: o.Selector, Files: len(o.Source.Filenames) > 0,
+		Dump: o.Dump != "", Watch: o.Watch, Now: o.Source.Now != "", At: o.at != nil, Gate: o.gate != nil,
+	}.Check()
 }
 
 // Namespace returns the namespace resolved by Complete ("" means the
@@ -278,19 +245,13 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 	if o.Name == "" {
 		return o.runMany(ctx)
 	}
-	var res *action.ExplainResult
-	var err error
-	if o.at != nil {
-		res, err = action.ExplainAt(ctx, *o.at)
-	} else {
-		res, err = action.Explain(ctx, action.ExplainConfig{
-			Source: o.source, Name: o.Name, Settings: o.overrides, Dump: o.Dump, Evaluate: o.Evaluate,
-		})
-	}
+	res, err := action.ExplainOne(ctx, action.ExplainConfig{
+		Source: o.source, Name: o.Name, Settings: o.overrides, Dump: o.Dump, Evaluate: o.Evaluate,
+	}, o.at)
 	if err != nil {
 		return err
 	}
-	printWarnings(o.ErrOut, res.Warnings)
+	render.Warnings(o.ErrOut, res.Warnings)
 	for _, n := range res.Notes {
 		fmt.Fprintln(o.ErrOut, n)
 	}
@@ -305,23 +266,12 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 // runMany explains every selected HPA, one summary line each.
 func (o *ExplainOptions) runMany(ctx context.Context) error {
 	defer collectAtLimit()()
-	progress := func(int, int) {}
-	if isTerminal(o.ErrOut) {
-		progress = func(done, total int) {
-			if total >= 5 {
-				fmt.Fprintf(o.ErrOut, "\rgathering %d/%d HPAs", done, total)
-				if done == total {
-					fmt.Fprint(o.ErrOut, "\r\033[K")
-				}
-			}
-		}
-	}
 	// Rows (or JSON items) stream out as each HPA is replayed; each is
 	// encoded with its replay, in parallel.
 	lw := render.NewListWriter(o.Out, o.format, o.AllNamespaces, o.Output.Display.RenderOptions(o.Out))
 	res, err := action.ExplainMany(ctx, action.ManyConfig{
 		Source: o.source, AllNamespaces: o.AllNamespaces, Selector: o.Selector, Settings: o.overrides,
-		Progress: progress, Evaluate: o.Evaluate, OnKEDA: lw.ShowKEDA,
+		Progress: manyProgress(o.ErrOut), Evaluate: o.Evaluate, OnKEDA: lw.ShowKEDA,
 	}, func(d *explain.Decision) (render.ListItem, error) {
 		o.gate.Check(d)
 		return lw.Encode(d)
@@ -329,13 +279,9 @@ func (o *ExplainOptions) runMany(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	printWarnings(o.ErrOut, res.Warnings)
-	if res.Count == 0 && len(res.KEDA) == 0 && o.format == render.FormatText {
-		where := fmt.Sprintf("in namespace %q", res.Namespace)
-		if o.AllNamespaces {
-			where = "in any namespace"
-		}
-		fmt.Fprintf(o.ErrOut, "No HorizontalPodAutoscalers found %s.\n", where)
+	render.Warnings(o.ErrOut, res.Warnings)
+	if none := res.NoneFound(o.AllNamespaces); none != "" && o.format == render.FormatText {
+		fmt.Fprintln(o.ErrOut, none)
 		return nil
 	}
 	o.Source.reportCalls(o.ErrOut, o.Clients, fmt.Sprintf(" for %d HPAs", res.Count))
@@ -348,21 +294,4 @@ func (o *ExplainOptions) runMany(ctx context.Context) error {
 		return err
 	}
 	return o.gate.Err()
-}
-
-// printWarnings prints each warning once, as kubectl does.
-func printWarnings(w io.Writer, warnings []string) {
-	for _, s := range warnings {
-		fmt.Fprintf(w, "Warning: %s\n", s)
-	}
-}
-
-// isTerminal reports whether w is a terminal (for the progress indicator).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

@@ -4,6 +4,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -70,32 +71,17 @@ func (s *SourceFlags) AddVerbosityFlag(fs *pflag.FlagSet) {
 
 // ToSource resolves --now and builds the action's source.
 func (s *SourceFlags) ToSource(c *cobra.Command, in io.Reader, clients *action.Factory, namespace string) (action.Source, error) {
-	clock := s.Clock
-	if clock == nil {
-		clock = time.Now
+	now, err := action.ParseNow(s.Now, s.Clock)
+	if err != nil {
+		return action.Source{}, flagErrorf(c, "%w", err)
 	}
-	now := clock()
-	if s.Now != "" {
-		t, err := time.Parse(time.RFC3339Nano, s.Now)
-		if err != nil {
-			return action.Source{}, flagErrorf(c, "--now: %q is not an RFC 3339 time (like 2026-01-01T12:00:00Z or 2026-01-01T12:00:00.5+01:00)", s.Now)
-		}
-		now = t
-	}
-	return action.Source{Files: s.Filenames, In: in, Clients: clients, Namespace: namespace, Now: now.UTC()}, nil
+	return action.Source{Files: s.Filenames, In: in, Clients: clients, Namespace: namespace, Now: now}, nil
 }
 
 // reportCalls prints the API calls of a live run with -v.
 func (s *SourceFlags) reportCalls(w io.Writer, clients *action.Factory, suffix string) {
-	if s.Verbosity <= 0 || clients == nil || len(s.Filenames) > 0 {
-		return
-	}
-	calls := clients.Calls()
-	fmt.Fprintf(w, "API calls: %d%s\n", len(calls), suffix)
-	if s.Verbosity > 1 {
-		for _, c := range calls {
-			fmt.Fprintf(w, "  %s\n", c)
-		}
+	if clients != nil && len(s.Filenames) == 0 {
+		render.APICalls(w, s.Verbosity, clients.Calls(), suffix)
 	}
 }
 
@@ -196,4 +182,14 @@ func dedent(s string) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// usageError makes the action layer's *action.UsageError a FlagError of c,
+// so that the error points to the command's help; other errors pass.
+func usageError(c *cobra.Command, err error) error {
+	var ue *action.UsageError
+	if errors.As(err, &ue) {
+		return &FlagError{Err: err, CommandPath: c.CommandPath()}
+	}
+	return err
 }

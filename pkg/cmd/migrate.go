@@ -5,9 +5,7 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -42,10 +40,9 @@ type MigrateOptions struct {
 	// Clients builds the clients from ConfigFlags (tests inject fakes).
 	Clients *action.Factory
 
-	format  render.Format
-	execute bool
-	dryRun  bool
-	args    []string
+	format render.Format
+	cfg    action.MigrateConfig
+	args   []string
 }
 
 // NewMigrateOptions returns the options with every default set.
@@ -155,65 +152,53 @@ func (o *MigrateOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.Output, "output", "o", o.Output, formatHelp())
 }
 
-// Complete resolves the argument, the namespace, the format and the mode.
+// Complete resolves the argument, the namespace, the format and the mode
+// (action.MigrateInput).
 func (o *MigrateOptions) Complete(c *cobra.Command, args []string) error {
 	o.args = args
-	if len(args) == 1 {
-		typ, name, err := migrate.ParseTargetArg(args[0])
-		if err != nil {
-			return flagErrorf(c, "%w", err)
-		}
-		o.Type, o.Name = typ, name
-	}
 	if o.ConfigFlags == nil {
 		o.ConfigFlags = genericclioptions.NewConfigFlags(true)
 	}
 	if ns := o.ConfigFlags.Namespace; ns != nil && *ns != "" {
 		o.Namespace = *ns
 	}
+	if len(args) == 1 {
+		var err error
+		o.cfg, err = action.MigrateInput{
+			Target: args[0], Namespace: o.Namespace, Filenames: o.Filenames, Recursive: o.Recursive, Write: o.Write, Stdin: o.In,
+			Apply: o.Apply, DryRun: o.DryRun,
+		}.Config()
+		if err != nil {
+			return usageError(c, err)
+		}
+		o.Type, o.Name = o.cfg.Type, o.cfg.Name
+	}
 	if o.Clients == nil {
 		o.Clients = action.NewFactory(o.ConfigFlags)
-		o.Clients.Hint = "migrate reads the cluster of the current kubeconfig context; pass --kubeconfig or --context"
+		o.Clients.Hint = action.MigrateHint
 	}
 	f, err := render.ParseFormat(o.Output)
 	if err != nil {
 		return flagErrorf(c, "%w", err)
 	}
 	o.format = f
-	switch strings.ToLower(o.DryRun) {
-	case "", "none":
-		o.execute = o.Apply
-	case "client":
-		o.execute = false
-	case "server":
-		o.execute, o.dryRun = true, true
-	default:
-		return flagErrorf(c, `--dry-run: %q is not one of none, client, server`, o.DryRun)
-	}
 	return nil
 }
 
 // Validate checks the option values.
 func (o *MigrateOptions) Validate() error {
-	switch {
-	case len(o.args) != 1:
+	if len(o.args) != 1 {
 		return fmt.Errorf("migrate takes exactly one TYPE/NAME (like deployment/web), got %d arguments", len(o.args))
-	case o.Write && len(o.Filenames) == 0:
-		return errors.New("--write saves the manifests given with -f: give at least one")
-	case o.Write && onlyStdin(o.Filenames):
-		return errors.New("--write saves files, and -f - is standard input: its edited manifest is printed to standard output without --write")
-	case o.Apply && strings.EqualFold(o.DryRun, "client"):
-		return errors.New("--apply and --dry-run=client contradict each other: --dry-run=client only prints the plan")
 	}
 	return nil
 }
 
 // Execute says whether Run carries the plan out (with --apply or
 // --dry-run=server).
-func (o *MigrateOptions) Execute() bool { return o.execute }
+func (o *MigrateOptions) Execute() bool { return o.cfg.Execute }
 
 // ServerDryRun says whether the writes are sent with dryRun=All.
-func (o *MigrateOptions) ServerDryRun() bool { return o.dryRun }
+func (o *MigrateOptions) ServerDryRun() bool { return o.cfg.DryRun }
 
 // Format returns the output format resolved by Complete.
 func (o *MigrateOptions) Format() render.Format { return o.format }
@@ -224,17 +209,16 @@ func (o *MigrateOptions) Run(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	res, err := action.Migrate(ctx, action.MigrateConfig{
-		Clients: o.Clients, Type: o.Type, Name: o.Name, Namespace: o.Namespace,
-		Filenames: o.Filenames, Recursive: o.Recursive, Execute: o.execute, DryRun: o.dryRun, Write: o.Write, Stdin: o.In,
-	})
+	cfg := o.cfg
+	cfg.Clients = o.Clients
+	res, err := action.Migrate(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	for _, p := range res.Written {
 		fmt.Fprintf(o.ErrOut, "Wrote %s\n", p)
 	}
-	printWarnings(o.ErrOut, res.Warnings)
+	render.Warnings(o.ErrOut, res.Warnings)
 	// With -f -, standard output carries the manifest, and the report goes
 	// to standard error.
 	report := o.Out
@@ -242,26 +226,15 @@ func (o *MigrateOptions) Run(ctx context.Context) error {
 		report = o.ErrOut
 	}
 	if o.format == render.FormatText {
-		if err := migrate.WriteText(report, res.Report); err != nil {
-			return err
-		}
-	} else if err := render.Encode(report, o.format, res.Report); err != nil {
+		err = migrate.WriteText(report, res.Report)
+	} else {
+		err = render.Encode(report, o.format, res.Report)
+	}
+	if err == nil && res.StdinManifest != nil {
+		_, err = o.Out.Write(res.StdinManifest)
+	}
+	if err != nil {
 		return err
 	}
-	if res.StdinManifest != nil {
-		if _, err := o.Out.Write(res.StdinManifest); err != nil {
-			return err
-		}
-	}
 	return res.Failed
-}
-
-// onlyStdin reports whether every -f is "-".
-func onlyStdin(names []string) bool {
-	for _, n := range names {
-		if n != "-" {
-			return false
-		}
-	}
-	return len(names) > 0
 }

@@ -47,6 +47,7 @@ func NewCmdRoot(streams genericiooptions.IOStreams) *cobra.Command {
 		NewCmdMigrate(streams, cf, nil),
 		NewCmdVersion(streams, nil),
 		NewCmdSchema(streams),
+		NewCmdMCP(streams, cf),
 	)
 	return root
 }

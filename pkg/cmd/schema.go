@@ -27,7 +27,9 @@ func NewCmdSchema(streams genericiooptions.IOStreams) *cobra.Command {
 			Schema prints the JSON Schema (draft 2020-12) of a document kubectl hpa prints with
 			-o json (and with the same fields with -o yaml): explanation (explain NAME), list
 			(explain -A, -l or without a NAME), whatif, watch (one document of the stream
-			explain --watch prints), migrate or version. Without a KIND it lists them.
+			explain --watch prints), keda (explain scaledobject/NAME without an HPA),
+			migrate, version, or summaries (a page of the tool hpa_explain_many of kubectl
+			hpa mcp). Without a KIND it lists them.
 
 			The schemas are generated from the Go types of the documents; docs/schema/KIND.json
 			holds each, and docs/output-schema.md describes the fields.`),

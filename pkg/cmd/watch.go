@@ -5,7 +5,6 @@ package cmd
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -15,22 +14,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
-	"github.com/kubectl-hpa/kubectl-hpa/pkg/history"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
 )
-
-// historyStore is where watches keep what they observe; nil with
-// --no-history or when no cache directory can be found.
-func historyStore(noHistory bool) *history.Store {
-	if noHistory {
-		return nil
-	}
-	dir, err := history.DefaultDir()
-	if err != nil {
-		return nil
-	}
-	return &history.Store{Dir: dir}
-}
 
 // runWatch replays the watched HPAs until Ctrl-C or SIGTERM, which end it
 // with exit 0. On a terminal a frame is redrawn in place (its countdowns
@@ -57,11 +42,8 @@ func (o *ExplainOptions) runWatch(ctx context.Context) error {
 	live := o.format == render.FormatText && writerIsTerminal(o.Out)
 	lines := render.NewWatchLines(o.Out, o.Name == "")
 	enc := render.NewWatchEncoder(o.Out, o.format)
-	var frame *liveFrame
-	if live {
-		frame = &liveFrame{w: o.Out}
-		defer frame.restore()
-	}
+	frame := &render.LiveFrame{W: o.Out}
+	defer frame.Restore()
 	second := time.NewTicker(time.Second)
 	defer second.Stop()
 	var last *action.WatchUpdate
@@ -70,14 +52,14 @@ func (o *ExplainOptions) runWatch(ctx context.Context) error {
 		case err := <-done:
 			return err
 		case u := <-updates:
-			printWarnings(o.ErrOut, u.Warnings)
+			render.Warnings(o.ErrOut, u.Warnings)
 			last = u
 			var err error
 			switch {
 			case o.format != render.FormatText:
 				err = enc.Update(u.Decisions)
 			case live:
-				err = frame.draw(render.WatchFrame(o.Out, u.Decisions, time.Now(), o.Name == "", opts, frame.height()))
+				err = frame.Draw(render.WatchFrame(o.Out, u.Decisions, time.Now(), o.Name == "", opts, terminalHeight(o.Out)))
 			default:
 				err = lines.Update(u.At, u.Decisions)
 			}
@@ -86,7 +68,7 @@ func (o *ExplainOptions) runWatch(ctx context.Context) error {
 			}
 		case <-second.C:
 			if live && last != nil {
-				if err := frame.draw(render.WatchFrame(o.Out, last.Decisions, time.Now(), o.Name == "", opts, frame.height())); err != nil {
+				if err := frame.Draw(render.WatchFrame(o.Out, last.Decisions, time.Now(), o.Name == "", opts, terminalHeight(o.Out))); err != nil {
 					return err
 				}
 			}
@@ -94,44 +76,10 @@ func (o *ExplainOptions) runWatch(ctx context.Context) error {
 	}
 }
 
-// liveFrame redraws a frame in place on a terminal: the cursor goes back
-// to the top of the last frame, which is cleared; the last frame stays on
-// the screen when the watch ends.
-type liveFrame struct {
-	w      io.Writer
-	lines  int
-	hidden bool
-}
-
-func (f *liveFrame) draw(s string) error {
-	var prefix string
-	if !f.hidden {
-		prefix, f.hidden = "\x1b[?25l", true // hide the cursor
-	}
-	if f.lines > 0 {
-		prefix += fmt.Sprintf("\r\x1b[%dA\x1b[J", f.lines)
-	}
-	n := 0
-	for _, c := range s {
-		if c == '\n' {
-			n++
-		}
-	}
-	f.lines = n
-	_, err := io.WriteString(f.w, prefix+s)
-	return err
-}
-
-// restore shows the cursor again.
-func (f *liveFrame) restore() {
-	if f.hidden {
-		_, _ = io.WriteString(f.w, "\x1b[?25h")
-	}
-}
-
-// height is the terminal's height less one line, 0 when unknown.
-func (f *liveFrame) height() int {
-	fd, ok := f.w.(fdWriter)
+// terminalHeight is the height of the terminal w less one line, 0 when
+// unknown.
+func terminalHeight(w io.Writer) int {
+	fd, ok := w.(fdWriter)
 	if !ok {
 		return 0
 	}

@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -22,7 +21,8 @@ import (
 
 // WhatifOptions are the options of the whatif command. The objects, the
 // time and the controller settings are read as explain reads them, through
-// the same flag groups.
+// the same flag groups; the overrides, the projection and the backtest are
+// the flags of Input, which action.WhatIfInput.Plan checks.
 type WhatifOptions struct {
 	genericiooptions.IOStreams
 
@@ -32,17 +32,9 @@ type WhatifOptions struct {
 	Source   SourceFlags
 	Settings SettingsFlags
 	Output   OutputFlags
-
-	// WhatIfInput holds the values of the override and projection flags.
-	action.WhatIfInput
-	MaxProjectionLength time.Duration
+	Input    action.WhatIfInput
 	// NoHistory is --no-history: ignore the history watches recorded.
 	NoHistory bool
-	// Since and Until are a backtest's period over recorded load;
-	// SampleDelay how long a pod it adds takes to have a sample.
-	Since, Until string
-	SampleDelay  time.Duration
-	Recorded     RecordedFlags
 
 	// ConfigFlags are kubectl's connection flags; Clients builds the
 	// clients from them (tests inject fakes).
@@ -53,29 +45,16 @@ type WhatifOptions struct {
 	// Evaluate replays the sync; nil means engine.Evaluate.
 	Evaluate action.EvaluateFunc
 
-	changed   map[string]bool
-	source    action.Source
-	settings  action.SettingsOverrides
-	format    render.Format
-	overrides whatif.Overrides
-	keda      whatif.KEDAOverrides
-	project   *whatif.ProjectOptions
-	backtest  *action.BacktestConfig
+	format render.Format
+	plan   *action.WhatIfPlan
 }
-
-// The projection's limits (action.WhatIfInput checks them).
-const (
-	autoDuration  = action.AutoDuration
-	maxFor        = action.MaxFor
-	maxPodStartup = action.MaxPodStartup
-)
 
 // NewCmdWhatif returns the whatif command. runF, when set, replaces Run after
 // Complete and Validate (for tests).
 func NewCmdWhatif(streams genericiooptions.IOStreams, cf *genericclioptions.ConfigFlags, runF func(*WhatifOptions) error) *cobra.Command {
 	o := &WhatifOptions{
 		IOStreams: streams, Settings: NewSettingsFlags(), Output: OutputFlags{Output: string(render.FormatText)},
-		WhatIfInput: action.WhatIfInput{PodStartup: whatif.DefaultPodStartup, LoadModel: explain.LoadConstantTotal}, HPANames: defaultHPANames,
+		Input: action.DefaultWhatIfInput(), HPANames: defaultHPANames,
 	}
 	o.ConfigFlags = cf
 	c := &cobra.Command{
@@ -143,11 +122,13 @@ func NewCmdWhatif(streams genericiooptions.IOStreams, cf *genericclioptions.Conf
 		},
 	}
 	fs := c.Flags()
-	o.addOverrideFlags(fs)
-	fs.StringVar(&o.Since, "since", "", "Backtest from this past instant (a duration ago like 24h, an RFC 3339 time, or 14:02 UTC) over the load recorded in --prometheus")
-	fs.StringVar(&o.Until, "until", "", "End of the backtest (as --since; default: now)")
-	fs.DurationVar(&o.SampleDelay, "sample-delay", 0, "In a backtest, how long after its creation a pod has a metric sample (default: measured on the recorded pods)")
-	o.Recorded.AddFlags(fs)
+	in := &o.Input
+	addOverrideFlags(fs, in)
+	fs.BoolVar(&o.NoHistory, "no-history", false, "Ignore the controller history that watches recorded (explain --watch)")
+	fs.StringVar(&in.Since, "since", "", "Backtest from this past instant (a duration ago like 24h, an RFC 3339 time, or 14:02 UTC) over the load recorded in --prometheus")
+	fs.StringVar(&in.Until, "until", "", "End of the backtest (as --since; default: now)")
+	fs.DurationVar(&in.SampleDelay, "sample-delay", 0, "In a backtest, how long after its creation a pod has a metric sample (default: measured on the recorded pods)")
+	addRecordedFlags(fs, &in.Recorded)
 	o.Source.AddFlags(fs)
 	o.Output.AddFlags(fs)
 	o.Source.AddVerbosityFlag(fs)
@@ -167,32 +148,31 @@ func NewCmdWhatif(streams genericiooptions.IOStreams, cf *genericclioptions.Conf
 	return c
 }
 
-func (o *WhatifOptions) addOverrideFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&o.CPU, "cpu", "", "CPU usage of every running pod: a quantity (200m), a relative change (+50%), a share of the request (80%), or CONTAINER=VALUE")
-	fs.StringVar(&o.Memory, "memory", "", "Memory usage of every running pod, as for --cpu (512Mi, -20%, 75%)")
-	fs.StringArrayVar(&o.Metrics, "metric", nil, "Value of a Pods metric on every running pod: NAME=VALUE or NAME=+N% (repeatable)")
-	fs.StringArrayVar(&o.Objects, "object", nil, "Value of an Object metric: NAME=VALUE (repeatable)")
-	fs.StringArrayVar(&o.Externals, "external", nil, "Value of an External metric: NAME=VALUE (the sum of its series) or NAME{LABEL=V,...}=VALUE (repeatable)")
-	fs.StringArrayVar(&o.Targets, "target", nil, "A metric's target: cpu=70% (utilization), cpu=250m (average value), NAME=VALUE (repeatable)")
-	fs.Int32Var(&o.Min, "min", -1, "The HPA's minReplicas (0 to 2147483647, as the API)")
-	fs.Int32Var(&o.Max, "max", -1, "The HPA's maxReplicas (1 to 2147483647, as the API)")
-	fs.StringVar(&o.ScaleUpTolerance, "scale-up-tolerance", "", "Tolerance of the HPA's scale-up rules, like 0.05 (adds the default behavior if the HPA has none)")
-	fs.StringVar(&o.ScaleDownTolerance, "scale-down-tolerance", "", "Tolerance of the HPA's scale-down rules, like 0.2 (adds the default behavior if the HPA has none)")
-	fs.StringVar(&o.BehaviorFile, "behavior", "", "File holding a spec.behavior stanza (YAML or JSON, with or without the 'behavior:' key) to use instead of the HPA's")
-	fs.Int32Var(&o.Replicas, "replicas", -1, fmt.Sprintf("Run this many pods (see --load-model for their usage); up to 2147483647, of which at most %d pods are simulated: a count outside [minReplicas, maxReplicas] needs none beyond maxReplicas", whatif.MaxPods))
-	fs.BoolVar(&o.AllReady, "all-ready", false, "Make every pod of the target Running and Ready")
-	fs.StringVar(&o.LoadModel, "load-model", o.LoadModel, "What stays constant when the pods change: constant-total (the total load, shared by the pods) or constant-per-pod")
-	fs.Var(newDurationOrAuto(&o.For), "for", fmt.Sprintf("Project the syncs over this long (like 30m, at most %s and %d syncs), or 'auto': until the replicas settle (at most 1h)", maxFor, whatif.DefaultMaxSteps))
-	fs.DurationVar(&o.PodStartup, "pod-startup", o.PodStartup, fmt.Sprintf("In a projection, how long a new pod takes to become ready and report samples (at most %s)", maxPodStartup))
-	fs.BoolVar(&o.NoHistory, "no-history", false, "Ignore the controller history that watches recorded (explain --watch)")
-	fs.StringVar(&o.TraceFile, "trace", "", "In a projection, a CSV load trace (time,cpu | time,cpu/pod | ..., see docs/whatif.md); implies --for")
-	fs.StringArrayVar(&o.Triggers, "trigger", nil, "For a ScaledObject: what a trigger reads, NAME=VALUE or NAME=error[:MESSAGE] (NAME: its name, metric name or index; repeatable); --min/--max set minReplicaCount/maxReplicaCount")
-	fs.StringArrayVar(&o.Activations, "activation", nil, "For a ScaledObject: a trigger's activation threshold, NAME=VALUE (repeatable)")
-	fs.DurationVar(&o.Cooldown, "cooldown", 0, "For a ScaledObject: its cooldownPeriod (whole seconds, like 30s)")
-	fs.DurationVar(&o.PollingInterval, "polling-interval", 0, "For a ScaledObject: its pollingInterval (whole seconds)")
-	fs.Int32Var(&o.Idle, "idle", 0, "For a ScaledObject: its idleReplicaCount (-1 removes it)")
-	fs.Int32Var(&o.FallbackReplicas, "fallback-replicas", 0, "For a ScaledObject: fallback.replicas (adds a static fallback when it has none)")
-	fs.Int32Var(&o.FailureThreshold, "failure-threshold", 0, "For a ScaledObject: fallback.failureThreshold")
+func addOverrideFlags(fs *pflag.FlagSet, in *action.WhatIfInput) {
+	fs.StringVar(&in.CPU, "cpu", "", "CPU usage of every running pod: a quantity (200m), a relative change (+50%), a share of the request (80%), or CONTAINER=VALUE")
+	fs.StringVar(&in.Memory, "memory", "", "Memory usage of every running pod, as for --cpu (512Mi, -20%, 75%)")
+	fs.StringArrayVar(&in.Metrics, "metric", nil, "Value of a Pods metric on every running pod: NAME=VALUE or NAME=+N% (repeatable)")
+	fs.StringArrayVar(&in.Objects, "object", nil, "Value of an Object metric: NAME=VALUE (repeatable)")
+	fs.StringArrayVar(&in.Externals, "external", nil, "Value of an External metric: NAME=VALUE (the sum of its series) or NAME{LABEL=V,...}=VALUE (repeatable)")
+	fs.StringArrayVar(&in.Targets, "target", nil, "A metric's target: cpu=70% (utilization), cpu=250m (average value), NAME=VALUE (repeatable)")
+	fs.Int32Var(&in.Min, "min", -1, "The HPA's minReplicas (0 to 2147483647, as the API)")
+	fs.Int32Var(&in.Max, "max", -1, "The HPA's maxReplicas (1 to 2147483647, as the API)")
+	fs.StringVar(&in.ScaleUpTolerance, "scale-up-tolerance", "", "Tolerance of the HPA's scale-up rules, like 0.05 (adds the default behavior if the HPA has none)")
+	fs.StringVar(&in.ScaleDownTolerance, "scale-down-tolerance", "", "Tolerance of the HPA's scale-down rules, like 0.2 (adds the default behavior if the HPA has none)")
+	fs.StringVar(&in.BehaviorFile, "behavior", "", "File holding a spec.behavior stanza (YAML or JSON, with or without the 'behavior:' key) to use instead of the HPA's")
+	fs.Int32Var(&in.Replicas, "replicas", -1, fmt.Sprintf("Run this many pods (see --load-model for their usage); up to 2147483647, of which at most %d pods are simulated: a count outside [minReplicas, maxReplicas] needs none beyond maxReplicas", whatif.MaxPods))
+	fs.BoolVar(&in.AllReady, "all-ready", false, "Make every pod of the target Running and Ready")
+	fs.StringVar(&in.LoadModel, "load-model", in.LoadModel, "What stays constant when the pods change: constant-total (the total load, shared by the pods) or constant-per-pod")
+	fs.Var(newDurationOrAuto(&in.For), "for", fmt.Sprintf("Project the syncs over this long (like 30m, at most %s and %d syncs), or 'auto': until the replicas settle (at most 1h)", action.MaxFor, whatif.DefaultMaxSteps))
+	fs.DurationVar(&in.PodStartup, "pod-startup", in.PodStartup, fmt.Sprintf("In a projection, how long a new pod takes to become ready and report samples (at most %s)", action.MaxPodStartup))
+	fs.StringVar(&in.TraceFile, "trace", "", "In a projection, a CSV load trace (time,cpu | time,cpu/pod | ..., see docs/whatif.md); implies --for")
+	fs.StringArrayVar(&in.Triggers, "trigger", nil, "For a ScaledObject: what a trigger reads, NAME=VALUE or NAME=error[:MESSAGE] (NAME: its name, metric name or index; repeatable); --min/--max set minReplicaCount/maxReplicaCount")
+	fs.StringArrayVar(&in.Activations, "activation", nil, "For a ScaledObject: a trigger's activation threshold, NAME=VALUE (repeatable)")
+	fs.DurationVar(&in.Cooldown, "cooldown", 0, "For a ScaledObject: its cooldownPeriod (whole seconds, like 30s)")
+	fs.DurationVar(&in.PollingInterval, "polling-interval", 0, "For a ScaledObject: its pollingInterval (whole seconds)")
+	fs.Int32Var(&in.Idle, "idle", 0, "For a ScaledObject: its idleReplicaCount (-1 removes it)")
+	fs.Int32Var(&in.FallbackReplicas, "fallback-replicas", 0, "For a ScaledObject: fallback.replicas (adds a static fallback when it has none)")
+	fs.Int32Var(&in.FailureThreshold, "failure-threshold", 0, "For a ScaledObject: fallback.failureThreshold")
 }
 
 // durationOrAuto is a flag value: a duration, or "auto".
@@ -203,20 +183,18 @@ func newDurationOrAuto(s *string) *durationOrAuto { return &durationOrAuto{s: s}
 func (d *durationOrAuto) String() string { return *d.s }
 func (d *durationOrAuto) Type() string   { return "duration" }
 func (d *durationOrAuto) Set(v string) error {
-	if v != autoDuration {
-		if _, err := time.ParseDuration(v); err != nil {
-			return fmt.Errorf("%q is not a duration (like 30m or 2h) or %q", v, autoDuration)
-		}
+	if err := action.CheckFor(v); err != nil {
+		return err
 	}
 	*d.s = v
 	return nil
 }
 
 // Complete resolves the source, the settings and the format as explain
-// does, then parses the overrides.
+// does, then plans the whatif (action.WhatIfInput.Plan).
 func (o *WhatifOptions) Complete(c *cobra.Command, args []string) error {
 	o.Name = args[0]
-	o.changed = changedFlags(c)
+	o.Input.Given = changedFlags(c)
 	if o.ConfigFlags == nil {
 		o.ConfigFlags = genericclioptions.NewConfigFlags(true)
 	}
@@ -227,80 +205,33 @@ func (o *WhatifOptions) Complete(c *cobra.Command, args []string) error {
 	if o.Clients == nil {
 		o.Clients = action.NewFactory(o.ConfigFlags)
 	}
-	var err error
-	if o.source, err = o.Source.ToSource(c, o.In, o.Clients, namespace); err != nil {
+	source, err := o.Source.ToSource(c, o.In, o.Clients, namespace)
+	if err != nil {
 		return err
 	}
-	if o.source.Live() {
-		o.source.History = historyStore(o.NoHistory)
+	if source.Live() {
+		source.History = action.HistoryStore(o.NoHistory)
 	}
-	if o.settings, err = o.Settings.ToOverrides(c); err != nil {
+	settings, err := o.Settings.ToOverrides(c)
+	if err != nil {
 		return flagErrorf(c, "%w", err)
 	}
 	if o.format, err = o.Output.Format(c); err != nil {
 		return err
 	}
-	o.Given = o.changed
-	if o.overrides, o.keda, err = o.Overrides(); err != nil {
-		return flagErrorf(c, "%w", err)
+	if o.plan, err = o.Input.Plan(source, o.Name, settings); err != nil {
+		return usageError(c, err)
 	}
-	if o.Since != "" {
-		return o.completeBacktest(c)
-	}
-	if o.Until != "" || o.Recorded.used(o.changed) {
-		return flagErrorf(c, "--until and the recorded-load flags (--prometheus, --query, ...) go with --since")
-	}
-
-	o.project, err = o.Projection()
-	return err
-}
-
-// completeBacktest resolves --since, --until and the recorded load. The
-// load is the recorded one: only changes of the HPA apply.
-func (o *WhatifOptions) completeBacktest(c *cobra.Command) error {
-	for _, f := range []string{"cpu", "memory", "metric", "object", "external", "replicas", "all-ready", "for", "trace"} {
-		if o.changed[f] {
-			return flagErrorf(c, "--%s changes the load, which a backtest (--since) reads from what was recorded: change the HPA instead (--behavior, --target, --min, --max, tolerances)", f)
-		}
-	}
-	now := o.source.Now
-	since, err := action.ParsePast(o.Since, now)
-	if err != nil {
-		return flagErrorf(c, "--since: %w", err)
-	}
-	until := now
-	if o.Until != "" {
-		if until, err = action.ParsePast(o.Until, now); err != nil {
-			return flagErrorf(c, "--until: %w", err)
-		}
-	}
-	load, err := o.Recorded.ToLoad(o.ErrOut)
-	if err != nil {
-		return flagErrorf(c, "%w", err)
-	}
-	o.backtest = &action.BacktestConfig{
-		Source: o.source, Name: o.Name, Settings: o.settings, Since: since, Until: until, Changes: o.overrides,
-		LoadModel: o.LoadModel, SampleDelay: o.SampleDelay, Load: load,
-	}
-	if o.changed["pod-startup"] {
-		o.backtest.PodStartup = o.PodStartup
+	if o.plan.WhatIf != nil {
+		o.plan.WhatIf.Evaluate = o.Evaluate
+	} else {
+		o.plan.Backtest.Load.Progress = recordedProgress(o.ErrOut)
 	}
 	return nil
 }
 
-// Validate checks the option values.
-func (o *WhatifOptions) Validate() error {
-	if o.LoadModel != explain.LoadConstantTotal && o.LoadModel != explain.LoadConstantPerPod {
-		return fmt.Errorf("--load-model must be %s or %s, got %q", explain.LoadConstantTotal, explain.LoadConstantPerPod, o.LoadModel)
-	}
-	if o.overrides.Empty() && o.keda.Empty() && o.project == nil && o.backtest == nil {
-		return action.ErrNoChanges
-	}
-	if o.SampleDelay < 0 || o.SampleDelay > maxPodStartup {
-		return fmt.Errorf("--sample-delay must be between 0s and %s, got %v", maxPodStartup, o.SampleDelay)
-	}
-	return o.Check()
-}
+// Validate checks the option values (Complete's plan did).
+func (o *WhatifOptions) Validate() error { return nil }
 
 // Run reads the objects, applies the overrides, replays both and renders
 // them.
@@ -308,20 +239,11 @@ func (o *WhatifOptions) Run(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	var res *action.WhatIfResult
-	var err error
-	if o.backtest != nil {
-		res, err = action.Backtest(ctx, *o.backtest)
-	} else {
-		res, err = action.WhatIf(ctx, action.WhatIfConfig{
-			Source: o.source, Name: o.Name, Settings: o.settings,
-			Overrides: o.overrides, KEDA: o.keda, Projection: o.project, Evaluate: o.Evaluate,
-		})
-	}
+	res, err := o.plan.Run(ctx)
 	if err != nil {
-		return action.FlagNamed(err)
+		return err
 	}
-	printWarnings(o.ErrOut, res.Warnings)
+	render.Warnings(o.ErrOut, res.Warnings)
 	o.Source.reportCalls(o.ErrOut, o.Clients, "")
 	var buf bytes.Buffer
 	if err := render.WriteWhatIf(&buf, o.format, res.WhatIf, o.Output.Display.RenderOptions(o.Out)); err != nil {

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
+	"time"
 )
 
 // ProgressBar draws a Read's progress on one terminal line, redrawn in
@@ -53,4 +55,25 @@ func (b *ProgressBar) Clear() {
 	}
 	_, _ = fmt.Fprintf(b.W, "\r%s\r", strings.Repeat(" ", b.drawn))
 	b.drawn = 0
+}
+
+// ProgressAfter returns a Read's progress callback that draws a
+// ProgressBar on w once the read has run for delay (a quick read shows
+// nothing), and clears it when the read is complete.
+func ProgressAfter(w io.Writer, delay time.Duration) func(Progress) {
+	var mu sync.Mutex
+	bar := &ProgressBar{W: w}
+	began := time.Now()
+	return func(p Progress) {
+		mu.Lock()
+		defer mu.Unlock()
+		if time.Since(began) < delay {
+			return
+		}
+		if p.Fraction() >= 1 {
+			bar.Clear()
+			return
+		}
+		bar.Draw(p)
+	}
 }

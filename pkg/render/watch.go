@@ -271,3 +271,34 @@ func historyCoverage(st explain.ControllerState) string {
 	}
 	return words
 }
+
+// LiveFrame redraws a watch's frame in place on a terminal: the cursor
+// goes back to the top of the frame drawn last, which is cleared, and is
+// hidden meanwhile; the last frame stays on the screen when the watch
+// ends (Restore shows the cursor again).
+type LiveFrame struct {
+	W      io.Writer
+	lines  int
+	hidden bool
+}
+
+// Draw replaces the frame drawn last with s.
+func (f *LiveFrame) Draw(s string) error {
+	var prefix string
+	if !f.hidden {
+		prefix, f.hidden = "\x1b[?25l", true
+	}
+	if f.lines > 0 {
+		prefix += fmt.Sprintf("\r\x1b[%dA\x1b[J", f.lines)
+	}
+	f.lines = strings.Count(s, "\n")
+	_, err := io.WriteString(f.W, prefix+s)
+	return err
+}
+
+// Restore shows the cursor again.
+func (f *LiveFrame) Restore() {
+	if f.hidden {
+		_, _ = io.WriteString(f.W, "\x1b[?25h")
+	}
+}

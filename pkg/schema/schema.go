@@ -47,6 +47,9 @@ const (
 	Migrate Kind = "migrate"
 	// Version is what version -o json prints: version.Info.
 	Version Kind = "version"
+	// Summaries is what the MCP tool hpa_explain_many returns (kubectl hpa
+	// mcp): explain.ExplanationSummaryList.
+	Summaries Kind = "summaries"
 )
 
 // BaseURL is where the schemas of this version of the documents
@@ -99,26 +102,35 @@ var documents = []document{
 		"The build information `kubectl hpa version -o json` prints.",
 		"version -o json: the build information",
 	},
+	{
+		Summaries, reflect.TypeFor[explain.ExplanationSummaryList](), "ExplanationSummaryList",
+		"A page of the summaries of many HorizontalPodAutoscalers' replays, as the tool hpa_explain_many of `kubectl hpa mcp` returns it (docs/mcp.md).",
+		"mcp hpa_explain_many: a page of summaries of many HPAs (ExplanationSummaryList)",
+	},
 }
 
 // consts are the properties whose value is fixed: the apiVersion and kind
 // of each document type.
 var consts = map[reflect.Type]map[string]string{
-	reflect.TypeFor[explain.Decision]():        {"apiVersion": explain.APIVersion, "kind": explain.KindExplanation},
-	reflect.TypeFor[explain.ExplanationList](): {"apiVersion": explain.APIVersion, "kind": explain.KindExplanationList},
-	reflect.TypeFor[explain.WhatIf]():          {"apiVersion": explain.APIVersion, "kind": explain.KindWhatIf},
-	reflect.TypeFor[explain.KEDAExplanation](): {"apiVersion": explain.APIVersion, "kind": explain.KindKEDA},
-	reflect.TypeFor[migrate.Report]():          {"apiVersion": migrate.APIVersion, "kind": migrate.Kind},
+	reflect.TypeFor[explain.Decision]():               {"apiVersion": explain.APIVersion, "kind": explain.KindExplanation},
+	reflect.TypeFor[explain.ExplanationList]():        {"apiVersion": explain.APIVersion, "kind": explain.KindExplanationList},
+	reflect.TypeFor[explain.ExplanationSummaryList](): {"apiVersion": explain.APIVersion, "kind": explain.KindExplanationSummaryList},
+	reflect.TypeFor[explain.WhatIf]():                 {"apiVersion": explain.APIVersion, "kind": explain.KindWhatIf},
+	reflect.TypeFor[explain.KEDAExplanation]():        {"apiVersion": explain.APIVersion, "kind": explain.KindKEDA},
+	reflect.TypeFor[migrate.Report]():                 {"apiVersion": migrate.APIVersion, "kind": migrate.Kind},
 }
 
 // nonNull are the fields of slice or pointer type, without omitempty, that
 // their producer never leaves nil, so they are never null: the list
 // encoder writes [] for no items (render.ListWriter); action.WhatIf sets
-// the changes ([] for none) and both replays.
+// the changes ([] for none) and both replays; action.ExplainSummaries the
+// items and explain.Summarize the problems ([] for none).
 var nonNull = map[reflect.Type]map[string]bool{
-	reflect.TypeFor[explain.ExplanationList](): {"items": true},
-	reflect.TypeFor[explain.WhatIf]():          {"changes": true, "before": true, "after": true},
-	reflect.TypeFor[explain.KEDAExplanation](): {"keda": true},
+	reflect.TypeFor[explain.ExplanationList]():        {"items": true},
+	reflect.TypeFor[explain.WhatIf]():                 {"changes": true, "before": true, "after": true},
+	reflect.TypeFor[explain.ExplanationSummaryList](): {"items": true},
+	reflect.TypeFor[explain.ExplanationSummary]():     {"problems": true},
+	reflect.TypeFor[explain.KEDAExplanation]():        {"keda": true},
 }
 
 // Kinds returns every kind, in the order `kubectl hpa schema` lists them.

@@ -1,0 +1,70 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package action
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// ExplainModes are what explain's arguments and flags ask for; Check
+// refuses the combinations that make no sense.
+type ExplainModes struct {
+	// Args are the positional arguments; Name is the HPA's (one argument).
+	Args []string
+	Name string
+	// AllNamespaces is -A, Selector -l.
+	AllNamespaces bool
+	Selector      string
+	// Files is -f, Dump --dump, Watch --watch, Now --now, At --at and Gate
+	// --exit-code or --fail-on.
+	Files, Dump, Watch, Now, At, Gate bool
+}
+
+// Check returns the first contradiction among the modes, nil without.
+func (m ExplainModes) Check() error {
+	switch {
+	case len(m.Args) > 1:
+		return fmt.Errorf("at most one HorizontalPodAutoscaler name is expected, got %d: %v", len(m.Args), m.Args)
+	case m.Name != "" && (m.AllNamespaces || m.Selector != ""):
+		return errors.New("a NAME cannot be combined with -A or -l")
+	case m.Name == "" && m.Files:
+		return errors.New("the name of the HorizontalPodAutoscaler is required with -f")
+	case m.Name == "" && m.Dump:
+		return errors.New("--dump writes the snapshot of one HPA: give its NAME")
+	case m.Watch && m.Files:
+		return errors.New("--watch follows a live cluster; it cannot be combined with -f")
+	case m.Watch && m.Dump:
+		return errors.New("--watch and --dump cannot be combined")
+	case m.Watch && m.Now:
+		return errors.New("--watch replays at the current time; it cannot be combined with --now")
+	case m.At && (m.Name == "" || m.Watch || m.Dump):
+		return errors.New("--at explains one HPA's past sync: give its NAME, without --watch or --dump")
+	case m.Watch && m.Gate:
+		return errors.New("--exit-code gates on one replay, and a watch ends only when stopped (with exit 0): drop --exit-code or --watch")
+	}
+	return nil
+}
+
+// ExplainOne replays one HPA: the sync of a past instant over recorded
+// load when at is set (ExplainAtInput.Config), else cfg's.
+func ExplainOne(ctx context.Context, cfg ExplainConfig, at *ExplainAtConfig) (*ExplainResult, error) {
+	if at != nil {
+		return ExplainAt(ctx, *at)
+	}
+	return Explain(ctx, cfg)
+}
+
+// NoneFound is the line explain prints when it found no HPA (nor paused
+// ScaledObject), "" when it found some.
+func (r *ManyResult) NoneFound(allNamespaces bool) string {
+	switch {
+	case r.Count > 0 || len(r.KEDA) > 0:
+		return ""
+	case allNamespaces:
+		return "No HorizontalPodAutoscalers found in any namespace."
+	}
+	return fmt.Sprintf("No HorizontalPodAutoscalers found in namespace %q.", r.Namespace)
+}

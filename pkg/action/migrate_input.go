@@ -1,0 +1,71 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package action
+
+import (
+	"io"
+	"strings"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/migrate"
+)
+
+// MigrateHint is the Hint of migrate's clients.
+const MigrateHint = "migrate reads the cluster of the current kubeconfig context; pass --kubeconfig or --context"
+
+// MigrateInput is migrate's argument and flags (the MCP tools' arguments
+// carry the same names): Config checks them.
+type MigrateInput struct {
+	// Target is the TYPE/NAME argument (deployment/web).
+	Target string
+	// Namespace is -n ("" means the kubeconfig context's).
+	Namespace string
+	Filenames []string
+	Recursive bool
+	Write     bool
+	Stdin     io.Reader
+	// Apply is --apply; DryRun is --dry-run: none (""), client or server.
+	Apply  bool
+	DryRun string
+}
+
+// Config checks the input and returns the migrate config, without its
+// clients.
+func (in MigrateInput) Config() (MigrateConfig, error) {
+	typ, name, err := migrate.ParseTargetArg(in.Target)
+	if err != nil {
+		return MigrateConfig{}, &UsageError{Err: err}
+	}
+	cfg := MigrateConfig{
+		Type: typ, Name: name, Namespace: in.Namespace,
+		Filenames: in.Filenames, Recursive: in.Recursive, Write: in.Write, Stdin: in.Stdin,
+	}
+	switch strings.ToLower(in.DryRun) {
+	case "", "none":
+		cfg.Execute = in.Apply
+	case "client":
+	case "server":
+		cfg.Execute, cfg.DryRun = true, true
+	default:
+		return cfg, usageErrorf(`--dry-run: %q is not one of none, client, server`, in.DryRun)
+	}
+	switch {
+	case in.Write && len(in.Filenames) == 0:
+		return cfg, usageErrorf("--write saves the manifests given with -f: give at least one")
+	case in.Write && onlyStdin(in.Filenames):
+		return cfg, usageErrorf("--write saves files, and -f - is standard input: its edited manifest is printed to standard output without --write")
+	case in.Apply && strings.EqualFold(in.DryRun, "client"):
+		return cfg, usageErrorf("--apply and --dry-run=client contradict each other: --dry-run=client only prints the plan")
+	}
+	return cfg, nil
+}
+
+// onlyStdin reports whether every -f is "-".
+func onlyStdin(names []string) bool {
+	for _, n := range names {
+		if n != "-" {
+			return false
+		}
+	}
+	return len(names) > 0
+}
