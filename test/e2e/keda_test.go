@@ -28,6 +28,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -64,7 +65,8 @@ type kedaScenario struct {
 	values map[string]int64
 	fail   atomic.Bool
 
-	rec *replicaRecorder
+	rec      *replicaRecorder
+	captured int
 }
 
 func newKEDAScenario(t *testing.T, name string) *kedaScenario {
@@ -241,10 +243,36 @@ func (k *kedaScenario) explainSO(extra ...string) *kedaView {
 	if v.KEDA == nil {
 		k.t.Fatalf("explain scaledobject/worker printed no keda block:\n%s", r.stdout)
 	}
+	k.capture(extra, r.stdout)
+	if ms := v.KEDA.ExternalMetricsServer; v.Kind != explain.KindKEDA && (ms == nil || !ms.KEDA) {
+		v.check(k.t, false, "KEDA's metrics server serves external.metrics.k8s.io, explain says %+v", ms)
+	}
 	kd := v.KEDA
 	k.t.Logf("explain: kind %s, keda active=%v reason=%s current=%d kedaScaleTo=%s afterKEDA=%d replicas=%s: %s",
 		v.Kind, kd.Active, kd.Reason, kd.CurrentReplicas, i32(kd.KEDAScaleTo), kd.ReplicasAfterKEDA, i32(kd.Replicas), kd.Summary)
 	return v
+}
+
+// capture saves the text form of explain scaledobject/worker (a second
+// run, right after the JSON one) in $E2E_KEDA_CAPTURE, when set: the
+// outputs docs/keda.md quotes come from there.
+func (k *kedaScenario) capture(extra []string, jsonOut []byte) {
+	dir := os.Getenv("E2E_KEDA_CAPTURE")
+	if dir == "" {
+		return
+	}
+	args := append([]string{"explain", "scaledobject/worker", "-n", k.ns, "--kubeconfig", env.kubeconfig,
+		"--sync-period", syncPeriod.String()}, extra...)
+	r := inProcess(args)
+	k.captured++
+	name := filepath.Join(dir, fmt.Sprintf("%s-%02d.txt", k.t.Name(), k.captured))
+	text := fmt.Sprintf("$ kubectl hpa explain scaledobject/worker -n %s\n%s%s", k.ns, r.stdout, r.stderr)
+	if err := os.WriteFile(name, []byte(text), 0o600); err != nil {
+		k.t.Logf("capture: %v", err)
+	}
+	if err := os.WriteFile(strings.TrimSuffix(name, ".txt")+".json", jsonOut, 0o600); err != nil {
+		k.t.Logf("capture: %v", err)
+	}
 }
 
 func i32(p *int32) string {
@@ -341,7 +369,9 @@ func (r *replicaRecorder) last() int32 {
 	return r.changes[len(r.changes)-1].replicas
 }
 
-func (c replicaChange) String() string { return fmt.Sprintf("%d@%s", c.replicas, c.at.Format("15:04:05.000")) }
+func (c replicaChange) String() string {
+	return fmt.Sprintf("%d@%s", c.replicas, c.at.Format("15:04:05.000"))
+}
 
 // waitReplicas waits until the workload has want replicas, and returns when
 // the recorder first saw it.
