@@ -229,8 +229,10 @@ type kedaView struct {
 // schema check of every -o json output applies) with extra arguments.
 func (k *kedaScenario) explainSO(extra ...string) *kedaView {
 	k.t.Helper()
-	args := append([]string{"explain", "scaledobject/worker", "-n", k.ns, "-o", "json", "--kubeconfig", env.kubeconfig,
-		"--sync-period", syncPeriod.String()}, extra...)
+	args := append([]string{
+		"explain", "scaledobject/worker", "-n", k.ns, "-o", "json", "--kubeconfig", env.kubeconfig,
+		"--sync-period", syncPeriod.String(),
+	}, extra...)
 	r := inProcess(args)
 	if r.code != 0 {
 		k.t.Fatalf("explain scaledobject/worker exited %d\nstderr:\n%s\nstdout:\n%s", r.code, r.stderr, r.stdout)
@@ -261,8 +263,10 @@ func (k *kedaScenario) capture(extra []string, jsonOut []byte) {
 	if dir == "" {
 		return
 	}
-	args := append([]string{"explain", "scaledobject/worker", "-n", k.ns, "--kubeconfig", env.kubeconfig,
-		"--sync-period", syncPeriod.String()}, extra...)
+	args := append([]string{
+		"explain", "scaledobject/worker", "-n", k.ns, "--kubeconfig", env.kubeconfig,
+		"--sync-period", syncPeriod.String(),
+	}, extra...)
 	r := inProcess(args)
 	k.captured++
 	name := filepath.Join(dir, fmt.Sprintf("%s-%02d.txt", k.t.Name(), k.captured))
@@ -671,7 +675,7 @@ func TestKEDAPause(t *testing.T) {
 		if apierrors.IsNotFound(err) {
 			return nil
 		}
-		return fmt.Errorf("HPA keda-hpa-worker still there (%v)", err)
+		return fmt.Errorf("HPA keda-hpa-worker still there (%w)", err)
 	})
 	k.set("/q", 0)
 	time.Sleep(2 * kedaPoll)
