@@ -632,6 +632,8 @@ type kedaMany struct {
 	det      kedaDetector
 	flag     string
 	warnings []string
+	// metricsServer is who serves external.metrics.k8s.io (nil: not read).
+	metricsServer *explain.KEDAMetricsServer
 }
 
 // startKEDAMany lists the ScaledObjects of namespace ns ("" every one) and
@@ -651,6 +653,9 @@ func startKEDAMany(ctx context.Context, c *gather.Clients, ns, flag string) func
 			out.det = detectKEDA(ctx, c)
 			if out.det.warning != "" {
 				out.warnings = append(out.warnings, out.det.warning)
+			}
+			if ms, err := gather.ExternalMetricsServer(ctx, c); err == nil {
+				out.metricsServer = ms
 			}
 		}
 		ch <- out
@@ -673,7 +678,7 @@ func (m *kedaMany) attach(snap *engine.Snapshot, set engine.Settings, eval Evalu
 	if err != nil {
 		return []string{err.Error()}
 	}
-	in := &kedaIn{so: so, version: v, versionSource: src, apiErrors: map[string]string{}}
+	in := &kedaIn{so: so, version: v, versionSource: src, apiErrors: map[string]string{}, metricsServer: m.metricsServer}
 	if err := attachKEDA(in, snap, set, eval, d); err != nil {
 		ws = append(ws, fmt.Sprintf("ScaledObject %s: KEDA's part is not explained: %v", so.Ref(), err))
 	}

@@ -453,7 +453,7 @@ func (k *kedaScenario) followed(e *kedaView, timeout time.Duration) []int32 {
 // says Inactive with 0 replicas; above it, explain says Active, the step KEDA
 // takes from zero (to 1) and what the HPA then computes, and the workload
 // ends there. The same objects saved with kubectl get -o yaml give the same
-// KEDA part offline (-f).
+// KEDA part offline (-f), and so does explain of the whole namespace.
 func TestKEDAActivation(t *testing.T) {
 	k := newKEDAScenario(t, "keda-act")
 	k.set("/q", 3)
@@ -521,6 +521,25 @@ func TestKEDAActivation(t *testing.T) {
 	off.check(t, off.KEDA.ScaledObject.Name == "worker" && off.KEDA.ScaledObject.Namespace == k.ns, "offline: scaledObject %v", off.KEDA.ScaledObject)
 	off.check(t, off.KEDA.Active == e.KEDA.Active && off.KEDA.Reason == e.KEDA.Reason, "offline: active %v reason %s, live %v %s", off.KEDA.Active, off.KEDA.Reason, e.KEDA.Active, e.KEDA.Reason)
 	off.replicasIs(t, 3)
+
+	// Every HPA of the namespace at once (explain -n NS): the same KEDA part.
+	args = []string{"explain", "-n", k.ns, "-o", "json", "--kubeconfig", env.kubeconfig, "--sync-period", syncPeriod.String()}
+	r = inProcess(args)
+	if r.code != 0 {
+		t.Fatalf("explain -n exited %d: %s\n%s", r.code, r.stderr, r.stdout)
+	}
+	checkOutputSchema(t, args, r.stdout)
+	var list struct {
+		Items []kedaView `json:"items"`
+	}
+	if err := json.Unmarshal(r.stdout, &list); err != nil || len(list.Items) != 1 || list.Items[0].KEDA == nil {
+		t.Fatalf("explain -n: want one item with a keda block (%v):\n%s", err, r.stdout)
+	}
+	many := list.Items[0]
+	many.raw = r.stdout
+	many.check(t, many.KEDA.Active && many.KEDA.Reason == explain.KEDAReasonActive && many.KEDA.KEDAScaleTo == nil, "explain -n: active %v reason %s", many.KEDA.Active, many.KEDA.Reason)
+	many.check(t, many.KEDA.ExternalMetricsServer != nil && many.KEDA.ExternalMetricsServer.KEDA, "explain -n: externalMetricsServer %+v", many.KEDA.ExternalMetricsServer)
+	many.replicasIs(t, 3)
 }
 
 // settleHPA waits until KEDA's HPA has desiredReplicas want and the
