@@ -91,6 +91,9 @@ func (in *kedaIn) foreignMetricsServer() bool {
 
 // metricsServerWords names who serves external.metrics.k8s.io.
 func metricsServerWords(ms *explain.KEDAMetricsServer) string {
+	if ms.Missing {
+		return "nobody (no APIService v1beta1.external.metrics.k8s.io)"
+	}
 	if ms.Service == "" {
 		return "the API server itself (no Service)"
 	}

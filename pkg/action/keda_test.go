@@ -127,6 +127,16 @@ func TestKEDAReplayAnotherAdapterServesExternalMetrics(t *testing.T) {
 		t.Fatalf("no assumption about the adapter: %q", k.Assumptions)
 	}
 
+	// No APIService at all: the HPA reads nothing either.
+	r = foreignReplay(t, &explain.KEDAMetricsServer{Missing: true}, "the server could not find the requested resource")
+	k, err = r.run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k.Replicas == nil || *k.Replicas != 3 || !strings.Contains(k.Summary, "no APIService") {
+		t.Fatalf("no APIService: replicas %s, summary %q", fmtPtr(k.Replicas), k.Summary)
+	}
+
 	// The other adapter happens to answer the metric: still not the
 	// trigger's value.
 	r = foreignReplay(t, fake, "")

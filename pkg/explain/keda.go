@@ -395,6 +395,9 @@ type KEDAMetricValue struct {
 // KEDAMetricsServer is the APIService v1beta1.external.metrics.k8s.io as
 // read from the cluster.
 type KEDAMetricsServer struct {
+	// Missing is true when the APIService does not exist: no server
+	// serves External metrics, KEDA's included.
+	Missing bool `json:"missing,omitempty"`
 	// Service is NAMESPACE/NAME of the Service behind the APIService, empty
 	// when the API server serves the group itself (no Service).
 	Service string `json:"service,omitempty"`

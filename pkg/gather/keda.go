@@ -124,16 +124,16 @@ var (
 // ExternalMetricsServer reads who serves v1beta1.external.metrics.k8s.io
 // (one GET of its APIService): only one server can, so when it is not
 // KEDA's metrics server, the HPAs KEDA writes read their External metrics
-// from another adapter. nil with an error when the APIService cannot be
-// read (RBAC, or no dynamic client); nil without one when it does not
-// exist.
+// from another adapter, or from nobody when the APIService does not exist
+// (Missing). nil with an error when the APIService cannot be read (RBAC,
+// or no dynamic client).
 func ExternalMetricsServer(ctx context.Context, c *Clients) (*explain.KEDAMetricsServer, error) {
 	if c.Dynamic == nil {
 		return nil, errNoDynamic
 	}
 	u, err := c.Dynamic.Resource(apiServicesResource).Get(ctx, externalMetricsAPIService, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
-		return nil, nil
+		return &explain.KEDAMetricsServer{Missing: true}, nil
 	}
 	if err != nil {
 		return nil, err

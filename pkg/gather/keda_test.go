@@ -35,12 +35,12 @@ func TestExternalMetricsServer(t *testing.T) {
 		name           string
 		obj            *unstructured.Unstructured
 		service, avail string
-		keda, wantNil  bool
+		keda, missing  bool
 	}{
 		{name: "keda chart", obj: apiService("keda", "keda-operator-metrics-apiserver", "True"), service: "keda/keda-operator-metrics-apiserver", avail: "True", keda: true},
 		{name: "other adapter", obj: apiService("custom-metrics", "custom-metrics-apiserver", "False"), service: "custom-metrics/custom-metrics-apiserver", avail: "False"},
 		{name: "local", obj: apiService("", "", "True"), avail: "True"},
-		{name: "absent", wantNil: true},
+		{name: "absent", missing: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var objs []runtime.Object
@@ -53,13 +53,7 @@ func TestExternalMetricsServer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if tc.wantNil {
-				if got != nil {
-					t.Fatalf("got %+v, want nil", got)
-				}
-				return
-			}
-			if got == nil || got.Service != tc.service || got.KEDA != tc.keda || got.Available != tc.avail {
+			if got == nil || got.Missing != tc.missing || got.Service != tc.service || got.KEDA != tc.keda || got.Available != tc.avail {
 				t.Fatalf("got %+v, want service %q keda %v available %q", got, tc.service, tc.keda, tc.avail)
 			}
 		})

@@ -119,7 +119,10 @@ func (t *textView) keda(k *explain.KEDA) {
 	}
 	if len(k.HPAMetrics) > 0 {
 		head := "KEDA's metrics server answers the HPA:"
-		if ms := k.ExternalMetricsServer; ms != nil && !ms.KEDA {
+		switch ms := k.ExternalMetricsServer; {
+		case ms != nil && ms.Missing:
+			head = "KEDA's metrics server would answer (the HPA cannot ask it: no server serves external.metrics.k8s.io):"
+		case ms != nil && !ms.KEDA:
 			head = "KEDA's metrics server would answer (the HPA does not ask it: another server serves external.metrics.k8s.io):"
 		}
 		t.line(1, head)

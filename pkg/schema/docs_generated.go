@@ -225,6 +225,7 @@ var generatedDocs = Docs{
 		"explain.KEDAMetricValue.Value":                                     "Value is the answer (absent on error).",
 		"explain.KEDAMetricsServer.Available":                               "Available is the APIService's Available condition (\"True\", \"False\", \"Unknown\"; empty when it has none).",
 		"explain.KEDAMetricsServer.KEDA":                                    "KEDA is true when that Service is KEDA's metrics server (its namespace or name contains \"keda\", as KEDA's manifests and chart name it: keda/keda-operator-metrics-apiserver).",
+		"explain.KEDAMetricsServer.Missing":                                 "Missing is true when the APIService does not exist: no server serves External metrics, KEDA's included.",
 		"explain.KEDAMetricsServer.Service":                                 "Service is NAMESPACE/NAME of the Service behind the APIService, empty when the API server serves the group itself (no Service).",
 		"explain.KEDAPause.Annotations":                                     "Annotations are the raw values of the annotations above that are set.",
 		"explain.KEDAPause.ForceActivation":                                 "ForceActivation is autoscaling.keda.sh/force-activation.",
