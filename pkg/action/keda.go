@@ -292,12 +292,16 @@ func (r *kedaReplay) triggers() ([]keda.TriggerResult, []string, error) {
 		if foreign {
 			// What the external metrics API answers comes from another
 			// adapter: it is not this trigger's value (cron computes its
-			// own).
+			// own). KEDA's last poll (status.triggersActivity) stands in
+			// when it has the trigger; else (and with a formula, which
+			// needs values) what the API answers is replayed as read.
 			if m.Type == keda.TypeCron {
 				continue
 			}
-			notes = append(notes, fmt.Sprintf("%s: its value was not read: external.metrics.k8s.io is served by %s, not KEDA's metrics server", m.MetricName, metricsServerWords(r.in.metricsServer)))
-			continue
+			if _, ok := r.in.so.Status.TriggersActivity[m.MetricName]; ok && !usesModifiers(r.in.so) {
+				notes = append(notes, fmt.Sprintf("%s: its value was not read: external.metrics.k8s.io is served by %s, not KEDA's metrics server", m.MetricName, metricsServerWords(r.in.metricsServer)))
+				continue
+			}
 		}
 		res, note := r.read(m.MetricName)
 		results[m.Index] = res
@@ -333,7 +337,7 @@ func (r *kedaReplay) run() (*explain.KEDA, error) {
 			}
 		}
 	}
-	if usesModifiers(so) && !in.foreignMetricsServer() {
+	if usesModifiers(so) {
 		if res, _ := r.read(keda.CompositeMetricName); res.Value != nil {
 			kin.Composite = res.Value
 		}

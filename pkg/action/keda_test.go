@@ -165,3 +165,54 @@ func stepsText(k *explain.KEDA) string {
 	}
 	return b.String()
 }
+
+// With a formula whose composite-metric cannot be read (here: another
+// adapter serves the API), KEDA's part cannot be replayed: explain still
+// explains the HPA, and warns that KEDA's part is left out.
+func TestKEDAReplayAnotherAdapterWithFormula(t *testing.T) {
+	so, err := keda.Decode([]byte(`
+apiVersion: keda.sh/v1alpha1
+kind: ScaledObject
+metadata: {name: worker, namespace: jobs, creationTimestamp: "2026-01-01T09:00:00Z"}
+spec:
+  scaleTargetRef: {name: worker}
+  advanced: {scalingModifiers: {formula: "a + b", target: "10", activationTarget: "5"}}
+  triggers:
+  - {type: metrics-api, name: a, metadata: {url: "http://q/a", valueLocation: v, targetValue: "10"}}
+  - {type: metrics-api, name: b, metadata: {url: "http://q/b", valueLocation: v, targetValue: "10"}}
+status:
+  lastActiveTime: "2026-01-01T12:00:00Z"
+  triggersActivity: {s0-metric-api-v: {isActive: true}, s1-metric-api-v: {isActive: true}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := keda.MustParseVersion("v2.21.0")
+	in := &kedaIn{
+		so: so, version: v, versionSource: "test",
+		apiErrors:     map[string]string{"external:" + keda.CompositeMetricName: "no metrics returned from external metrics API"},
+		metricsServer: &explain.KEDAMetricsServer{Service: "monitoring/prometheus-adapter"},
+	}
+	built, err := keda.BuildHPA(so, v, time.LoadLocation)
+	if err != nil || built.HPA == nil {
+		t.Fatalf("BuildHPA: %v %s", err, built.Error)
+	}
+	engine.DefaultHPA(built.HPA)
+	snap := &engine.Snapshot{
+		HPA:       built.HPA,
+		Target:    engine.Target{APIVersion: "apps/v1", Kind: "Deployment", Name: "worker", SpecReplicas: 3, StatusReplicas: 3, Selector: "app=worker"},
+		Now:       foreignNow,
+		APIErrors: map[string]string{"external:" + keda.CompositeMetricName: "no metrics returned from external metrics API"},
+		State:     engine.ControllerState{RecommendationsInitialized: true, Provenance: explain.Observed},
+	}
+	res, err := explainSnapshot(ExplainConfig{}, &snapshot{snap: snap, settings: engine.DefaultSettings(), keda: in})
+	if err != nil {
+		t.Fatalf("explain failed: %v", err)
+	}
+	if res.Decision == nil || res.KEDA != nil {
+		t.Fatalf("want the HPA's explanation without KEDA's part, got decision %v keda %v", res.Decision != nil, res.KEDA != nil)
+	}
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "KEDA's part is not explained") {
+		t.Fatalf("warnings %q", res.Warnings)
+	}
+}
