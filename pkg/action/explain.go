@@ -85,7 +85,9 @@ func explainSnapshot(cfg ExplainConfig, in *snapshot) (*ExplainResult, error) {
 		return nil, fmt.Errorf("replay HPA %q: %w", in.snap.HPA.Namespace+"/"+in.snap.HPA.Name, err)
 	}
 	if err := attachKEDA(in.keda, in.snap, in.settings, eval, res.Decision); err != nil {
-		return nil, err
+		// The HPA's replay stands; KEDA's part is left out, as explain -A
+		// does.
+		res.Warnings = append(res.Warnings, fmt.Sprintf("ScaledObject %s: KEDA's part is not explained: %v", in.keda.so.Ref(), err))
 	}
 	res.KEDA = res.Decision.KEDA
 	res.in = in

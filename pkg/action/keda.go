@@ -78,6 +78,26 @@ type kedaIn struct {
 	versionSource string
 	external      []externalmetricsv1beta1.ExternalMetricValue
 	apiErrors     map[string]string
+	// metricsServer is who serves external.metrics.k8s.io (nil: not read).
+	metricsServer *explain.KEDAMetricsServer
+}
+
+// foreignMetricsServer reports whether a live read found that another
+// server than KEDA's serves external.metrics.k8s.io: the HPA then reads
+// nothing KEDA answers, and what it reads is not the triggers' values.
+func (in *kedaIn) foreignMetricsServer() bool {
+	return in.metricsServer != nil && !in.metricsServer.KEDA
+}
+
+// metricsServerWords names who serves external.metrics.k8s.io.
+func metricsServerWords(ms *explain.KEDAMetricsServer) string {
+	if ms.Missing {
+		return "nobody (no APIService v1beta1.external.metrics.k8s.io)"
+	}
+	if ms.Service == "" {
+		return "the API server itself (no Service)"
+	}
+	return "Service " + ms.Service
 }
 
 // kedaVersion decides the KEDA release replayed: --keda-version, else the
@@ -169,6 +189,9 @@ func readKEDA(ctx context.Context, c *gather.Clients, snap *engine.Snapshot, so 
 	}
 	warnings = append(warnings, ws...)
 	in := &kedaIn{so: so, version: v, versionSource: src, apiErrors: map[string]string{}}
+	if ms, err := gather.ExternalMetricsServer(ctx, c); err == nil {
+		in.metricsServer = ms
+	}
 	// The triggers a formula combines are not metrics of the HPA: read
 	// them as the HPA would.
 	if names := extraMetrics(in, snap); len(names) > 0 {
@@ -257,6 +280,7 @@ func (r *kedaReplay) triggers() ([]keda.TriggerResult, []string, error) {
 	}
 	var notes []string
 	results := make([]keda.TriggerResult, len(metrics))
+	foreign := r.in.foreignMetricsServer()
 	for _, m := range metrics {
 		if o, ok := r.overrides[m.Index]; ok {
 			results[m.Index] = o
@@ -264,6 +288,20 @@ func (r *kedaReplay) triggers() ([]keda.TriggerResult, []string, error) {
 		}
 		if !m.External || m.MetricName == "" {
 			continue
+		}
+		if foreign {
+			// What the external metrics API answers comes from another
+			// adapter: it is not this trigger's value (cron computes its
+			// own). KEDA's last poll (status.triggersActivity) stands in
+			// when it has the trigger; else (and with a formula, which
+			// needs values) what the API answers is replayed as read.
+			if m.Type == keda.TypeCron {
+				continue
+			}
+			if _, ok := r.in.so.Status.TriggersActivity[m.MetricName]; ok && !usesModifiers(r.in.so) {
+				notes = append(notes, fmt.Sprintf("%s: its value was not read: external.metrics.k8s.io is served by %s, not KEDA's metrics server", m.MetricName, metricsServerWords(r.in.metricsServer)))
+				continue
+			}
 		}
 		res, note := r.read(m.MetricName)
 		results[m.Index] = res
@@ -310,6 +348,11 @@ func (r *kedaReplay) run() (*explain.KEDA, error) {
 	}
 	k.KEDAVersionSource = in.versionSource
 	k.Assumptions = append(k.Assumptions, assumptions...)
+	k.ExternalMetricsServer = in.metricsServer
+	if in.foreignMetricsServer() {
+		k.Summary += fmt.Sprintf(" But the HPA does not read KEDA's metrics server: v1beta1.external.metrics.k8s.io is served by %s (only one server can serve it), so its External metrics are not KEDA's.", metricsServerWords(in.metricsServer))
+		k.Assumptions = append(k.Assumptions, fmt.Sprintf("v1beta1.external.metrics.k8s.io is served by %s, not KEDA's metrics server: the HPA never reads the values KEDA answers (usually <unknown>); its next sync is replayed from what it does read", metricsServerWords(in.metricsServer)))
+	}
 	if !k.HPAActs {
 		_, err := keda.Combine(k, nil)
 		return k, err
@@ -325,7 +368,7 @@ func (r *kedaReplay) run() (*explain.KEDA, error) {
 			return 0, err
 		}
 		after = d
-		return d.DesiredReplicas, nil
+		return replicasAfterSync(replicas, d), nil
 	}); err != nil {
 		return nil, fmt.Errorf("replay HPA %s/%s after KEDA's poll: %w", r.hpa.HPA.Namespace, r.hpa.HPA.Name, err)
 	}
@@ -382,7 +425,9 @@ func (r *kedaReplay) read(metric string) (keda.TriggerResult, string) {
 func (r *kedaReplay) hpaFrom(replicas int32, k *explain.KEDA) (*explain.Decision, error) {
 	s := r.hpa.DeepCopy()
 	s.Target.SpecReplicas = replicas
-	whatif.SetKEDAMetrics(s, k, r.in.so.Name, r.now)
+	if !r.in.foreignMetricsServer() {
+		whatif.SetKEDAMetrics(s, k, r.in.so.Name, r.now)
+	}
 	eval := r.eval
 	if eval == nil {
 		eval = engine.Evaluate
@@ -390,9 +435,20 @@ func (r *kedaReplay) hpaFrom(replicas int32, k *explain.KEDA) (*explain.Decision
 	return eval(s, r.set)
 }
 
+// replicasAfterSync is the workload's replicas once the HPA's sync from
+// replicas is done: its desired replicas when it rescales, else replicas.
+// A sync that fails to compute a count (or does not act at zero) writes
+// nothing, whatever status.desiredReplicas holds from before.
+func replicasAfterSync(replicas int32, d *explain.Decision) int32 {
+	if d.Rescale {
+		return d.DesiredReplicas
+	}
+	return replicas
+}
+
 // hpaStep is the last step of KEDA's part: what the HPA does next.
 func hpaStep(k *explain.KEDA, d *explain.Decision) explain.KEDAStep {
-	from, to := k.ReplicasAfterKEDA, d.DesiredReplicas
+	from, to := k.ReplicasAfterKEDA, replicasAfterSync(k.ReplicasAfterKEDA, d)
 	st := explain.KEDAStep{Kind: explain.KEDAStepHPA, From: &from, To: &to}
 	switch {
 	case d.Outcome == explain.OutcomeScalingDisabled:
@@ -583,6 +639,8 @@ type kedaMany struct {
 	det      kedaDetector
 	flag     string
 	warnings []string
+	// metricsServer is who serves external.metrics.k8s.io (nil: not read).
+	metricsServer *explain.KEDAMetricsServer
 }
 
 // startKEDAMany lists the ScaledObjects of namespace ns ("" every one) and
@@ -602,6 +660,9 @@ func startKEDAMany(ctx context.Context, c *gather.Clients, ns, flag string) func
 			out.det = detectKEDA(ctx, c)
 			if out.det.warning != "" {
 				out.warnings = append(out.warnings, out.det.warning)
+			}
+			if ms, err := gather.ExternalMetricsServer(ctx, c); err == nil {
+				out.metricsServer = ms
 			}
 		}
 		ch <- out
@@ -624,7 +685,7 @@ func (m *kedaMany) attach(snap *engine.Snapshot, set engine.Settings, eval Evalu
 	if err != nil {
 		return []string{err.Error()}
 	}
-	in := &kedaIn{so: so, version: v, versionSource: src, apiErrors: map[string]string{}}
+	in := &kedaIn{so: so, version: v, versionSource: src, apiErrors: map[string]string{}, metricsServer: m.metricsServer}
 	if err := attachKEDA(in, snap, set, eval, d); err != nil {
 		ws = append(ws, fmt.Sprintf("ScaledObject %s: KEDA's part is not explained: %v", so.Ref(), err))
 	}

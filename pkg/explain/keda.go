@@ -103,8 +103,10 @@ type KEDA struct {
 	// whether it acts at zero replicas.
 	HPAActs bool `json:"hpaActs"`
 	// Replicas is what the workload will have once KEDA and then the HPA
-	// act on the current inputs: the HPA's desired replicas computed from
-	// ReplicasAfterKEDA when HPAActs, else ReplicasAfterKEDA. Absent until
+	// act on the current inputs: when HPAActs, the HPA's desired replicas
+	// computed from ReplicasAfterKEDA if its next sync rescales (a sync that
+	// cannot compute a count, or does not act at zero, leaves
+	// ReplicasAfterKEDA), else ReplicasAfterKEDA. Absent until
 	// the caller combines KEDA's part with an HPA replay (keda.Combine).
 	Replicas *int32 `json:"replicas,omitempty"`
 
@@ -140,6 +142,12 @@ type KEDA struct {
 	// answers when the HPA asks next (raw values rounded to milli-units, a
 	// fallback value, or an error): the inputs of the HPA's replay.
 	HPAMetrics []KEDAMetricValue `json:"hpaMetrics,omitempty"`
+
+	// ExternalMetricsServer is who serves v1beta1.external.metrics.k8s.io,
+	// when a live read could tell: while another adapter serves it, the HPA
+	// never reads hpaMetrics (its External metrics are usually <unknown>),
+	// and the HPA's part of Replicas is replayed from what it does read.
+	ExternalMetricsServer *KEDAMetricsServer `json:"externalMetricsServer,omitempty"`
 
 	// Conditions are the ScaledObject conditions KEDA writes at this poll
 	// (Ready, Active, Fallback, Paused, and HPAActive when the HPA is known),
@@ -382,6 +390,24 @@ type KEDAMetricValue struct {
 	Fallback bool `json:"fallback"`
 	// Error is the error the HPA gets instead of a value.
 	Error string `json:"error,omitempty"`
+}
+
+// KEDAMetricsServer is the APIService v1beta1.external.metrics.k8s.io as
+// read from the cluster.
+type KEDAMetricsServer struct {
+	// Missing is true when the APIService does not exist: no server
+	// serves External metrics, KEDA's included.
+	Missing bool `json:"missing,omitempty"`
+	// Service is NAMESPACE/NAME of the Service behind the APIService, empty
+	// when the API server serves the group itself (no Service).
+	Service string `json:"service,omitempty"`
+	// KEDA is true when that Service is KEDA's metrics server (its
+	// namespace or name contains "keda", as KEDA's manifests and chart
+	// name it: keda/keda-operator-metrics-apiserver).
+	KEDA bool `json:"keda"`
+	// Available is the APIService's Available condition ("True", "False",
+	// "Unknown"; empty when it has none).
+	Available string `json:"available,omitempty"`
 }
 
 // KEDACondition is one ScaledObject condition KEDA writes.

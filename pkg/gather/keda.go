@@ -21,6 +21,7 @@ import (
 	externalmetricsv1beta1 "k8s.io/metrics/pkg/apis/external_metrics/v1beta1"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/keda"
 )
 
@@ -111,6 +112,46 @@ func KEDAOperator(ctx context.Context, c *Clients) (version, source string, err 
 		}
 	}
 	return "", "", nil
+}
+
+// externalMetricsAPIService is the APIService that routes
+// external.metrics.k8s.io/v1beta1.
+var (
+	apiServicesResource       = schema.GroupVersionResource{Group: "apiregistration.k8s.io", Version: "v1", Resource: "apiservices"}
+	externalMetricsAPIService = "v1beta1.external.metrics.k8s.io"
+)
+
+// ExternalMetricsServer reads who serves v1beta1.external.metrics.k8s.io
+// (one GET of its APIService): only one server can, so when it is not
+// KEDA's metrics server, the HPAs KEDA writes read their External metrics
+// from another adapter, or from nobody when the APIService does not exist
+// (Missing). nil with an error when the APIService cannot be read (RBAC,
+// or no dynamic client).
+func ExternalMetricsServer(ctx context.Context, c *Clients) (*explain.KEDAMetricsServer, error) {
+	if c.Dynamic == nil {
+		return nil, errNoDynamic
+	}
+	u, err := c.Dynamic.Resource(apiServicesResource).Get(ctx, externalMetricsAPIService, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return &explain.KEDAMetricsServer{Missing: true}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := &explain.KEDAMetricsServer{}
+	ns, _, _ := unstructured.NestedString(u.Object, "spec", "service", "namespace")
+	name, _, _ := unstructured.NestedString(u.Object, "spec", "service", "name")
+	if name != "" {
+		out.Service = ns + "/" + name
+		out.KEDA = strings.Contains(strings.ToLower(out.Service), "keda")
+	}
+	conds, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
+	for _, c := range conds {
+		if m, ok := c.(map[string]any); ok && m["type"] == "Available" {
+			out.Available, _ = m["status"].(string)
+		}
+	}
+	return out, nil
 }
 
 // imageTag is the tag of an image reference ("" without one).

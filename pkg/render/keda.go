@@ -118,7 +118,14 @@ func (t *textView) keda(k *explain.KEDA) {
 		t.line(2, strconv.Itoa(i+1)+". "+clean(s.Text))
 	}
 	if len(k.HPAMetrics) > 0 {
-		t.line(1, "KEDA's metrics server answers the HPA:")
+		head := "KEDA's metrics server answers the HPA:"
+		switch ms := k.ExternalMetricsServer; {
+		case ms != nil && ms.Missing:
+			head = "KEDA's metrics server would answer (the HPA cannot ask it: no server serves external.metrics.k8s.io):"
+		case ms != nil && !ms.KEDA:
+			head = "KEDA's metrics server would answer (the HPA does not ask it: another server serves external.metrics.k8s.io):"
+		}
+		t.line(1, head)
 		for i := range k.HPAMetrics {
 			t.line(2, "- "+kedaMetricWords(&k.HPAMetrics[i]))
 		}
