@@ -551,6 +551,10 @@ func timeWords(ts, now time.Time, form timeForm) string {
 		return s
 	}
 	diff := ts.Sub(now)
+	// A live clock has nanoseconds no reader needs: milliseconds at most.
+	if diff >= time.Millisecond || diff <= -time.Millisecond {
+		diff = diff.Round(time.Millisecond)
+	}
 	if form == timeFull {
 		switch {
 		case diff == 0:
