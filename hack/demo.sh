@@ -96,6 +96,9 @@ explain_summary() {
 say "Deploying the sample app: Deployment shop (3 replicas, 500m cpu request, 150m used) and an HPA at 60% cpu"
 kubectl delete namespace $NS --ignore-not-found --wait=true >/dev/null
 kubectl create namespace $NS >/dev/null
+# The local cluster records kube-state-metrics' series for labelled namespaces
+# (hack/cluster/README.md): the backtest at the end reads the real pods from them.
+kubectl label namespace $NS kubectl-hpa.io/state-metrics=true >/dev/null
 kubectl apply -n $NS -f - >/dev/null <<'YAML'
 apiVersion: apps/v1
 kind: Deployment
