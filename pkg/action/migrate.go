@@ -5,6 +5,7 @@ package action
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -63,11 +64,15 @@ func Migrate(ctx context.Context, cfg MigrateConfig) (*MigrateResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := migrate.Inspect(ctx, clients, target)
-	if err != nil {
-		return nil, err
+	// The manifests are read before anything is written, so that a bad file
+	// stops the run while the cluster is untouched.
+	var files []migrate.ManifestFile
+	if len(cfg.Filenames) > 0 {
+		if files, err = migrate.ReadManifests(cfg.Filenames, cfg.Recursive, cfg.Stdin); err != nil {
+			return nil, err
+		}
 	}
-	report, err := migrate.BuildPlan(st)
+	st, report, err := planAndExecute(ctx, clients, target, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -75,10 +80,6 @@ func Migrate(ctx context.Context, cfg MigrateConfig) (*MigrateResult, error) {
 
 	var edits []migrate.FileEdit
 	if len(cfg.Filenames) > 0 {
-		files, err := migrate.ReadManifests(cfg.Filenames, cfg.Recursive, cfg.Stdin)
-		if err != nil {
-			return nil, err
-		}
 		for _, f := range files {
 			if f.Stdin {
 				res.StdinManifest = f.Data
@@ -91,11 +92,6 @@ func Migrate(ctx context.Context, cfg MigrateConfig) (*MigrateResult, error) {
 		report.Warnings = append(report.Warnings, warnings...)
 		if len(changes) == 0 {
 			report.Warnings = append(report.Warnings, fmt.Sprintf("no manifest in the given files sets a replica count; none describes %s with it", target.Ref()))
-		}
-	}
-	if cfg.Execute {
-		if err := migrate.Execute(ctx, clients, st, report, migrate.ExecuteOptions{DryRun: cfg.DryRun}); err != nil {
-			return nil, err
 		}
 	}
 	for _, e := range edits {
@@ -126,6 +122,55 @@ func Migrate(ctx context.Context, cfg MigrateConfig) (*MigrateResult, error) {
 		res.Failed = fmt.Errorf("verification of %s failed after the steps: %s", target.Ref(), strings.Join(v.Problems, "; "))
 	}
 	return res, nil
+}
+
+// staleAttempts bounds how often Migrate plans again after a step was
+// refused because the object changed since it was read. A Deployment whose
+// pods are starting has its status written every few hundred milliseconds,
+// so one retry is common and several in a row are not.
+const staleAttempts = 5
+
+// planAndExecute reads the target, plans, and, when asked, carries the plan
+// out. When a step is refused by its resourceVersion precondition (someone
+// wrote the object between the read and the write, the step wrote nothing),
+// it reads and plans again from the current object: exactly what the user
+// would do by running migrate again, which is safe after any step.
+func planAndExecute(ctx context.Context, clients *migrate.Clients, target *migrate.Target, cfg MigrateConfig) (*migrate.State, *migrate.Report, error) {
+	var retried []string
+	for attempt := 1; ; attempt++ {
+		st, err := migrate.Inspect(ctx, clients, target)
+		if err != nil {
+			return nil, nil, err
+		}
+		report, err := migrate.BuildPlan(st)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !cfg.Execute {
+			return st, report, nil
+		}
+		err = migrate.Execute(ctx, clients, st, report, migrate.ExecuteOptions{DryRun: cfg.DryRun})
+		var stale *migrate.StaleError
+		if errors.As(err, &stale) && attempt < staleAttempts && ctx.Err() == nil {
+			written := "nothing written"
+			if stale.Step > 1 {
+				written = "the steps before it written"
+			}
+			retried = append(retried, fmt.Sprintf("step %d refused, %s", stale.Step, written))
+			continue
+		}
+		if err != nil {
+			if len(retried) > 0 {
+				err = fmt.Errorf("%w (after %d reads, each time changed before the write)", err, attempt)
+			}
+			return nil, nil, err
+		}
+		if len(retried) > 0 {
+			report.Warnings = append(report.Warnings, fmt.Sprintf("%s changed between the read and the write %d time(s) (%s: someone else wrote it, a controller's status update is enough); each time migrate read it again and planned from the current object, and this report is of the last plan",
+				target.Ref(), len(retried), strings.Join(retried, "; ")))
+		}
+		return st, report, nil
+	}
 }
 
 // manifestTarget describes the target for the manifest edit, with the HPAs

@@ -15,6 +15,7 @@ import (
 
 	authorizationv1 "k8s.io/api/authorization/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -268,5 +269,70 @@ func TestMigrate_stdin(t *testing.T) {
 
 	if _, err := runMigrateFlags(t, "deploy/web", "-f", "-", "--write"); err == nil || !strings.Contains(err.Error(), "printed to standard output") {
 		t.Errorf("--write with -f -: %v", err)
+	}
+}
+
+// A controller writing the object's status between migrate's read and its
+// write makes the resourceVersion precondition refuse the step: migrate
+// reads and plans again, as a user running it again would, and says so; it
+// gives up, naming the step, when the object keeps changing.
+func TestMigrate_staleRead(t *testing.T) {
+	conflict := apierrors.NewConflict(schema.GroupResource{Group: "apps", Resource: "deployments"}, "kubectl-csa",
+		errors.New("the object has been modified; please apply your changes to the latest version and try again"))
+	for _, tc := range []struct {
+		name      string
+		conflicts int
+		wantErr   string
+		wantWarn  string
+		wantGets  int
+	}{
+		{name: "once", conflicts: 1, wantWarn: "changed between the read and the write 1 time(s) (step 1 refused, nothing written", wantGets: 3},
+		{name: "twice", conflicts: 2, wantWarn: "changed between the read and the write 2 time(s)", wantGets: 4},
+		{name: "always", conflicts: 100, wantErr: "step 1 (rewrite-last-applied): deployments.apps \"kubectl-csa\" in namespace \"mig-scratch\" changed since it was read (resourceVersion precondition failed), so the step wrote nothing; nothing was written; run kubectl hpa migrate again to plan from the current object (after 5 reads, each time changed before the write)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, _, dyn := fakeCluster(t, "kubectl-csa", true)
+			n := 0
+			dyn.PrependReactor("patch", "deployments", func(clienttesting.Action) (bool, runtime.Object, error) {
+				if n < tc.conflicts {
+					n++
+					return true, nil, conflict
+				}
+				return false, nil, nil
+			})
+			out, _, err := runMigrate(t, c, "deployment/kubectl-csa", "-n", "mig-scratch", "--apply", "-o", "json")
+			if tc.wantErr != "" {
+				if err == nil || err.Error() != tc.wantErr {
+					t.Fatalf("err = %v\nwant %s", err, tc.wantErr)
+				}
+				if n != 5 {
+					t.Errorf("%d patches refused, want 5 (one per read)", n)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var r migrate.Report
+			if err := json.Unmarshal([]byte(out), &r); err != nil {
+				t.Fatalf("%v:\n%s", err, out)
+			}
+			if r.Outcome != migrate.OutcomeMigrated || r.Verification == nil || !r.Verification.OK {
+				t.Errorf("outcome %q, verification %+v", r.Outcome, r.Verification)
+			}
+			if w := strings.Join(r.Warnings, "\n"); !strings.Contains(w, tc.wantWarn) {
+				t.Errorf("warnings = %q, want %q", w, tc.wantWarn)
+			}
+			gets := 0
+			for _, a := range dyn.Actions() {
+				if a.GetVerb() == "get" && a.GetResource().Resource == "deployments" {
+					gets++
+				}
+			}
+			// One read per plan, and the read back that verifies.
+			if gets != tc.wantGets {
+				t.Errorf("%d reads of the Deployment, want %d", gets, tc.wantGets)
+			}
+		})
 	}
 }

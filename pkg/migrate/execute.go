@@ -297,8 +297,8 @@ func stepError(t *Target, r *Report, s *Step, err error) error {
 		return fmt.Errorf("step %d (%s) of %s: %s changed between the read and the apply and another field manager owns it: %w; %s; run kubectl hpa migrate again",
 			s.Number, s.Action, t.describe(), t.PathString(), err, written)
 	case apierrors.IsConflict(err):
-		return fmt.Errorf("step %d (%s): %s changed since it was read (resourceVersion precondition failed), so the step wrote nothing; %s; run kubectl hpa migrate again to plan from the current object",
-			s.Number, s.Action, t.describe(), written)
+		return &StaleError{Step: s.Number, msg: fmt.Sprintf("step %d (%s): %s changed since it was read (resourceVersion precondition failed), so the step wrote nothing; %s; run kubectl hpa migrate again to plan from the current object",
+			s.Number, s.Action, t.describe(), written)}
 	case apierrors.IsForbidden(err):
 		return fmt.Errorf("step %d (%s): not allowed to patch %s: %w; %s", s.Number, s.Action, t.describe(), err, written)
 	case apierrors.IsInvalid(err):
@@ -307,3 +307,16 @@ func stepError(t *Target, r *Report, s *Step, err error) error {
 		return fmt.Errorf("step %d (%s): patch %s: %w; %s", s.Number, s.Action, t.describe(), err, written)
 	}
 }
+
+// StaleError is a step refused by its resourceVersion precondition: the
+// object changed between the read and the write (a controller updating its
+// status is enough), and the step wrote nothing. Planning again from a fresh
+// read is always safe, since every step before it is safe on its own.
+type StaleError struct {
+	// Step is the number of the refused step; the steps before it were
+	// written.
+	Step int
+	msg  string
+}
+
+func (e *StaleError) Error() string { return e.msg }
