@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"sort"
 	"strconv"
@@ -205,10 +206,7 @@ func readRecording(ctx context.Context, in *snapshot, extra *recordedExtra, from
 	if step <= 0 {
 		return nil, errors.New("the sync period must be positive")
 	}
-	// The instants are on a grid of the sync period from the epoch, so two
-	// runs over the same period replay the same syncs.
-	start := from.Truncate(step)
-	n := int(until.Sub(start)/step) + 1
+	start, n, phase, phaseEvents := replayGrid(extra.events, from, until, step)
 	resolution := load.MetricsResolution
 	if resolution <= 0 {
 		resolution = DefaultMetricsResolution
@@ -243,6 +241,10 @@ func readRecording(ctx context.Context, in *snapshot, extra *recordedExtra, from
 	if rec.SampleWindow == 0 {
 		rec.SampleWindow = resolution
 	}
+	if phaseEvents > 0 {
+		rec.Reconstructed = append(rec.Reconstructed, fmt.Sprintf("the controller's sync times: every %s at %s past the period's multiples of it, estimated from %d SuccessfulRescale event time(s) of the period (whole seconds)",
+			step, phase.Round(10*time.Millisecond), phaseEvents))
+	}
 	if rec.Replicas.Source == "" || rec.Replicas.Source == recording.SourceNone {
 		switch h := replicasFromEvents(extra.events, rec); {
 		case len(h.Changes) > 0:
@@ -256,14 +258,89 @@ func readRecording(ctx context.Context, in *snapshot, extra *recordedExtra, from
 	return rec, nil
 }
 
-// sampleLag is how long before a sync the store's sample is read: as old
-// as metrics-server's on average. metrics-server serves the rate between
-// its two latest scrapes, one resolution apart, the latest anywhere in the
-// last resolution: the middle of its window is one resolution old on
-// average. The store's irate spans its last two scrapes (a few seconds):
-// reading it three quarters of a resolution back puts the middle of its
-// window about as far.
-func sampleLag(resolution time.Duration) time.Duration { return resolution * 3 / 4 }
+// sampleLag is how long before a sync the store's sample is read. The
+// controller's sample is metrics-server's: the rate between its two latest
+// scrapes, one resolution apart, the latest anywhere in the last
+// resolution, so its window ends half a resolution back and its middle a
+// whole one back, on average. The store's irate spans its own last two
+// scrapes before the point read, the latest half a scrape interval before
+// that point on average: read half a resolution back, its window's middle
+// is a resolution back when the store scrapes twice per resolution (the
+// common setups: 5 s and 10 s, 15 s and 30 s), and its timestamps, half a
+// resolution old, are as old as metrics-server's. (Three quarters, used
+// before 2026-11-27, left every replayed rescale of the e2e proof 5-10 s
+// late: the store's window sat a quarter resolution further back.)
+func sampleLag(resolution time.Duration) time.Duration { return resolution / 2 }
+
+// replayGrid places the replayed syncs: n instants step apart from start,
+// the first at or before from and the last at or before until. They are at
+// the controller's phase when its rescale events in the period tell it
+// (phaseEvents > 0), else on the multiples of step: two runs over the same
+// period replay the same syncs either way.
+func replayGrid(events []corev1.Event, from, until time.Time, step time.Duration) (start time.Time, n int, phase time.Duration, phaseEvents int) {
+	start = from.Truncate(step)
+	phase, phaseEvents = syncPhase(events, from, until, step)
+	if phaseEvents > 0 {
+		if start = start.Add(phase); start.After(from) {
+			start = start.Add(-step)
+		}
+	}
+	return start, int(until.Sub(start)/step) + 1, phase, phaseEvents
+}
+
+// syncPhase estimates when in each sync period the controller syncs the
+// HPA: its offset from the multiples of step since the epoch, from the
+// times of the HPA's SuccessfulRescale events between from and until
+// (each written at a sync; a repeated event's first and last times both
+// count). The legacy event times are whole seconds, so each is taken at
+// the middle of its second. The offsets are averaged on the circle (an
+// offset just below step and one just above zero are neighbours); n is 0,
+// and the phase unknown, without such events or when they disagree (the
+// controller restarted within the period, at another phase).
+func syncPhase(events []corev1.Event, from, until time.Time, step time.Duration) (phase time.Duration, n int) {
+	var sx, sy float64
+	add := func(at time.Time, precise bool) {
+		if at.IsZero() || at.Before(from) || at.After(until) {
+			return
+		}
+		if !precise {
+			at = at.Add(500 * time.Millisecond)
+		}
+		off := at.Sub(at.Truncate(step))
+		a := 2 * math.Pi * float64(off) / float64(step)
+		sx += math.Cos(a)
+		sy += math.Sin(a)
+		n++
+	}
+	for i := range events {
+		e := &events[i]
+		if e.Reason != explain.ReasonSuccessfulRescale {
+			continue
+		}
+		if !e.EventTime.IsZero() {
+			add(e.EventTime.Time, true)
+			continue
+		}
+		add(e.LastTimestamp.Time, false)
+		if e.Count > 1 && !e.FirstTimestamp.Equal(&e.LastTimestamp) {
+			add(e.FirstTimestamp.Time, false)
+		}
+	}
+	// Agreeing phases average to a point near the circle; scattered ones
+	// (a restart, several controllers) near its centre.
+	if n == 0 || math.Hypot(sx, sy)/float64(n) < 0.8 {
+		return 0, 0
+	}
+	a := math.Atan2(sy, sx)
+	if a < 0 {
+		a += 2 * math.Pi
+	}
+	phase = time.Duration(a / (2 * math.Pi) * float64(step)).Round(time.Millisecond)
+	if phase >= step {
+		phase -= step
+	}
+	return phase, n
+}
 
 var newSizeRE = regexp.MustCompile(`^New size: (\d+);`)
 

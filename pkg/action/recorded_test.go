@@ -1,0 +1,99 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package action
+
+import (
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+func rescaleAt(last time.Time, count int32, first time.Time) corev1.Event {
+	return corev1.Event{
+		Reason: "SuccessfulRescale", Message: "New size: 3; reason: cpu resource utilization (percentage of request) above target",
+		Count: count, FirstTimestamp: metav1.NewTime(first), LastTimestamp: metav1.NewTime(last),
+	}
+}
+
+// The replay's syncs sit at the controller's phase, estimated from its
+// rescale events (whole seconds, taken at the middle of their second).
+func TestReplayGrid(t *testing.T) {
+	base := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC) // a multiple of 5 s
+	step := 5 * time.Second
+	from, until := base.Add(7*time.Second), base.Add(10*time.Minute)
+	at := func(d time.Duration) time.Time { return base.Add(d) }
+	for _, tc := range []struct {
+		name       string
+		events     []corev1.Event
+		wantStart  time.Time
+		wantPhase  time.Duration
+		wantEvents int
+	}{
+		{name: "no events: the multiples of the sync period", wantStart: at(5 * time.Second)},
+		{
+			// The controller syncs at :x3.4 and :x8.4; the events say :x3 and :x8.
+			name: "one phase",
+			events: []corev1.Event{
+				rescaleAt(at(63*time.Second), 1, at(63*time.Second)),
+				rescaleAt(at(128*time.Second), 3, at(98*time.Second)),
+				rescaleAt(at(243*time.Second), 1, at(243*time.Second)),
+			},
+			wantStart: at(3500 * time.Millisecond), wantPhase: 3500 * time.Millisecond, wantEvents: 4,
+		},
+		{
+			// Phases either side of a multiple: :x4.6 and :x0.4 (0.5 s after
+			// :x4 and :x0, seconds 4.5 and 0.5 averaged on the circle: 0).
+			name: "around the multiple",
+			events: []corev1.Event{
+				rescaleAt(at(64*time.Second), 1, at(64*time.Second)),
+				rescaleAt(at(120*time.Second), 1, at(120*time.Second)),
+			},
+			wantStart: at(5 * time.Second), wantPhase: 0, wantEvents: 2,
+		},
+		{
+			// The controller restarted at another phase: not estimated.
+			name: "scattered",
+			events: []corev1.Event{
+				rescaleAt(at(60*time.Second), 1, at(60*time.Second)),
+				rescaleAt(at(122*time.Second), 1, at(122*time.Second)),
+				rescaleAt(at(184*time.Second), 1, at(184*time.Second)),
+			},
+			wantStart: at(5 * time.Second),
+		},
+		{
+			name: "outside the period or another reason",
+			events: []corev1.Event{
+				rescaleAt(at(2*time.Second), 1, at(2*time.Second)),
+				rescaleAt(at(11*time.Minute), 1, at(11*time.Minute)),
+				{Reason: "FailedGetResourceMetric", LastTimestamp: metav1.NewTime(at(63 * time.Second))},
+			},
+			wantStart: at(5 * time.Second),
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			start, n, phase, events := replayGrid(tc.events, from, until, step)
+			if !start.Equal(tc.wantStart) || phase != tc.wantPhase || events != tc.wantEvents {
+				t.Errorf("start %s, phase %s from %d events; want %s, %s from %d",
+					start.Format("15:04:05.000"), phase, events, tc.wantStart.Format("15:04:05.000"), tc.wantPhase, tc.wantEvents)
+			}
+			last := start.Add(time.Duration(n-1) * step)
+			if start.After(from) || last.After(until) || until.Sub(last) >= step {
+				t.Errorf("%d syncs from %s to %s do not cover %s..%s", n, start.Format("15:04:05.000"), last.Format("15:04:05.000"), from.Format("15:04:05"), until.Format("15:04:05"))
+			}
+		})
+	}
+}
+
+// An event whose time is precise (events.k8s.io's eventTime) is taken as
+// it is.
+func TestSyncPhasePrecise(t *testing.T) {
+	base := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	e := corev1.Event{Reason: "SuccessfulRescale", EventTime: metav1.NewMicroTime(base.Add(61*time.Second + 250*time.Millisecond))}
+	phase, n := syncPhase([]corev1.Event{e}, base, base.Add(time.Hour), 15*time.Second)
+	if phase != 1250*time.Millisecond || n != 1 {
+		t.Errorf("phase %s from %d events, want 1.25s from 1", phase, n)
+	}
+}
