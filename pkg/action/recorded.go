@@ -89,6 +89,18 @@ func Backtest(ctx context.Context, cfg BacktestConfig) (*WhatIfResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	since := cfg.Since
+	created := in.snap.HPA.CreationTimestamp.Time
+	if !created.IsZero() && since.Before(created) {
+		if !created.Before(until) {
+			return nil, fmt.Errorf("HPA %s was created at %s, after --until %s: there is nothing of it to replay", hpaName(in.snap), stamp(created), stamp(until))
+		}
+		// Before it, no HPA of this name scaled anything; one of the same
+		// name deleted before it (a namespace created again) had its own
+		// pods and history, which are not this one's.
+		since = created
+		in.warnings = append(in.warnings, fmt.Sprintf("HPA %s was created at %s, after --since: the replay starts there, with no controller history", hpaName(in.snap), stamp(created)))
+	}
 	warm := whatif.WarmUp(in.snap.HPA, in.settings)
 	if !cfg.Changes.Empty() {
 		edited, _, err := whatif.Apply(in.snap, &cfg.Changes, in.settings)
@@ -97,12 +109,12 @@ func Backtest(ctx context.Context, cfg BacktestConfig) (*WhatIfResult, error) {
 		}
 		warm = max(warm, whatif.WarmUp(edited.HPA, in.settings))
 	}
-	rec, err := readRecording(ctx, in, extra, cfg.Since.Add(-warm), until, cfg.Load)
+	rec, err := readRecording(ctx, in, extra, notBefore(since.Add(-warm), created), until, cfg.Load)
 	if err != nil {
 		return nil, err
 	}
 	opts := whatif.BacktestOptions{
-		Start: cfg.Since, LoadModel: cfg.LoadModel, PodStartup: cfg.PodStartup, SampleDelay: cfg.SampleDelay,
+		Start: since, LoadModel: cfg.LoadModel, PodStartup: cfg.PodStartup, SampleDelay: cfg.SampleDelay,
 		Source: extra.source,
 	}
 	if !cfg.Changes.Empty() {
@@ -133,8 +145,12 @@ func ExplainAt(ctx context.Context, cfg ExplainAtConfig) (*ExplainResult, error)
 	if cfg.At.After(cfg.Source.Now) {
 		return nil, fmt.Errorf("--at %s is in the future (now is %s)", stamp(cfg.At), stamp(cfg.Source.Now))
 	}
+	created := in.snap.HPA.CreationTimestamp.Time
+	if cfg.At.Before(created) {
+		return nil, fmt.Errorf("HPA %s was created at %s, after --at %s: no sync of it happened then", hpaName(in.snap), stamp(created), stamp(cfg.At))
+	}
 	warm := whatif.WarmUp(in.snap.HPA, in.settings)
-	rec, err := readRecording(ctx, in, extra, cfg.At.Add(-warm), cfg.At, cfg.Load)
+	rec, err := readRecording(ctx, in, extra, notBefore(cfg.At.Add(-warm), created), cfg.At, cfg.Load)
 	if err != nil {
 		return nil, err
 	}
@@ -146,6 +162,15 @@ func ExplainAt(ctx context.Context, cfg ExplainAtConfig) (*ExplainResult, error)
 	// compare the replay with.
 	d.Agreement = explain.Agreement{NotChecked: "the status the controller wrote at that sync is not recorded"}
 	return &ExplainResult{Decision: d, Snapshot: in.snap, Settings: in.settings, Warnings: append(in.warnings, rec.Warnings...)}, nil
+}
+
+// notBefore is t, or created when t is before it: the replay of an HPA
+// begins at its creation at the earliest, with no controller history then.
+func notBefore(t, created time.Time) time.Time {
+	if t.Before(created) {
+		return created
+	}
+	return t
 }
 
 // recordedExtra is what a recorded-load run reads besides the snapshot.

@@ -12,6 +12,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -188,6 +189,41 @@ func TestHistoryBacktest(t *testing.T) {
 		t.Errorf("the actual replicas came from %q, want kube-state-metrics", bt.Actual.Source)
 	}
 
+	// The same backtest with Prometheus behind the API server's service
+	// proxy (--prometheus NAMESPACE/SERVICE:PORT, the kubeconfig's
+	// credentials): the same queries, the same answers, the same replay.
+	svcArgs := append([]string{}, args...)
+	for i := range svcArgs {
+		if svcArgs[i] == "--prometheus" {
+			svcArgs[i+1] = a.prometheusService()
+		}
+	}
+	viaProxy := inProcess(svcArgs)
+	if viaProxy.code != 0 {
+		t.Fatalf("whatif --since --prometheus %s (the service proxy) exited %d:\n%s", svcArgs[slices.Index(svcArgs, "--prometheus")+1], viaProxy.code, viaProxy.stderr)
+	}
+	var wp explain.WhatIf
+	if err := json.Unmarshal(viaProxy.stdout, &wp); err != nil || wp.Backtest == nil {
+		t.Fatalf("whatif --since through the service proxy printed no backtest (%v)", err)
+	}
+	t.Logf("through the service proxy: %s", wp.Backtest.Source)
+	if !strings.Contains(wp.Backtest.Source, "/proxy") && !strings.Contains(wp.Backtest.Source, a.ns+"/prometheus") {
+		t.Errorf("the backtest through the service proxy names its source %q", wp.Backtest.Source)
+	}
+	for _, c := range []struct {
+		what      string
+		got, want any
+	}{
+		{"actual curve", wp.Backtest.Actual, bt.Actual},
+		{"as-is replay", wp.Backtest.AsIs, bt.AsIs},
+		{"replay with B's behavior", wp.Backtest.Changed, bt.Changed},
+		{"projection", wp.Projection, wi.Projection},
+	} {
+		if g, w := jsonString(c.got), jsonString(c.want); g != w {
+			t.Errorf("through the service proxy, the %s differs from the direct read's:\n%.1500s\nwant\n%.1500s", c.what, g, w)
+		}
+	}
+
 	// Without kube-state-metrics: the pods from the usage series, the real
 	// count from the HPA's events (which the event recorder combines after
 	// ten of a kind: the count is then taken from the pods). What a user
@@ -337,12 +373,17 @@ func matchRescales(t *testing.T, what string, seen []histRescale, replayed []exp
 		t.Errorf("%s made %d rescales, the controller %d:\n  replay     %v\n  controller %v", what, len(replayed), len(seen), replayed, seen)
 		return
 	}
+	lo, hi := time.Duration(math.MaxInt64), time.Duration(math.MinInt64)
 	for i := range seen {
 		r, p := seen[i], replayed[i]
 		diff := p.Time.Sub(r.At)
+		lo, hi = min(lo, diff), max(hi, diff)
 		if r.From != p.From || r.To != p.To || math.Abs(float64(diff)) > float64(histTolerance) {
 			t.Errorf("%s: histRescale %d is %s %d→%d, the controller's %s (%s apart, tolerance %s)",
 				what, i+1, p.Time.UTC().Format("15:04:05"), p.From, p.To, r, diff, histTolerance)
 		}
+	}
+	if len(seen) > 0 {
+		t.Logf("%s: %d rescales, each %s to %s after the controller's", what, len(seen), lo.Round(time.Millisecond), hi.Round(time.Millisecond))
 	}
 }
