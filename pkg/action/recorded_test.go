@@ -24,7 +24,7 @@ func TestReplayGrid(t *testing.T) {
 	base := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC) // a multiple of 5 s
 	step := 5 * time.Second
 	from, until := base.Add(7*time.Second), base.Add(10*time.Minute)
-	at := func(d time.Duration) time.Time { return base.Add(d) }
+	at := base.Add
 	for _, tc := range []struct {
 		name       string
 		events     []corev1.Event

@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -118,13 +119,11 @@ func (s *scenario) prometheusService() string {
 
 // forward accepts connections on listen and copies each to and from a
 // connection to target, until stop.
-func forward(t interface {
-	Fatalf(string, ...any)
-	Logf(string, ...any)
-}, listen, target string) (stop func()) {
+func forward(tb testing.TB, listen, target string) (stop func()) {
+	tb.Helper()
 	l, err := net.Listen("tcp", listen)
 	if err != nil {
-		t.Fatalf("listen on %s: %v", listen, err)
+		tb.Fatalf("listen on %s: %v", listen, err)
 	}
 	var (
 		wg    sync.WaitGroup
@@ -147,7 +146,7 @@ func forward(t interface {
 			c, err := l.Accept()
 			if err != nil {
 				if !errors.Is(err, net.ErrClosed) {
-					t.Logf("forwarder %s: %v", listen, err)
+					tb.Logf("forwarder %s: %v", listen, err)
 				}
 				return
 			}
