@@ -197,10 +197,11 @@ func TestHistoryBacktest(t *testing.T) {
 	// The same backtest with Prometheus behind the API server's service
 	// proxy (--prometheus NAMESPACE/SERVICE:PORT, the kubeconfig's
 	// credentials): the same queries, the same answers, the same replay.
+	promService := a.prometheusService()
 	svcArgs := append([]string{}, args...)
 	for i := range svcArgs {
 		if svcArgs[i] == "--prometheus" {
-			svcArgs[i+1] = a.prometheusService()
+			svcArgs[i+1] = promService
 		}
 	}
 	viaProxy := inProcess(svcArgs)
@@ -281,16 +282,30 @@ func TestHistoryBacktest(t *testing.T) {
 	if !at.Before(firstDown.At) {
 		t.Fatalf("run A stepped down at %s, before the hold's middle %s: the window did not hold", firstDown, at.UTC().Format(time.RFC3339))
 	}
-	ex := inProcess([]string{
+	atArgs := []string{
 		"explain", "web", "-n", a.ns, "--kubeconfig", env.kubeconfig, "-o", "json", "--at", at.UTC().Format(time.RFC3339Nano),
 		"--prometheus", prometheusURL(), "--sync-period", syncPeriod.String(), "--metrics-resolution", histResolution.String(),
-	})
+	}
+	ex := inProcess(atArgs)
 	if ex.code != 0 {
 		t.Fatalf("explain --at exited %d:\n%s", ex.code, ex.stderr)
 	}
 	var d explain.Decision
 	if err := json.Unmarshal(ex.stdout, &d); err != nil {
 		t.Fatal(err)
+	}
+	// The same past sync through the service proxy.
+	atArgs[slices.Index(atArgs, "--prometheus")+1] = promService
+	if exp := inProcess(atArgs); exp.code != 0 {
+		t.Errorf("explain --at --prometheus %s (the service proxy) exited %d:\n%s", promService, exp.code, exp.stderr)
+	} else {
+		var dp explain.Decision
+		if err := json.Unmarshal(exp.stdout, &dp); err != nil {
+			t.Fatal(err)
+		}
+		if g, w := jsonString(dp.DecidedBy)+jsonString(dp.DesiredReplicas), jsonString(d.DecidedBy)+jsonString(d.DesiredReplicas); g != w {
+			t.Errorf("explain --at through the service proxy: %s, the direct read: %s", g, w)
+		}
 	}
 	if d.DecidedBy.Kind != explain.DecidedByScaleDownStabilization || d.DecidedBy.HeldUntil == nil {
 		t.Fatalf("explain --at %s: decided by %s, want the scale-down window; summary: %s", at.UTC().Format(time.RFC3339), jsonString(d.DecidedBy), d.Summary)
