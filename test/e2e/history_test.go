@@ -59,7 +59,7 @@ const (
 	// every sync). Measured: with a lag of three quarters of a resolution,
 	// 1.5-4.7 s, 6.6-10.75 s and 9.3-11.1 s (three runs, 2026-11-27); with
 	// half a resolution, -1.7-2.9 s (08:27, as-is) and -1.7-3.1 s (with
-	// B's behavior).
+	// B's behavior), then 0.07-1.9 s for both (09:09).
 	histTolerance = syncPeriod + histScrape
 	// histScrape is the local Prometheus's scrape interval (hack/cluster).
 	histScrape = 5 * time.Second
