@@ -51,10 +51,12 @@ DEMO_ARGS ?= explain web -n shop -f $(DEMO_FILE) --now $(DEMO_NOW)
 
 # Extra flags for the differential test, e.g. DIFF_TEST_FLAGS=-v.
 DIFF_TEST_FLAGS ?=
-# Controller versions test-differential compares the engine with (the newest
-# and the oldest supported), each against its own upstream build
-# (hack/differential/run.sh); test-versions runs all of them.
-DIFF_VERSIONS ?= v1.37.2 v1.29.15
+# Controller versions test-differential compares the engine with, each against
+# its own upstream build (hack/differential/run.sh): make test runs the default
+# version's, whose oracle shares the control plane's compiled packages; the
+# other eight versions' upstream vectors run in go test ./... (pkg/engine), and
+# test-versions runs all nine oracles (e.g. DIFF_VERSIONS="v1.37.2 v1.29.15").
+DIFF_VERSIONS ?= v1.37.2
 DIFF_ALL_VERSIONS := v1.29.15 v1.30.14 v1.31.14 v1.32.13 v1.33.13 v1.34.4 v1.35.4 v1.36.3 v1.37.2
 # Cases per version of test-differential (DIFF_CASES/DIFF_RECONCILE_CASES in
 # the environment win); test-versions runs the tests' defaults.
@@ -109,52 +111,12 @@ demo-offline: build ## Explain a bundled example snapshot, no cluster (adjust wi
 ##@ Test
 
 .PHONY: test
-test: e2e-prebuild vet verify-code-patterns lint test-unit test-e2e-beside-checks ## Run every check and test (what CI runs)
-	$(call section,make test: all passed)
+test: ## Run every check and test (what CI runs): hack/test/run.sh schedules them for 2 cores and prints a timeline
+	hack/test/run.sh
 
-# make test runs release-check-host and test-differential beside the e2e suite:
-# the suite mostly waits on the control plane (sync periods, windows, cooldowns)
-# while those two are compiles and CPU. They run at the lowest priority (nice
-# 19), so the components whose timing the suite checks keep the CPU they need;
-# their output goes to _output/checks-beside-e2e.log and is printed after the
-# suite. Either failing fails make test. On a cold machine this takes the
-# oracles' and the release's builds (about 20 minutes of both cores) off the
-# critical path; run alone, the three targets do what they always did.
-.PHONY: test-e2e-beside-checks
-test-e2e-beside-checks:
-	@mkdir -p _output; rm -f _output/checks-beside-e2e.rc; \
-	echo "running release-check-host and test-differential in the background at nice 19, beside the e2e suite (log: _output/checks-beside-e2e.log)"; \
-	( start=$$(date +%s); nice -n 19 $(MAKE) --no-print-directory release-check-host test-differential >_output/checks-beside-e2e.log 2>&1; rc=$$?; \
-	  echo "(release-check-host and test-differential took $$(( $$(date +%s) - start ))s beside the e2e suite)" >>_output/checks-beside-e2e.log; \
-	  echo $$rc >_output/checks-beside-e2e.rc ) & bg=$$!; \
-	trap 'kill $$bg 2>/dev/null' INT TERM; \
-	rc=0; $(MAKE) --no-print-directory test-e2e || rc=$$?; \
-	if ! [ -f _output/checks-beside-e2e.rc ]; then echo; echo "waiting for release-check-host and test-differential..."; fi; \
-	wait $$bg; brc=$$(cat _output/checks-beside-e2e.rc 2>/dev/null || echo 1); \
-	printf '\n$(BOLD)==> release-check-host and test-differential, run beside the e2e suite (exit %s)$(RESET)\n' "$$brc"; \
-	cat _output/checks-beside-e2e.log; \
-	if [ "$$rc" != 0 ]; then exit $$rc; fi; \
-	if [ "$$brc" != 0 ]; then echo "release-check-host or test-differential failed (above)" >&2; exit 1; fi
-
-# make test starts the e2e binaries' builds first, in the background and at a low
-# priority, so that on a cold machine their downloads and compiles fill the gaps
-# of the checks and unit tests before the e2e phases: the control plane and
-# Prometheus (e2e-tools then waits for that build's lock and finds them built;
-# if it failed, e2e-tools builds what is missing), and KEDA under a lock of its
-# own (the keda phase waits for it). A warm machine starts nothing.
-.PHONY: e2e-prebuild
-e2e-prebuild:
-	@mkdir -p _output; \
-	if ! hack/e2e-tools/bin-dir.sh --check >/dev/null 2>&1 || ! hack/e2e-tools/bin-dir.sh --check --prometheus >/dev/null 2>&1; then \
-		echo "building the e2e control plane and Prometheus in the background (log: _output/e2e-build.log)"; \
-		nohup nice -n 10 hack/e2e-tools/build.sh >_output/e2e-build.log 2>&1 </dev/null & \
-	fi; \
-	if echo " $(E2E_PHASES) " | grep -q ' keda ' && ! hack/e2e-tools/bin-dir.sh --check --keda >/dev/null 2>&1; then \
-		echo "building KEDA in the background (log: _output/keda-build.log)"; \
-		rm -f _output/keda-build.rc; \
-		nohup sh -c 'E2E_KEDA_ONLY=1 nice -n 15 hack/e2e-tools/build.sh >_output/keda-build.log 2>&1; echo $$? >_output/keda-build.rc' >/dev/null 2>&1 </dev/null & \
-		echo $$! >_output/keda-build.pid; \
-	fi
+.PHONY: test-cold
+test-cold: ## Run make test as CI does on a new machine: a fresh clone of HEAD, every cache empty; prints the timeline (hack/test/cold.sh)
+	hack/test/cold.sh
 
 .PHONY: test-unit
 test-unit: ## Run the main module's tests (with -race when cgo is available)

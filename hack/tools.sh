@@ -28,6 +28,7 @@ GORELEASER_VERSION=v2.16.0
 KREW_VERSION=v0.4.4
 
 cache=${KUBECTL_HPA_CACHE:-${HOME:?set HOME or KUBECTL_HPA_CACHE}/.cache/kubectl-hpa}
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 known_tools="golangci-lint goreleaser kubectl-krew validate-krew-manifest"
 
@@ -60,7 +61,7 @@ build_tool() {
 	if [ "$module" = - ]; then
 		local -a refs=()
 		for p; do refs+=("$p@$version"); done
-		GOBIN="$out" go install "${refs[@]}"
+		GOBIN="$out" "$root/hack/test/step.sh" "build $tool $version" go install "${refs[@]}"
 		return
 	fi
 	moddir=$(go mod download -json "$module@$version" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
@@ -68,7 +69,7 @@ build_tool() {
 		echo "hack/tools.sh: $module@$version is not in the module cache after go mod download" >&2
 		return 1
 	}
-	go build -C "$moddir" -mod=readonly -trimpath -o "$out/" "$@"
+	"$root/hack/test/step.sh" "build $tool $version" go build -C "$moddir" -mod=readonly -trimpath -o "$out/" "$@"
 }
 
 # install NAME installs one tool if needed and prints the binary's path.

@@ -18,6 +18,13 @@
 # package of a substituted module is compiled into the oracle (so a substitute
 # never touches the HPA code). substitutions.txt in the scratch directory
 # lists them. Build tags select the upstream API epoch (see oracle/main.go).
+#
+# A version the local control plane is built for (a module in
+# hack/e2e-tools/kubernetes/VERSION) takes that module's go.mod and go.sum
+# instead, unchanged but for its name: the same module graph, and the same
+# flags as hack/e2e-tools/build.sh (-trimpath, CGO_ENABLED=0), so every
+# upstream package the oracle shares with kube-controller-manager comes from the
+# build cache once the control plane is built (make test builds it first).
 set -euo pipefail
 
 version=${1:?usage: oracle.sh VERSION}
@@ -39,7 +46,8 @@ root=$(cd "$(dirname "$self")/../.." && pwd)
 dir=${KUBECTL_HPA_CACHE:-$HOME/.cache/kubectl-hpa}/differential/$version
 mkdir -p "$dir"
 cd "$dir"
-export GOFLAGS=-mod=mod GOTOOLCHAIN=local
+export GOFLAGS=-mod=mod GOTOOLCHAIN=local CGO_ENABLED=0
+e2e_module=$root/hack/e2e-tools/kubernetes/$version
 log=$dir/build.log
 : >"$log"
 
@@ -53,7 +61,18 @@ copy_sources() {
 
 # The module is written once per version (and again when this script changes).
 stamp=$(sha256sum "$self" | cut -c1-16)
-if [ ! -f go.sum ] || [ "$(cat module.stamp 2>/dev/null)" != "$stamp" ]; then
+if [ -f "$e2e_module/go.mod" ]; then
+	stamp=$stamp-$(cat "$e2e_module/go.mod" "$e2e_module/go.sum" | sha256sum | cut -c1-16)
+fi
+if [ -f "$e2e_module/go.mod" ] && { [ ! -f go.sum ] || [ "$(cat module.stamp 2>/dev/null)" != "$stamp" ]; }; then
+	# No go mod tidy: dropping the requirements the oracle does not import
+	# could lower a version MVS selects, and so change the packages.
+	rm -f go.mod go.sum module.stamp substitutions.txt
+	sed 's#^module .*#module hpaoracle#' "$e2e_module/go.mod" >go.mod
+	cp "$e2e_module/go.sum" go.sum
+	: >substitutions.txt
+	echo "$stamp" >module.stamp
+elif [ ! -f go.sum ] || [ "$(cat module.stamp 2>/dev/null)" != "$stamp" ]; then
 	rm -f go.mod go.sum module.stamp substitutions.txt
 	go mod init hpaoracle >>"$log" 2>&1
 	go mod download -json "k8s.io/kubernetes@$version" >>"$log" 2>&1 ||
@@ -112,5 +131,5 @@ if [ -s substitutions.txt ]; then
 		fi
 	done <substitutions.txt
 fi
-go build -tags "$tags" -ldflags "-X main.upstreamMinor=$minor" -o oracle . >>"$log" 2>&1 || { cat "$log" >&2; exit 1; }
+"$root/hack/test/step.sh" "build oracle $version" go build -trimpath -tags "$tags" -ldflags "-X main.upstreamMinor=$minor" -o oracle . >>"$log" 2>&1 || { cat "$log" >&2; exit 1; }
 echo "$dir/oracle"

@@ -169,7 +169,8 @@ step() {
 	t=$(date +%s.%N)
 	tmp=$(mktemp -d "$dest/.tmp.XXXXXX")
 	echo "==> building $name" >&2
-	if ! go build -C "$E2E_TOOLS_DIR/$dir" -mod=readonly -trimpath ${step_tags:+-tags "$step_tags"} \
+	# hack/test/step.sh records the build in make test's timeline.
+	if ! "$E2E_REPO_ROOT/hack/test/step.sh" "build $name" go build -C "$E2E_TOOLS_DIR/$dir" -mod=readonly -trimpath ${step_tags:+-tags "$step_tags"} \
 		-ldflags "-s -w $ldflags" -o "$tmp/" "$@"; then
 		rm -rf "$tmp"
 		echo "build.sh: building $name failed" >&2

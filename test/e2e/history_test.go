@@ -110,6 +110,9 @@ func (r histRescale) String() string {
 
 // TestHistoryBacktest runs the proof; with -short it is skipped.
 func TestHistoryBacktest(t *testing.T) {
+	// Beside the other top-level tests once TestAgreement (which takes an
+	// APIService away for a while) is done: its namespaces are its own.
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("the recorded-load proof runs the load pattern for 11 minutes")
 	}

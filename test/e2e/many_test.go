@@ -27,6 +27,9 @@ import (
 // without a NAME (the pods in one request, the default) prints, for every
 // HPA, what explain NAME prints.
 func TestManyReadAgrees(t *testing.T) {
+	// Beside the other top-level tests once TestAgreement (which takes an
+	// APIService away for a while) is done: its namespaces are its own.
+	t.Parallel()
 	s := newScenario(t, "many-read")
 	apps := map[string]int32{"alpha": 3, "beta": 2, "gamma": 1, "no-hpa": 2}
 	for name, n := range apps {

@@ -43,6 +43,10 @@ import (
 var deploymentsGVR = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
 
 func TestMigrate(t *testing.T) {
+	// Beside the other top-level tests: its namespaces are its own, and the
+	// read-only checks of the tests beside it leave its namespaces out
+	// (writtenOnPurpose).
+	t.Parallel()
 	for _, sc := range []struct {
 		name string
 		run  func(*scenario)

@@ -26,6 +26,9 @@ import (
 // the default, and at zero; with a matchExpressions selector; and for a
 // ReplicationController with and without an explicit selector.
 func TestScaleFromWorkloads(t *testing.T) {
+	// Beside the other top-level tests once TestAgreement (which takes an
+	// APIService away for a while) is done: its namespaces are its own.
+	t.Parallel()
 	s := newScenario(t, "scale-from-workloads")
 	ctx, ns := s.ctx, s.ns
 	labels := func(name string) map[string]string { return map[string]string{"app": name, "tier": "web"} }

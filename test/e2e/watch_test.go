@@ -40,6 +40,9 @@ const watchWindow = 30 * time.Second
 // another process during the hold reads the recorded history and must say
 // the same, with provenance observed. SIGINT ends the watch with exit 0.
 func TestWatch(t *testing.T) {
+	// Beside the other top-level tests once TestAgreement (which takes an
+	// APIService away for a while) is done: its namespaces are its own.
+	t.Parallel()
 	s := newScenario(t, "watch-held-scale-down")
 	bin, err := pluginBinary()
 	if err != nil {

@@ -27,6 +27,9 @@ import (
 // sequence of rescales (and, within one sync period, their timing) that the
 // controller then performs.
 func TestWhatif(t *testing.T) {
+	// Beside the other top-level tests once TestAgreement (which takes an
+	// APIService away for a while) is done: its namespaces are its own.
+	t.Parallel()
 	for _, sc := range []struct {
 		name string
 		run  func(*scenario)

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# Copyright 2026 The kubectl-hpa Authors.
+# SPDX-License-Identifier: Apache-2.0
+#
+# `make test`: every check and test, scheduled for a 2-core machine that may
+# start with every cache empty (CI's fresh clone). Four jobs run at once, the
+# critical path in front and the rest niced behind it:
+#
+#   critical path (nice 0)   the e2e tools (control plane, etcd, kwok,
+#                            metrics-server, adapter, Prometheus), then the e2e
+#                            suite's phases (E2E_PHASES, default "main keda");
+#                            the suite mostly waits on the controller's syncs
+#   checks (nice 10)         vet, verify-code-patterns, lint, go test -race
+#   KEDA (nice 15)           KEDA's operator and adapter, for the keda phase
+#                            (started only when missing)
+#   beside (nice 19)         release-check-host and test-differential, started
+#                            once the control plane is built, so the default
+#                            version's oracle finds its packages compiled
+#
+# Every job runs to its end; any failure fails make test. The checks' and the
+# beside job's output goes to _output/test-*.log and is printed after the e2e
+# suite; hack/test/step.sh records each step in _output/timeline.tsv
+# (KUBECTL_HPA_TIMELINE) and the table is printed last.
+set -uo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$root"
+make=${MAKE:-make}
+step=$root/hack/test/step.sh
+mkdir -p _output
+export KUBECTL_HPA_TIMELINE=${KUBECTL_HPA_TIMELINE:-$root/_output/timeline.tsv}
+: >"$KUBECTL_HPA_TIMELINE"
+t0=$(date +%s.%N)
+phases=${E2E_PHASES:-main keda}
+bold='' reset=''
+if [ -z "${NO_COLOR:-}" ] && [ "${CI:-}" != true ]; then bold=$'\033[1m' reset=$'\033[0m'; fi
+section() { printf '\n%s==> %s%s\n' "$bold" "$*" "$reset"; }
+since() { awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f min", (b - a) / 60 }'; }
+
+pids=()
+trap 'kill "${pids[@]}" 2>/dev/null' INT TERM
+
+# run_job NAME NICE LOG TARGET... runs the make targets one after the other
+# (stopping at the first failure) at priority NICE in the background, output
+# to LOG; its exit status goes to LOG.rc.
+run_job() {
+	local name=$1 prio=$2 log=$3
+	shift 3
+	rm -f "$log.rc"
+	(
+		rc=0
+		for t in "$@"; do
+			nice -n "$prio" "$step" "$t" "$make" --no-print-directory "$t" || { rc=$?; break; }
+		done
+		echo "$rc" >"$log.rc"
+		echo "($name finished at $(since) with exit $rc)"
+	) >"$log" 2>&1 </dev/null &
+	echo $! >"$log.pid"
+	pids+=($!)
+	echo "started $name at nice $prio (log: $log)"
+}
+
+section "make test: the critical path in front, the rest niced behind it ($(nproc) cores)"
+
+# KEDA, when the keda phase needs it and it is not built: the longest build
+# off the critical path, so it starts first. test-e2e's keda phase waits for
+# it through _output/keda-build.{pid,rc}.
+if echo " $phases " | grep -q ' keda ' && ! hack/e2e-tools/bin-dir.sh --check --keda >/dev/null 2>&1; then
+	rm -f _output/keda-build.rc
+	(
+		E2E_KEDA_ONLY=1 nice -n 15 "$step" "build KEDA" hack/e2e-tools/build.sh >_output/keda-build.log 2>&1
+		echo $? >_output/keda-build.rc
+	) </dev/null &
+	echo $! >_output/keda-build.pid
+	pids+=($!)
+	echo "started the KEDA build at nice 15 (log: _output/keda-build.log)"
+fi
+
+run_job checks 10 _output/test-checks.log vet verify-code-patterns lint test-unit
+
+rc=0
+section "e2e tools (the critical path: control plane, etcd, kwok, metrics-server, adapter, Prometheus)"
+"$step" e2e-tools "$make" --no-print-directory e2e-tools || rc=$?
+
+if [ "$rc" = 0 ]; then
+	run_job beside 19 _output/test-beside.log release-check-host test-differential
+	"$step" test-e2e "$make" --no-print-directory test-e2e || rc=$?
+else
+	echo "building the e2e tools failed: the e2e suite does not run" >&2
+	# The beside job still runs: its checks do not need the control plane.
+	run_job beside 19 _output/test-beside.log release-check-host test-differential
+fi
+
+wait_job() { # NAME LOG
+	local name=$1 log=$2 r
+	if [ ! -f "$log.rc" ]; then echo "waiting for $name (since $(since))..."; fi
+	while [ ! -f "$log.rc" ] && kill -0 "$(cat "$log.pid" 2>/dev/null)" 2>/dev/null; do sleep 2; done
+	sleep 0.2
+	r=$(cat "$log.rc" 2>/dev/null || echo 1)
+	section "$name (exit $r)"
+	cat "$log"
+	return "$r"
+}
+crc=0 brc=0
+wait_job "checks: vet, verify-code-patterns, lint, go test -race (nice 10)" _output/test-checks.log || crc=$?
+wait_job "beside the e2e suite: release-check-host, test-differential (nice 19)" _output/test-beside.log || brc=$?
+if [ -f _output/keda-build.pid ] && kill -0 "$(cat _output/keda-build.pid)" 2>/dev/null; then
+	# Only when the keda phase did not run (it waits for the build).
+	wait "$(cat _output/keda-build.pid)" 2>/dev/null || true
+fi
+rm -f _output/keda-build.pid
+
+section "timeline (hack/test/timeline.sh $KUBECTL_HPA_TIMELINE)"
+hack/test/timeline.sh "$KUBECTL_HPA_TIMELINE" "$t0" || true
+
+fail=
+[ "$rc" = 0 ] || fail+=" e2e"
+[ "$crc" = 0 ] || fail+=" checks"
+[ "$brc" = 0 ] || fail+=" beside"
+if [ -n "$fail" ]; then
+	echo "make test failed ($(since)):$fail" >&2
+	exit 1
+fi
+section "make test: all passed ($(since))"
