@@ -103,7 +103,7 @@ func controllerCheck(so *ScaledObject, scalers []*scaler, buildErr error) error 
 		}
 		seen[s.metricName] = true
 	}
-	if so.usesModifiers() && so.Spec.Advanced.ScalingModifiers.MetricType == autoscalingv2.UtilizationMetricType {
+	if so.UsesModifiers() && so.Spec.Advanced.ScalingModifiers.MetricType == autoscalingv2.UtilizationMetricType {
 		return fail("failed to ensure HPA is correctly created for ScaledObject", fmt.Errorf("error metric target type is Utilization, but it needs to be AverageValue or Value for external metrics"))
 	}
 	return nil
@@ -184,7 +184,7 @@ func buildHPA(so *ScaledObject, scalers []*scaler, v Version) HPAResult {
 	if len(specs) > 12 {
 		res.Notes = append(res.Notes, "more than 12 metrics: KEDA's unstable sort may order metrics of the same type differently")
 	}
-	if so.usesModifiers() {
+	if so.UsesModifiers() {
 		if t, ok := compositeTarget(so); ok {
 			// Only the Resource metrics stay (not ContainerResource), then the
 			// composite metric.

@@ -8,15 +8,12 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/labels"
 	externalmetricsv1beta1 "k8s.io/metrics/pkg/apis/external_metrics/v1beta1"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
@@ -382,7 +379,7 @@ func (l *KEDALoop) NextPoll(after time.Time) time.Time {
 func (l *KEDALoop) Poll(t time.Time, snap *engine.Snapshot) (OuterPoll, error) {
 	in := keda.Input{
 		ScaledObject: l.ScaledObject, Now: t, CurrentReplicas: snap.Target.SpecReplicas,
-		ReadyReplicas: readyOf(snap), Triggers: l.Triggers, HPA: snap.HPA, LoadLocation: l.LoadLocation, Version: l.Version,
+		ReadyReplicas: keda.ReadyReplicas(snap.Target.Selector, snap.Pods), Triggers: l.Triggers, HPA: snap.HPA, LoadLocation: l.LoadLocation, Version: l.Version,
 	}
 	for _, c := range snap.HPA.Status.Conditions {
 		if c.Type == autoscalingv2.ScalingActive {
@@ -428,25 +425,4 @@ func (l *KEDALoop) Notes() []string {
 		fmt.Sprintf("KEDA's operator polls every %s from the start (its first poll at the first sync): it scales from zero when a trigger is active and to zero (or idle) after the cooldown, past the HPA's behavior; the trigger values stay as given", l.interval()),
 		"KEDA's failure counts move at its polls only (the HPA's own requests would add to them)",
 	}
-}
-
-// readyOf counts the target's pods that are Running and Ready.
-func readyOf(snap *engine.Snapshot) *int32 {
-	sel, err := labels.Parse(snap.Target.Selector)
-	if err != nil || snap.Target.Selector == "" {
-		return nil
-	}
-	var n int32
-	for i := range snap.Pods {
-		p := &snap.Pods[i]
-		if !sel.Matches(labels.Set(p.Labels)) || p.Status.Phase != corev1.PodRunning {
-			continue
-		}
-		if slices.ContainsFunc(p.Status.Conditions, func(c corev1.PodCondition) bool {
-			return c.Type == corev1.PodReady && c.Status == corev1.ConditionTrue
-		}) {
-			n++
-		}
-	}
-	return &n
 }
