@@ -75,7 +75,9 @@ func TestApplyKEDA(t *testing.T) {
 			name:    "cooldown and polling",
 			o:       KEDAOverrides{Cooldown: dur(time.Minute), PollingInterval: dur(5 * time.Second)},
 			changes: "cooldownPeriod 300s (default) → 60s; pollingInterval 30s (default) → 5s",
-			check:   func(e *KEDAEdit) bool { return *e.ScaledObject.Spec.CooldownPeriod == 60 && *e.ScaledObject.Spec.PollingInterval == 5 },
+			check: func(e *KEDAEdit) bool {
+				return *e.ScaledObject.Spec.CooldownPeriod == 60 && *e.ScaledObject.Spec.PollingInterval == 5
+			},
 		},
 		{name: "a polling interval of 0", o: KEDAOverrides{PollingInterval: dur(0)}, field: FieldPollingInterval},
 		{name: "a fractional cooldown", o: KEDAOverrides{Cooldown: dur(1500 * time.Millisecond)}, field: FieldCooldown},
@@ -83,7 +85,9 @@ func TestApplyKEDA(t *testing.T) {
 			name:    "bounds, idle removed",
 			o:       KEDAOverrides{Min: i32(2), Max: i32(20), Idle: i32(-1)},
 			changes: "minReplicaCount 1 → 2; maxReplicaCount 10 → 20; idleReplicaCount 0 → unset",
-			check:   func(e *KEDAEdit) bool { return e.ScaledObject.Spec.IdleReplicaCount == nil && *e.ScaledObject.Spec.MaxReplicaCount == 20 },
+			check: func(e *KEDAEdit) bool {
+				return e.ScaledObject.Spec.IdleReplicaCount == nil && *e.ScaledObject.Spec.MaxReplicaCount == 20
+			},
 		},
 		{name: "max 0", o: KEDAOverrides{Max: i32(0)}, field: FieldMax},
 		{name: "min above max", o: KEDAOverrides{Min: i32(11)}, field: FieldBoundsKEDA},
