@@ -462,7 +462,7 @@ func explainScaledObject(ctx context.Context, cfg ExplainConfig, name string) (*
 		warnings = append(warnings, det.warning)
 	}
 	in := &kedaIn{so: so, version: v, versionSource: vsrc, apiErrors: map[string]string{}}
-	target := gather.TargetScale(ctx, clients, ns, scaleRef(so))
+	target := gather.TargetScale(ctx, clients, ns, keda.ScaleTargetRef(so))
 	if target.GetError != "" {
 		return nil, fmt.Errorf("ScaledObject %s: read the scale of %s/%s: %s", so.Ref(), target.Kind, target.Name, target.GetError)
 	}
@@ -500,19 +500,6 @@ func explainScaledObjectFiles(cfg ExplainConfig, name string) (*ExplainResult, e
 		return nil, err
 	}
 	return &ExplainResult{KEDA: k, Warnings: append(res.Warnings, warnings...)}, nil
-}
-
-// scaleRef is the workload reference of so with KEDA's defaults.
-func scaleRef(so *keda.ScaledObject) autoscalingv2.CrossVersionObjectReference {
-	ref := so.Spec.ScaleTargetRef
-	out := autoscalingv2.CrossVersionObjectReference{APIVersion: ref.APIVersion, Kind: ref.Kind, Name: ref.Name}
-	if out.APIVersion == "" {
-		out.APIVersion = "apps/v1"
-	}
-	if out.Kind == "" {
-		out.Kind = "Deployment"
-	}
-	return out
 }
 
 // kedaMany is what a many-HPA explain knows of KEDA: the ScaledObjects of
@@ -594,7 +581,7 @@ func (m *kedaMany) pausedWithoutHPA(ctx context.Context, c *gather.Clients, now 
 			continue
 		}
 		m.warnings = append(m.warnings, ws...)
-		target := gather.TargetScale(ctx, c, so.Namespace, scaleRef(so))
+		target := gather.TargetScale(ctx, c, so.Namespace, keda.ScaleTargetRef(so))
 		if target.GetError != "" {
 			m.warnings = append(m.warnings, fmt.Sprintf("ScaledObject %s: could not read the scale of %s/%s: %s", so.Ref(), target.Kind, target.Name, target.GetError))
 			continue

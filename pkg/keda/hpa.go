@@ -43,6 +43,20 @@ func target(so *ScaledObject) (apiVersion, kind string, err error) {
 	return schema.GroupVersion{Group: group, Version: version}.String(), kind, nil
 }
 
+// ScaleTargetRef is so's workload reference with KEDA's defaults for
+// what is unset (apps/v1, Deployment), its apiVersion as written.
+func ScaleTargetRef(so *ScaledObject) autoscalingv2.CrossVersionObjectReference {
+	ref := so.Spec.ScaleTargetRef
+	out := autoscalingv2.CrossVersionObjectReference{APIVersion: ref.APIVersion, Kind: ref.Kind, Name: ref.Name}
+	if out.APIVersion == "" {
+		out.APIVersion = "apps/v1"
+	}
+	if out.Kind == "" {
+		out.Kind = "Deployment"
+	}
+	return out
+}
+
 // buildAll builds every trigger's scaler. KEDA stops at the first trigger
 // that fails and the whole object fails with it; all are built here so
 // that each can be shown, and the first error is returned.
