@@ -27,7 +27,7 @@ var versionRE = regexp.MustCompile(`^v?(\d+)\.(\d+)(?:\.(\d+))?(?:[-+].*)?$`)
 // the minor is given). A string of another form or major is ErrSyntax.
 func Parse(s string, major int) (minor, patch int, err error) {
 	m := versionRE.FindStringSubmatch(s)
-	if m == nil || m[1] != strconv.Itoa(major) {
+	if len(m) != 4 || m[1] != strconv.Itoa(major) {
 		return 0, 0, ErrSyntax
 	}
 	if minor, err = strconv.Atoi(m[2]); err != nil {

@@ -12,16 +12,16 @@ import (
 type ValueSource int
 
 const (
-	// ValueNone: nothing stands in; the poll goes without a result for the
+	// ValueNone says nothing stands in: the poll goes without a result for the
 	// trigger (cpu and memory, which the HPA reads itself; a trigger without
 	// an External metric; cron, which computes its own).
 	ValueNone ValueSource = iota
-	// ValueFromStatus: status.triggersActivity, KEDA's last poll, stands in,
+	// ValueFromStatus says status.triggersActivity, KEDA's last poll, stands in,
 	// because the external metrics API is served by another adapter and
 	// what it answers is not this trigger's value.
 	ValueFromStatus
-	// ValueFromMetricsServer: what external.metrics.k8s.io answered for the
-	// trigger's metric.
+	// ValueFromMetricsServer says what external.metrics.k8s.io answered for
+	// the trigger's metric stands in.
 	ValueFromMetricsServer
 )
 
