@@ -6,7 +6,8 @@ package action
 import (
 	"context"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -87,17 +88,6 @@ type kedaIn struct {
 // nothing KEDA answers, and what it reads is not the triggers' values.
 func (in *kedaIn) foreignMetricsServer() bool {
 	return in.metricsServer != nil && !in.metricsServer.KEDA
-}
-
-// metricsServerWords names who serves external.metrics.k8s.io.
-func metricsServerWords(ms *explain.KEDAMetricsServer) string {
-	if ms.Missing {
-		return "nobody (no APIService v1beta1.external.metrics.k8s.io)"
-	}
-	if ms.Service == "" {
-		return "the API server itself (no Service)"
-	}
-	return "Service " + ms.Service
 }
 
 // kedaVersion decides the KEDA release replayed: --keda-version, else the
@@ -194,7 +184,7 @@ func readKEDA(ctx context.Context, c *gather.Clients, snap *engine.Snapshot, so 
 	}
 	// The triggers a formula combines are not metrics of the HPA: read
 	// them as the HPA would.
-	if names := extraMetrics(in, snap); len(names) > 0 {
+	if names := keda.MetricsBesideHPA(so, in.version, snap.HPA, time.LoadLocation); len(names) > 0 {
 		r := gather.ExternalValues(ctx, c, so.Namespace, so.Name, names)
 		in.external = r.Values
 		for n, e := range r.Errors {
@@ -202,35 +192,6 @@ func readKEDA(ctx context.Context, c *gather.Clients, snap *engine.Snapshot, so 
 		}
 	}
 	return in, warnings
-}
-
-// extraMetrics are the External metrics of so's triggers that the HPA of
-// snap does not read (nil snap: every one).
-func extraMetrics(in *kedaIn, snap *engine.Snapshot) []string {
-	if usesModifiers(in.so) {
-		// KEDA answers the formula's value for each of them: nothing to
-		// learn beyond the HPA's composite-metric.
-		return nil
-	}
-	ms, err := keda.TriggerMetrics(in.so, in.version, time.LoadLocation)
-	if err != nil {
-		return nil
-	}
-	have := map[string]bool{}
-	if snap != nil && snap.HPA != nil {
-		for _, m := range snap.HPA.Spec.Metrics {
-			if m.External != nil {
-				have[m.External.Metric.Name] = true
-			}
-		}
-	}
-	var out []string
-	for _, m := range ms {
-		if m.External && m.MetricName != "" && !have[m.MetricName] && m.Type != keda.TypeCron {
-			out = append(out, m.MetricName)
-		}
-	}
-	return out
 }
 
 // kedaFromFiles is the KEDA side of a snapshot read from files: the
@@ -286,27 +247,16 @@ func (r *kedaReplay) triggers() ([]keda.TriggerResult, []string, error) {
 			results[m.Index] = o
 			continue
 		}
-		if !m.External || m.MetricName == "" {
-			continue
-		}
-		if foreign {
-			// What the external metrics API answers comes from another
-			// adapter: it is not this trigger's value (cron computes its
-			// own). KEDA's last poll (status.triggersActivity) stands in
-			// when it has the trigger; else (and with a formula, which
-			// needs values) what the API answers is replayed as read.
-			if m.Type == keda.TypeCron {
-				continue
+		switch keda.TriggerValueSource(r.in.so, m, foreign) {
+		case keda.ValueNone:
+		case keda.ValueFromStatus:
+			notes = append(notes, explain.KEDAValueNotRead(m.MetricName, r.in.metricsServer))
+		case keda.ValueFromMetricsServer:
+			res, note := r.read(m.MetricName)
+			results[m.Index] = res
+			if note != "" {
+				notes = append(notes, note)
 			}
-			if _, ok := r.in.so.Status.TriggersActivity[m.MetricName]; ok && !usesModifiers(r.in.so) {
-				notes = append(notes, fmt.Sprintf("%s: its value was not read: external.metrics.k8s.io is served by %s, not KEDA's metrics server", m.MetricName, metricsServerWords(r.in.metricsServer)))
-				continue
-			}
-		}
-		res, note := r.read(m.MetricName)
-		results[m.Index] = res
-		if note != "" {
-			notes = append(notes, note)
 		}
 	}
 	return results, notes, nil
@@ -324,7 +274,7 @@ func (r *kedaReplay) run() (*explain.KEDA, error) {
 		ScaledObject:    so,
 		Now:             r.now,
 		CurrentReplicas: r.target.SpecReplicas,
-		ReadyReplicas:   readyPods(r.target, r.pods),
+		ReadyReplicas:   r.readyReplicas(),
 		Triggers:        results,
 		LoadLocation:    time.LoadLocation,
 		Version:         in.version,
@@ -337,7 +287,7 @@ func (r *kedaReplay) run() (*explain.KEDA, error) {
 			}
 		}
 	}
-	if usesModifiers(so) {
+	if so.UsesModifiers() {
 		if res, _ := r.read(keda.CompositeMetricName); res.Value != nil {
 			kin.Composite = res.Value
 		}
@@ -350,15 +300,14 @@ func (r *kedaReplay) run() (*explain.KEDA, error) {
 	k.Assumptions = append(k.Assumptions, assumptions...)
 	k.ExternalMetricsServer = in.metricsServer
 	if in.foreignMetricsServer() {
-		k.Summary += fmt.Sprintf(" But the HPA does not read KEDA's metrics server: v1beta1.external.metrics.k8s.io is served by %s (only one server can serve it), so its External metrics are not KEDA's.", metricsServerWords(in.metricsServer))
-		k.Assumptions = append(k.Assumptions, fmt.Sprintf("v1beta1.external.metrics.k8s.io is served by %s, not KEDA's metrics server: the HPA never reads the values KEDA answers (usually <unknown>); its next sync is replayed from what it does read", metricsServerWords(in.metricsServer)))
+		k.NoteForeignMetricsServer(in.metricsServer)
 	}
 	if !k.HPAActs {
 		_, err := keda.Combine(k, nil)
 		return k, err
 	}
 	if r.hpa == nil {
-		k.Assumptions = append(k.Assumptions, fmt.Sprintf("KEDA's HPA %s is not there (not written yet, or deleted): what the HPA would do is not replayed", keda.HPAName(so)))
+		k.NoteHPAMissing(keda.HPAName(so))
 		return k, nil
 	}
 	var after *explain.Decision
@@ -372,7 +321,7 @@ func (r *kedaReplay) run() (*explain.KEDA, error) {
 	}); err != nil {
 		return nil, fmt.Errorf("replay HPA %s/%s after KEDA's poll: %w", r.hpa.HPA.Namespace, r.hpa.HPA.Name, err)
 	}
-	k.Steps = append(k.Steps, hpaStep(k, after))
+	k.Steps = append(k.Steps, explain.KEDAHPAStep(k.ReplicasAfterKEDA, replicasAfterSync(k.ReplicasAfterKEDA, after), after))
 	return k, nil
 }
 
@@ -410,12 +359,8 @@ func (r *kedaReplay) read(metric string) (keda.TriggerResult, string) {
 	}
 	// During a fallback KEDA answers the fallback value, not the trigger's:
 	// the trigger itself is failing.
-	so := r.in.so
-	if f := so.Spec.Fallback; f != nil {
-		if h, ok := so.Status.Health[metric]; ok && h.Status == keda.HealthFailing && h.NumberOfFailures != nil && *h.NumberOfFailures > f.FailureThreshold {
-			return keda.TriggerResult{Error: fmt.Sprintf("failing (status.health: %d failures)", *h.NumberOfFailures)},
-				fmt.Sprintf("%s: KEDA's metrics server answered %s, the fallback value of a trigger that status.health counts as failing %d times; the trigger's error itself was not read", metric, num(sum), *h.NumberOfFailures)
-		}
+	if n, ok := keda.FallbackAnswered(r.in.so, metric); ok {
+		return keda.TriggerResult{Error: explain.KEDAFallbackFailing(n)}, explain.KEDAFallbackAnswered(metric, sum, n)
 	}
 	return keda.TriggerResult{Value: &sum}, ""
 }
@@ -446,49 +391,13 @@ func replicasAfterSync(replicas int32, d *explain.Decision) int32 {
 	return replicas
 }
 
-// hpaStep is the last step of KEDA's part: what the HPA does next.
-func hpaStep(k *explain.KEDA, d *explain.Decision) explain.KEDAStep {
-	from, to := k.ReplicasAfterKEDA, replicasAfterSync(k.ReplicasAfterKEDA, d)
-	st := explain.KEDAStep{Kind: explain.KEDAStepHPA, From: &from, To: &to}
-	switch {
-	case d.Outcome == explain.OutcomeScalingDisabled:
-		st.Text = fmt.Sprintf("the HPA's next sync at %d replicas: it does not act at zero (ScalingDisabled); the workload stays at 0 until KEDA activates it", from)
-	case from == to:
-		st.Text = fmt.Sprintf("the HPA's next sync from %d replicas: desired %d, no change (%s)", from, to, d.Summary)
-	default:
-		st.Text = fmt.Sprintf("the HPA's next sync from %d replicas: %d → %d (%s)", from, from, to, d.Summary)
-	}
-	return st
-}
-
-// usesModifiers reports whether so has advanced.scalingModifiers.
-func usesModifiers(so *keda.ScaledObject) bool {
-	return so.Spec.Advanced != nil && so.Spec.Advanced.ScalingModifiers != (keda.ScalingModifiers{})
-}
-
-// readyPods counts the target's pods that are Running and Ready (nil when
-// no pods were read).
-func readyPods(t engine.Target, pods []corev1.Pod) *int32 {
-	if pods == nil {
+// readyReplicas is KEDA's ready count of the target's pods (nil when no
+// pods were read: a ScaledObject explained without its HPA).
+func (r *kedaReplay) readyReplicas() *int32 {
+	if r.pods == nil {
 		return nil
 	}
-	sel, err := labels.Parse(t.Selector)
-	if err != nil || t.Selector == "" {
-		return nil
-	}
-	var n int32
-	for i := range pods {
-		p := &pods[i]
-		if !sel.Matches(labels.Set(p.Labels)) || p.Status.Phase != corev1.PodRunning || p.DeletionTimestamp != nil {
-			continue
-		}
-		for _, c := range p.Status.Conditions {
-			if c.Type == corev1.PodReady && c.Status == corev1.ConditionTrue {
-				n++
-			}
-		}
-	}
-	return &n
+	return keda.ReadyReplicas(r.target.Selector, r.pods)
 }
 
 // attachKEDA replays KEDA's part of an HPA's explanation and puts it in d.
@@ -501,35 +410,9 @@ func attachKEDA(in *kedaIn, snap *engine.Snapshot, set engine.Settings, eval Eva
 	if err != nil {
 		return err
 	}
-	setKEDA(d, k)
+	d.SetKEDA(k)
 	return nil
 }
-
-// setKEDA puts KEDA's part in d. At zero replicas the HPA does not act,
-// and KEDA, not a person, scales the workload up: the summary says so.
-func setKEDA(d *explain.Decision, k *explain.KEDA) {
-	d.KEDA = k
-	if d.Outcome != explain.OutcomeScalingDisabled || k == nil {
-		return
-	}
-	s := "the target is at 0 replicas, where the HPA does not act; "
-	switch {
-	case !k.HPAActs:
-		s += "KEDA is paused and scales nothing"
-	case k.KEDAScaleTo != nil && k.Replicas != nil && *k.Replicas != *k.KEDAScaleTo:
-		s += fmt.Sprintf("KEDA scales it %d → %d at this poll (%s), then the HPA takes it to %d", k.CurrentReplicas, *k.KEDAScaleTo, k.Reason, *k.Replicas)
-	case k.KEDAScaleTo != nil:
-		s += fmt.Sprintf("KEDA scales it %d → %d at this poll (%s)", k.CurrentReplicas, *k.KEDAScaleTo, k.Reason)
-	case k.Reason == explain.KEDAReasonPaused:
-		s += "KEDA would scale it up, but paused-scale-out holds it"
-	default:
-		s += fmt.Sprintf("KEDA scales it up when a trigger is active, and none is at this poll (%s)", k.Reason)
-	}
-	d.Summary = s
-}
-
-// num prints a float in its shortest form.
-func num(v float64) string { return fmt.Sprintf("%v", v) }
 
 // kedaOnly explains a ScaledObject whose HPA there is nothing to replay of
 // (paused: KEDA deleted it; or KEDA never wrote it).
@@ -579,7 +462,7 @@ func explainScaledObject(ctx context.Context, cfg ExplainConfig, name string) (*
 		warnings = append(warnings, det.warning)
 	}
 	in := &kedaIn{so: so, version: v, versionSource: vsrc, apiErrors: map[string]string{}}
-	target := gather.TargetScale(ctx, clients, ns, scaleRef(so))
+	target := gather.TargetScale(ctx, clients, ns, keda.ScaleTargetRef(so))
 	if target.GetError != "" {
 		return nil, fmt.Errorf("ScaledObject %s: read the scale of %s/%s: %s", so.Ref(), target.Kind, target.Name, target.GetError)
 	}
@@ -617,19 +500,6 @@ func explainScaledObjectFiles(cfg ExplainConfig, name string) (*ExplainResult, e
 		return nil, err
 	}
 	return &ExplainResult{KEDA: k, Warnings: append(res.Warnings, warnings...)}, nil
-}
-
-// scaleRef is the workload reference of so with KEDA's defaults.
-func scaleRef(so *keda.ScaledObject) autoscalingv2.CrossVersionObjectReference {
-	ref := so.Spec.ScaleTargetRef
-	out := autoscalingv2.CrossVersionObjectReference{APIVersion: ref.APIVersion, Kind: ref.Kind, Name: ref.Name}
-	if out.APIVersion == "" {
-		out.APIVersion = "apps/v1"
-	}
-	if out.Kind == "" {
-		out.Kind = "Deployment"
-	}
-	return out
 }
 
 // kedaMany is what a many-HPA explain knows of KEDA: the ScaledObjects of
@@ -700,7 +570,7 @@ func (m *kedaMany) pausedWithoutHPA(ctx context.Context, c *gather.Clients, now 
 		return nil
 	}
 	var out []*explain.KEDA
-	for _, key := range sortedKeys(m.sos) {
+	for _, key := range slices.Sorted(maps.Keys(m.sos)) {
 		so := m.sos[key]
 		if !keda.Pause(so).Paused || hpas[so.Namespace+"/"+keda.HPAName(so)] {
 			continue
@@ -711,7 +581,7 @@ func (m *kedaMany) pausedWithoutHPA(ctx context.Context, c *gather.Clients, now 
 			continue
 		}
 		m.warnings = append(m.warnings, ws...)
-		target := gather.TargetScale(ctx, c, so.Namespace, scaleRef(so))
+		target := gather.TargetScale(ctx, c, so.Namespace, keda.ScaleTargetRef(so))
 		if target.GetError != "" {
 			m.warnings = append(m.warnings, fmt.Sprintf("ScaledObject %s: could not read the scale of %s/%s: %s", so.Ref(), target.Kind, target.Name, target.GetError))
 			continue
@@ -723,14 +593,5 @@ func (m *kedaMany) pausedWithoutHPA(ctx context.Context, c *gather.Clients, now 
 		}
 		out = append(out, k)
 	}
-	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
 	return out
 }

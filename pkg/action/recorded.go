@@ -7,11 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
-	"regexp"
-	"sort"
-	"strconv"
-	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -231,7 +226,7 @@ func readRecording(ctx context.Context, in *snapshot, extra *recordedExtra, from
 	if step <= 0 {
 		return nil, errors.New("the sync period must be positive")
 	}
-	start, n, phase, phaseEvents := replayGrid(extra.events, from, until, step)
+	start, n, phase, phaseEvents := recording.ReplayGrid(extra.events, from, until, step)
 	resolution := load.MetricsResolution
 	if resolution <= 0 {
 		resolution = DefaultMetricsResolution
@@ -253,7 +248,7 @@ func readRecording(ctx context.Context, in *snapshot, extra *recordedExtra, from
 	req := prom.Request{
 		Namespace: in.snap.HPA.Namespace, Kind: t.Kind, Name: t.Name, Selector: t.Selector,
 		ReplicaSets: extra.replicaSets, Pods: in.snap.Pods, Metrics: metrics,
-		Start: start, Step: step, Len: n, SampleLag: sampleLag(resolution),
+		Start: start, Step: step, Len: n, SampleLag: recording.SampleLag(resolution),
 		NoKubeStateMetrics: load.NoKubeStateMetrics, Progress: load.Progress,
 	}
 	if len(in.snap.Pods) > 0 {
@@ -266,280 +261,19 @@ func readRecording(ctx context.Context, in *snapshot, extra *recordedExtra, from
 	if rec.SampleWindow == 0 {
 		rec.SampleWindow = resolution
 	}
-	if phaseEvents > 0 {
-		rec.Reconstructed = append(rec.Reconstructed, fmt.Sprintf("the controller's sync times: every %s at %s past the period's multiples of it, estimated from %d SuccessfulRescale event time(s) of the period (whole seconds)",
-			step, phase.Round(10*time.Millisecond), phaseEvents))
-	}
+	rec.NoteSyncPhase(step, phase, phaseEvents)
 	if rec.Replicas.Source == "" || rec.Replicas.Source == recording.SourceNone {
-		switch h := replicasFromEvents(extra.events, rec); {
+		switch h := recording.ReplicasFromEvents(extra.events, rec); {
 		case len(h.Changes) > 0:
 			rec.Replicas = h
-		default:
-			if h := replicasFromWatch(extra.history, in.snap.Target.SpecReplicas, rec); len(h.Changes) > 0 {
+		case extra.history != nil:
+			r := extra.history
+			if h := recording.ReplicasFromWatch(r.Since, r.ScaleUpEvents, r.ScaleDownEvents, in.snap.Target.SpecReplicas, rec); len(h.Changes) > 0 {
 				rec.Replicas = h
 			}
 		}
 	}
 	return rec, nil
-}
-
-// sampleLag is how long before a sync the store's sample is read. The
-// controller's sample is metrics-server's: the rate between its two latest
-// scrapes, one resolution apart, the latest anywhere in the last
-// resolution, so its window ends half a resolution back and its middle a
-// whole one back, on average. The store's irate spans its own last two
-// scrapes before the point read, the latest half a scrape interval before
-// that point on average: read half a resolution back, its window's middle
-// is a resolution back when the store scrapes twice per resolution (the
-// common setups: 5 s and 10 s, 15 s and 30 s), and its timestamps, half a
-// resolution old, are as old as metrics-server's. (Three quarters, used
-// before 2026-11-27, left every replayed rescale of the e2e proof 5-10 s
-// late: the store's window sat a quarter resolution further back.)
-func sampleLag(resolution time.Duration) time.Duration { return resolution / 2 }
-
-// replayGrid places the replayed syncs: n instants step apart from start,
-// the first at or before from and the last at or before until. They are at
-// the controller's phase when its rescale events in the period tell it
-// (phaseEvents > 0), else on the multiples of step: two runs over the same
-// period replay the same syncs either way.
-func replayGrid(events []corev1.Event, from, until time.Time, step time.Duration) (start time.Time, n int, phase time.Duration, phaseEvents int) {
-	start = from.Truncate(step)
-	phase, phaseEvents = syncPhase(events, from, until, step)
-	if phaseEvents > 0 {
-		if start = start.Add(phase); start.After(from) {
-			start = start.Add(-step)
-		}
-	}
-	return start, int(until.Sub(start)/step) + 1, phase, phaseEvents
-}
-
-// syncPhase estimates when in each sync period the controller syncs the
-// HPA: its offset from the multiples of step since the epoch, from the
-// times of the HPA's SuccessfulRescale events between from and until
-// (each written at a sync; a repeated event's first and last times both
-// count). The legacy event times are whole seconds, so each is taken at
-// the middle of its second. The offsets are averaged on the circle (an
-// offset just below step and one just above zero are neighbours); n is 0,
-// and the phase unknown, without such events or when they disagree (the
-// controller restarted within the period, at another phase).
-func syncPhase(events []corev1.Event, from, until time.Time, step time.Duration) (phase time.Duration, n int) {
-	var sx, sy float64
-	add := func(at time.Time, precise bool) {
-		if at.IsZero() || at.Before(from) || at.After(until) {
-			return
-		}
-		if !precise {
-			at = at.Add(500 * time.Millisecond)
-		}
-		off := at.Sub(at.Truncate(step))
-		a := 2 * math.Pi * float64(off) / float64(step)
-		sx += math.Cos(a)
-		sy += math.Sin(a)
-		n++
-	}
-	for i := range events {
-		e := &events[i]
-		if e.Reason != explain.ReasonSuccessfulRescale {
-			continue
-		}
-		if !e.EventTime.IsZero() {
-			add(e.EventTime.Time, true)
-			continue
-		}
-		add(e.LastTimestamp.Time, false)
-		if e.Count > 1 && !e.FirstTimestamp.Equal(&e.LastTimestamp) {
-			add(e.FirstTimestamp.Time, false)
-		}
-	}
-	// Agreeing phases average to a point near the circle; scattered ones
-	// (a restart, several controllers) near its centre.
-	if n == 0 || math.Hypot(sx, sy)/float64(n) < 0.8 {
-		return 0, 0
-	}
-	a := math.Atan2(sy, sx)
-	if a < 0 {
-		a += 2 * math.Pi
-	}
-	phase = time.Duration(a / (2 * math.Pi) * float64(step)).Round(time.Millisecond)
-	if phase >= step {
-		phase -= step
-	}
-	return phase, n
-}
-
-var newSizeRE = regexp.MustCompile(`^New size: (\d+);`)
-
-// combinedPrefix starts the message of an event the event recorder made of
-// several similar ones (ten of one reason within ten minutes): it keeps the
-// last message only.
-const combinedPrefix = "(combined from similar events): "
-
-// replicasFromEvents rebuilds the actual replica count over a recording
-// from the HPA's SuccessfulRescale events ("New size: N"). An event seen
-// more than once (count > 1), or combined from similar ones, tells only
-// its first and last time: between them the count is the number of the
-// target's pods the recording shows. Before the first event the count is
-// the last size before the recording or, failing that, the number of pods
-// too, and its changes there are marked external (the workload created or
-// scaled by hand). Nothing when no event falls in the period.
-func replicasFromEvents(events []corev1.Event, rec *recording.Recording) recording.ReplicaHistory {
-	type size struct {
-		at time.Time
-		n  int32
-	}
-	var sizes []size
-	var spans [][2]time.Time
-	for i := range events {
-		e := &events[i]
-		if e.Reason != explain.ReasonSuccessfulRescale {
-			continue
-		}
-		msg, combined := strings.CutPrefix(e.Message, combinedPrefix)
-		m := newSizeRE.FindStringSubmatch(msg)
-		if m == nil {
-			continue
-		}
-		v, err := strconv.ParseInt(m[1], 10, 32)
-		if err != nil {
-			continue
-		}
-		last := e.LastTimestamp.Time
-		if last.IsZero() {
-			last = e.EventTime.Time
-		}
-		if combined || e.Count > 1 {
-			first := e.FirstTimestamp.Time
-			if first.IsZero() || first.After(last) {
-				first = last
-			}
-			spans = append(spans, [2]time.Time{first, last})
-		}
-		sizes = append(sizes, size{last, int32(v)})
-	}
-	sort.SliceStable(sizes, func(i, j int) bool { return sizes[i].at.Before(sizes[j].at) })
-	uncertain := func(t time.Time) bool {
-		for _, sp := range spans {
-			if t.After(sp[0].Add(-time.Second)) && t.Before(sp[1]) {
-				return true
-			}
-		}
-		return false
-	}
-	inPeriod, before := false, false
-	var initial int32
-	for _, s := range sizes {
-		if s.at.After(rec.Start) && !s.at.After(rec.End()) {
-			inPeriod = true
-		}
-		if !s.at.After(rec.Start) {
-			initial, before = s.n, true
-		}
-	}
-	if !inPeriod {
-		return recording.ReplicaHistory{}
-	}
-	h := recording.ReplicaHistory{Source: recording.SourceEvents, Detail: fmt.Sprintf("%d SuccessfulRescale events", len(sizes))}
-	add := func(at time.Time, n int32, external bool) {
-		if len(h.Changes) == 0 || h.Changes[len(h.Changes)-1].Replicas != n {
-			h.Changes = append(h.Changes, recording.ReplicaChange{At: at, Replicas: n, External: external && len(h.Changes) > 0})
-		}
-	}
-	first := rec.End()
-	for _, s := range sizes {
-		if s.at.After(rec.Start) {
-			first = s.at
-			break
-		}
-	}
-	if before {
-		add(rec.Start, initial, false)
-	}
-	// Walk the period's instants and the events in time order: the pods
-	// give the count before the first event (external changes) and inside
-	// the spans the events do not tell.
-	j := 0
-	for k := 0; k < rec.Len; k++ {
-		t := rec.Instant(k)
-		for j < len(sizes) && !sizes[j].at.After(t) {
-			if sizes[j].at.After(rec.Start) && !uncertain(sizes[j].at) {
-				add(sizes[j].at, sizes[j].n, false)
-			}
-			j++
-		}
-		switch {
-		case !before && t.Before(first):
-			add(t, livePods(rec, k), true)
-		case uncertain(t):
-			add(t, livePods(rec, k), false)
-		}
-	}
-	for ; j < len(sizes); j++ {
-		if !uncertain(sizes[j].at) && !sizes[j].at.After(rec.End()) {
-			add(sizes[j].at, sizes[j].n, false)
-		}
-	}
-	if len(spans) > 0 {
-		h.Detail += fmt.Sprintf("; %d were seen more than once or combined by the event recorder, and between their first and last time the count is the number of pods recorded", len(spans))
-		rec.Reconstructed = append(rec.Reconstructed, "the replicas while SuccessfulRescale events were repeated or combined: the number of the target's pods recorded (a store sees a pod from its first sample to its last)")
-	}
-	if !before {
-		rec.Reconstructed = append(rec.Reconstructed, "the replicas before the first rescale event of the period: the number of the target's pods that existed")
-	}
-	return h
-}
-
-// livePods counts the recording's pods that existed and were not being
-// deleted at instant k.
-func livePods(rec *recording.Recording, k int) int32 {
-	t := rec.Instant(k)
-	n := int32(0)
-	for i := range rec.Pods {
-		if rec.Pods[i].Exists(t) && !rec.Pods[i].TerminatingAt(t) {
-			n++
-		}
-	}
-	return n
-}
-
-// replicasFromWatch rebuilds the actual replica count from the rescales a
-// watch recorded: counted back from the current count. Nothing when the
-// record does not reach back to the start.
-func replicasFromWatch(r *history.Record, current int32, rec *recording.Recording) recording.ReplicaHistory {
-	if r == nil || r.Since.After(rec.Start) {
-		return recording.ReplicaHistory{}
-	}
-	type change struct {
-		at    time.Time
-		delta int32
-	}
-	var all []change
-	for _, e := range r.ScaleUpEvents {
-		all = append(all, change{e.Timestamp, e.ReplicaChange})
-	}
-	for _, e := range r.ScaleDownEvents {
-		all = append(all, change{e.Timestamp, -e.ReplicaChange})
-	}
-	sort.SliceStable(all, func(i, j int) bool { return all[i].at.After(all[j].at) })
-	// Walk back from now: before each change the count was that much less.
-	n := current
-	var back []recording.ReplicaChange
-	for _, c := range all {
-		if c.at.After(rec.End()) {
-			n -= c.delta
-			continue
-		}
-		if !c.at.After(rec.Start) {
-			break
-		}
-		back = append(back, recording.ReplicaChange{At: c.at, Replicas: n})
-		n -= c.delta
-	}
-	h := recording.ReplicaHistory{Source: recording.SourceWatch, Detail: fmt.Sprintf("the history a watch recorded since %s", stamp(r.Since))}
-	h.Changes = append(h.Changes, recording.ReplicaChange{At: rec.Start, Replicas: n})
-	for i := len(back) - 1; i >= 0; i-- {
-		h.Changes = append(h.Changes, back[i])
-	}
-	return h
 }
 
 func hpaName(s *engine.Snapshot) string { return s.HPA.Namespace + "/" + s.HPA.Name }

@@ -79,7 +79,7 @@ func WhatIf(ctx context.Context, cfg WhatIfConfig) (*WhatIfResult, error) {
 		return nil, fmt.Errorf("replay HPA %q: %w", name, err)
 	}
 	if loop != nil {
-		setKEDA(after, loop.First)
+		after.SetKEDA(loop.First)
 	}
 	if changes == nil {
 		changes = []string{}

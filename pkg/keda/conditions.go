@@ -61,7 +61,7 @@ func fallbackExceeded(so *ScaledObject, health map[string]HealthStatus) bool {
 		return false
 	}
 	for _, h := range health {
-		if h.Status == HealthFailing && h.NumberOfFailures != nil && *h.NumberOfFailures > so.Spec.Fallback.FailureThreshold {
+		if pastThreshold(so, h) {
 			return true
 		}
 	}

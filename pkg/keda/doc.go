@@ -32,7 +32,8 @@
 //     value and activationTarget) and, from v2.21, the reuse of the HPA's
 //     observations;
 //   - pkg/fallback: the failure counts, the threshold and the value the
-//     metrics server answers (FallbackValue);
+//     metrics server answers (FallbackValue, FallbackAnswered), and the
+//     ready pods a Value target's fallback divides by (ReadyReplicas);
 //   - pkg/scaling/modifiers: the formula, with the expr library KEDA uses;
 //   - pkg/scaling/executor/scale_scaledobjects.go: the scale step (from
 //     zero or idle to minReplicaCount or 1; to zero or idle after the

@@ -250,7 +250,7 @@ func (r *replay) describe() {
 		}
 		r.out.Fallback = &explain.KEDAFallback{FailureThreshold: f.FailureThreshold, Replicas: f.Replicas, Behavior: behavior, Valid: fallbackValid(so)}
 	}
-	if so.usesModifiers() {
+	if so.UsesModifiers() {
 		sm := so.Spec.Advanced.ScalingModifiers
 		mt := string(sm.MetricType)
 		if mt == "" {

@@ -21,7 +21,7 @@ func fallbackValid(so *ScaledObject) bool {
 		return false
 	}
 	ok := true
-	if so.usesModifiers() {
+	if so.UsesModifiers() {
 		n, err := strconv.ParseInt(so.Spec.Advanced.ScalingModifiers.Target, 10, 64)
 		ok = err == nil && n > 0
 	}
@@ -39,7 +39,7 @@ func checkFallbackValid(so *ScaledObject) error {
 	if f.FailureThreshold < 0 || f.Replicas < 0 {
 		return fmt.Errorf("FailureThreshold=%d & Replicas=%d must both be greater than or equal to 0", f.FailureThreshold, f.Replicas)
 	}
-	if so.usesModifiers() {
+	if so.UsesModifiers() {
 		return nil
 	}
 	for _, t := range so.Spec.Triggers {
@@ -53,6 +53,24 @@ func checkFallbackValid(so *ScaledObject) error {
 // fallbackConfigured is a fallback KEDA counts failures for.
 func fallbackConfigured(so *ScaledObject) bool {
 	return so.Spec.Fallback != nil && fallbackValid(so)
+}
+
+// pastThreshold reports whether h counts a metric Failing more than the
+// fallback's failureThreshold times (so has a fallback).
+func pastThreshold(so *ScaledObject, h HealthStatus) bool {
+	return h.Status == HealthFailing && h.NumberOfFailures != nil && *h.NumberOfFailures > so.Spec.Fallback.FailureThreshold
+}
+
+// FallbackAnswered reports whether KEDA's metrics server answers metric
+// with its fallback value rather than the trigger's, as status.health
+// stands: a fallback KEDA uses (a valid one) and the metric Failing more
+// than failureThreshold times. It returns the failure count.
+func FallbackAnswered(so *ScaledObject, metric string) (int32, bool) {
+	h, ok := so.Status.Health[metric]
+	if !ok || !fallbackConfigured(so) || !pastThreshold(so, h) {
+		return 0, false
+	}
+	return *h.NumberOfFailures, true
 }
 
 // failures returns a health map's failure count for a metric (0 when
@@ -131,7 +149,7 @@ func FallbackValue(so *ScaledObject, in FallbackInput) (resource.Quantity, error
 		// static, and "" (the CRD default is static).
 		replicas = float64(fallbackReplicas)
 	}
-	modifiers := so.usesModifiers()
+	modifiers := so.UsesModifiers()
 	valueType := in.Target.Type == autoscalingv2.ValueMetricType
 	if modifiers {
 		valueType = so.Spec.Advanced.ScalingModifiers.MetricType == autoscalingv2.ValueMetricType

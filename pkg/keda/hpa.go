@@ -43,6 +43,20 @@ func target(so *ScaledObject) (apiVersion, kind string, err error) {
 	return schema.GroupVersion{Group: group, Version: version}.String(), kind, nil
 }
 
+// ScaleTargetRef is so's workload reference with KEDA's defaults for
+// what is unset (apps/v1, Deployment), its apiVersion as written.
+func ScaleTargetRef(so *ScaledObject) autoscalingv2.CrossVersionObjectReference {
+	ref := so.Spec.ScaleTargetRef
+	out := autoscalingv2.CrossVersionObjectReference{APIVersion: ref.APIVersion, Kind: ref.Kind, Name: ref.Name}
+	if out.APIVersion == "" {
+		out.APIVersion = "apps/v1"
+	}
+	if out.Kind == "" {
+		out.Kind = "Deployment"
+	}
+	return out
+}
+
 // buildAll builds every trigger's scaler. KEDA stops at the first trigger
 // that fails and the whole object fails with it; all are built here so
 // that each can be shown, and the first error is returned.
@@ -103,7 +117,7 @@ func controllerCheck(so *ScaledObject, scalers []*scaler, buildErr error) error 
 		}
 		seen[s.metricName] = true
 	}
-	if so.usesModifiers() && so.Spec.Advanced.ScalingModifiers.MetricType == autoscalingv2.UtilizationMetricType {
+	if so.UsesModifiers() && so.Spec.Advanced.ScalingModifiers.MetricType == autoscalingv2.UtilizationMetricType {
 		return fail("failed to ensure HPA is correctly created for ScaledObject", fmt.Errorf("error metric target type is Utilization, but it needs to be AverageValue or Value for external metrics"))
 	}
 	return nil
@@ -184,7 +198,7 @@ func buildHPA(so *ScaledObject, scalers []*scaler, v Version) HPAResult {
 	if len(specs) > 12 {
 		res.Notes = append(res.Notes, "more than 12 metrics: KEDA's unstable sort may order metrics of the same type differently")
 	}
-	if so.usesModifiers() {
+	if so.UsesModifiers() {
 		if t, ok := compositeTarget(so); ok {
 			// Only the Resource metrics stay (not ContainerResource), then the
 			// composite metric.

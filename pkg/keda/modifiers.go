@@ -47,7 +47,7 @@ func floatFormula(f string) string {
 // with every named trigger (cpu and memory excluded) set to -1. It
 // returns nil without error when the object has no formula.
 func compileFormula(so *ScaledObject) (*formula, error) {
-	if !so.usesModifiers() || so.Spec.Advanced.ScalingModifiers.Formula == "" {
+	if !so.UsesModifiers() || so.Spec.Advanced.ScalingModifiers.Formula == "" {
 		return nil, nil
 	}
 	sm := so.Spec.Advanced.ScalingModifiers

@@ -57,7 +57,7 @@ func (r *replay) poll() (pollState, error) {
 		}
 	}
 	// With scalingModifiers the formula's value decides instead.
-	if so.usesModifiers() {
+	if so.UsesModifiers() {
 		if err := r.modifiers(&st); err != nil {
 			st.stop = err
 			return st, nil
@@ -134,12 +134,12 @@ func (r *replay) pollTrigger(s *scaler, count bool) (*observation, error) {
 		}
 		// No value: a formula takes the composite value read instead, else
 		// the status's activity stands in.
-		if r.so.usesModifiers() && r.in.Composite != nil {
+		if r.so.UsesModifiers() && r.in.Composite != nil {
 			tr.ActivitySource = explain.KEDAActivityGiven
 			break
 		}
 		a, ok := r.statusActivity(s.metricName)
-		if !ok || r.so.usesModifiers() {
+		if !ok || r.so.UsesModifiers() {
 			return nil, fmt.Errorf("ScaledObject %q: trigger %d (%s): no value given for %s", r.so.ref(), s.index, s.trigger.Type, name)
 		}
 		rawActive = a
@@ -234,7 +234,7 @@ func (r *replay) describeObservation(s *scaler, tr *explain.KEDATrigger, o *obse
 			st.Operator = "≤"
 			st.Text = fmt.Sprintf("%s = %s ≤ %s %s: inactive", name, num(*tr.Value), s.activationParam, num(s.activation))
 		}
-	case tr.Value == nil && o.err == nil && r.so.usesModifiers() && r.in.Composite != nil && s.replayed:
+	case tr.Value == nil && o.err == nil && r.so.UsesModifiers() && r.in.Composite != nil && s.replayed:
 		st.Text = fmt.Sprintf("%s: its own value cannot be read (KEDA's metrics server answers the formula's value for every metric of this object); the formula's value read stands in", name)
 	case tr.ActivitySource == explain.KEDAActivityStatus:
 		st.Text = fmt.Sprintf("%s: %s at KEDA's last poll (status.triggersActivity)", name, activeWord(o.rawActive))
@@ -462,7 +462,7 @@ func (r *replay) hpaMetrics(st pollState) {
 	}
 	// With a composite metric the HPA reads one value: an error when a
 	// trigger fails without fallback, else the fallback or the formula.
-	if so.usesModifiers() {
+	if so.UsesModifiers() {
 		if _, ok := compositeTarget(so); ok {
 			mv := explain.KEDAMetricValue{MetricName: CompositeMetricName}
 			switch {

@@ -151,7 +151,7 @@ func buildScaler(so *ScaledObject, index int, sw Switches, load LocationLoader) 
 // buildTrigger builds trigger t as KEDA would at index of so.
 func buildTrigger(so *ScaledObject, t ScaleTrigger, index int, sw Switches, load LocationLoader) *scaler {
 	s := &scaler{index: index, trigger: t, replayed: true, external: true}
-	asMetricSource := so.usesModifiers()
+	asMetricSource := so.UsesModifiers()
 	switch t.Type {
 	case TypeMetricsAPI:
 		s.err = s.buildMetricsAPI(asMetricSource, sw)

@@ -279,9 +279,9 @@ func (so *ScaledObject) initialCooldownPeriod() int32 {
 	return deref(so.Spec.InitialCooldownPeriod, DefaultInitialCooldownPeriod)
 }
 
-// usesModifiers reports whether advanced.scalingModifiers has any field
+// UsesModifiers reports whether advanced.scalingModifiers has any field
 // set (KEDA's IsUsingModifiers).
-func (so *ScaledObject) usesModifiers() bool {
+func (so *ScaledObject) UsesModifiers() bool {
 	return so.Spec.Advanced != nil && so.Spec.Advanced.ScalingModifiers != (ScalingModifiers{})
 }
 
@@ -303,7 +303,7 @@ func (so *ScaledObject) pollingRelevant() bool {
 // usesHPAObservations reports whether, from v2.21, the loop may reuse the
 // HPA's observations: polling not relevant and no scalingModifiers.
 func (so *ScaledObject) usesHPAObservations() bool {
-	return !so.pollingRelevant() && !so.usesModifiers()
+	return !so.pollingRelevant() && !so.UsesModifiers()
 }
 
 // idleOrMinimum is where KEDA parks an inactive workload: idleReplicaCount

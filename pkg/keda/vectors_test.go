@@ -427,7 +427,7 @@ func runObject(t *testing.T, v vector, _ Version) {
 			}
 		}
 	case "usesModifiers":
-		checkBool(so.usesModifiers())
+		checkBool(so.UsesModifiers())
 	case "pollingRelevant":
 		checkBool(so.pollingRelevant())
 	case "usesHPAObservations":

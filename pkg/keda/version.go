@@ -4,9 +4,10 @@
 package keda
 
 import (
+	"errors"
 	"fmt"
-	"regexp"
-	"strconv"
+
+	"github.com/kubectl-hpa/kubectl-hpa/internal/release"
 )
 
 // NewestVersion is the newest KEDA release replayed, and the one assumed
@@ -31,27 +32,17 @@ type Version struct {
 	Patch int
 }
 
-// versionRE accepts 2.21, v2.21, v2.21.0 and build suffixes (v2.21.0-rc1).
-var versionRE = regexp.MustCompile(`^v?2\.(\d+)(?:\.(\d+))?(?:[-+].*)?$`)
-
 // ParseVersion reads "2.21", "v2.21" or "v2.21.0". It does not check that
 // the version is supported (see Check).
 func ParseVersion(s string) (Version, error) {
-	m := versionRE.FindStringSubmatch(s)
-	if m == nil {
+	minor, patch, err := release.Parse(s, 2)
+	if errors.Is(err, release.ErrSyntax) {
 		return Version{}, fmt.Errorf("%q is not a KEDA version (like 2.21, v2.21 or v2.21.0)", s)
 	}
-	minor, err := strconv.Atoi(m[1])
 	if err != nil {
-		return Version{}, fmt.Errorf("%q: minor version: %w", s, err)
+		return Version{}, err
 	}
-	v := Version{Minor: minor, Patch: -1}
-	if m[2] != "" {
-		if v.Patch, err = strconv.Atoi(m[2]); err != nil {
-			return Version{}, fmt.Errorf("%q: patch version: %w", s, err)
-		}
-	}
-	return v, nil
+	return Version{Minor: minor, Patch: patch}, nil
 }
 
 // MustParseVersion is ParseVersion for constants; it panics on a malformed
@@ -69,10 +60,7 @@ func Newest() Version { return MustParseVersion(NewestVersion) }
 
 // String prints v2.MINOR or v2.MINOR.PATCH.
 func (v Version) String() string {
-	if v.Patch < 0 {
-		return fmt.Sprintf("v2.%d", v.Minor)
-	}
-	return fmt.Sprintf("v2.%d.%d", v.Minor, v.Patch)
+	return release.String(2, v.Minor, v.Patch)
 }
 
 // IsZero reports whether v was never set.

@@ -13,9 +13,10 @@
 package profile
 
 import (
+	"errors"
 	"fmt"
-	"regexp"
-	"strconv"
+
+	"github.com/kubectl-hpa/kubectl-hpa/internal/release"
 )
 
 // NewestVersion is the newest controller version kubectl-hpa replays, and
@@ -45,28 +46,17 @@ type Version struct {
 // Newest returns NewestVersion.
 func Newest() Version { return MustParse(NewestVersion) }
 
-// versionRE accepts 1.32, v1.32, v1.32.13 and the suffixes distributions add
-// (v1.32.13-eks-4096722, v1.32.13+k3s1, v1.33.5-gke.1200000).
-var versionRE = regexp.MustCompile(`^v?1\.(\d+)(?:\.(\d+))?(?:[-+].*)?$`)
-
 // Parse reads a version such as "1.32", "v1.32" or "v1.32.13". It does not
 // check that the version is supported (see Check).
 func Parse(s string) (Version, error) {
-	m := versionRE.FindStringSubmatch(s)
-	if m == nil {
+	minor, patch, err := release.Parse(s, 1)
+	if errors.Is(err, release.ErrSyntax) {
 		return Version{}, fmt.Errorf("%q is not a Kubernetes version (like 1.32, v1.32 or v1.32.13)", s)
 	}
-	minor, err := strconv.Atoi(m[1])
 	if err != nil {
-		return Version{}, fmt.Errorf("%q: minor version: %w", s, err)
+		return Version{}, err
 	}
-	v := Version{Minor: minor, Patch: -1}
-	if m[2] != "" {
-		if v.Patch, err = strconv.Atoi(m[2]); err != nil {
-			return Version{}, fmt.Errorf("%q: patch version: %w", s, err)
-		}
-	}
-	return v, nil
+	return Version{Minor: minor, Patch: patch}, nil
 }
 
 // MustParse is Parse for constants; it panics on a malformed version.
@@ -80,10 +70,7 @@ func MustParse(s string) Version {
 
 // String prints v1.MINOR or v1.MINOR.PATCH.
 func (v Version) String() string {
-	if v.Patch < 0 {
-		return fmt.Sprintf("v1.%d", v.Minor)
-	}
-	return fmt.Sprintf("v1.%d.%d", v.Minor, v.Patch)
+	return release.String(1, v.Minor, v.Patch)
 }
 
 // MinorString prints v1.MINOR.

@@ -6,6 +6,8 @@ package prom
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
@@ -82,7 +84,7 @@ func MetricsFor(specs []autoscalingv2.MetricSpec, queries map[string]string) ([]
 			}
 		}
 	}
-	for _, name := range sortedKeys(queries) {
+	for _, name := range slices.Sorted(maps.Keys(queries)) {
 		if !used[name] {
 			errs = append(errs, fmt.Errorf("--%s %s=...: the HPA has no metric %q", FlagQuery, name, name))
 		}

@@ -6,6 +6,7 @@ package prom
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -214,7 +215,6 @@ type reconstruction struct {
 // knows them, else from the usage series and the live pods.
 func (rd *reader) assemblePods(pods *podSet, match *podMatcher, existence map[string]*recording.Series, ksm bool) {
 	req := rd.req
-	end := rd.g.at(rd.g.n - 1)
 	live := map[string]*corev1.Pod{}
 	for i := range req.Pods {
 		live[req.Pods[i].Name] = &req.Pods[i]
@@ -223,6 +223,39 @@ func (rd *reader) assemblePods(pods *podSet, match *podMatcher, existence map[st
 	for _, rs := range req.ReplicaSets {
 		templates[rs.Name] = rs.Containers
 	}
+	usage, containersSeen := rd.usageSpans(existence)
+	names := rd.podNames(pods, usage, live, match)
+	var rc reconstruction
+	out := make([]recording.Pod, 0, len(names))
+	for _, name := range names {
+		src := podSources{info: pods.byName[name], live: live[name], usage: usage[name]}
+		p, ok := rd.assemblePod(name, src, match, &rc)
+		if !ok {
+			continue
+		}
+		// Containers and requests.
+		p.Containers = rd.containersOf(src.info, src.live, p.Owner, templates, &rc)
+		for _, c := range containersSeen[name] {
+			if !slices.ContainsFunc(p.Containers, func(x recording.Container) bool { return x.Name == c }) {
+				p.Containers = append(p.Containers, recording.Container{Name: c, Requests: map[string]int64{}})
+			}
+		}
+		out = append(out, p)
+	}
+	slices.SortStableFunc(out, func(a, b recording.Pod) int {
+		if c := a.Created.Compare(b.Created); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	rd.rec.Pods = out
+	rd.rec.Reconstructed = append(rd.rec.Reconstructed, rc.notes(ksm, len(out), len(match.replicaSets))...)
+}
+
+// usageSpans returns, per pod, the first and last instant of its usage
+// values (the existence series' and the resource metrics'), and the
+// containers the resource metrics name.
+func (rd *reader) usageSpans(existence map[string]*recording.Series) (map[string]*usageSpan, map[string][]string) {
 	usage := map[string]*usageSpan{}
 	containersSeen := map[string][]string{}
 	note := func(pod string, s *recording.Series) {
@@ -254,7 +287,7 @@ func (rd *reader) assemblePods(pods *podSet, match *podMatcher, existence map[st
 			continue
 		}
 		for pod, byC := range m.PerPod {
-			for _, c := range sortedKeys(byC) {
+			for _, c := range slices.Sorted(maps.Keys(byC)) {
 				note(pod, byC[c])
 				if !slices.Contains(containersSeen[pod], c) {
 					containersSeen[pod] = append(containersSeen[pod], c)
@@ -262,6 +295,13 @@ func (rd *reader) assemblePods(pods *podSet, match *podMatcher, existence map[st
 			}
 		}
 	}
+	return usage, containersSeen
+}
+
+// podNames are the pods of the recording, sorted: kube-state-metrics',
+// those with usage, and the live pods of the workload created by the end.
+func (rd *reader) podNames(pods *podSet, usage map[string]*usageSpan, live map[string]*corev1.Pod, match *podMatcher) []string {
+	end := rd.g.at(rd.g.n - 1)
 	names := map[string]bool{}
 	for n := range pods.byName {
 		names[n] = true
@@ -274,137 +314,153 @@ func (rd *reader) assemblePods(pods *podSet, match *podMatcher, existence map[st
 			names[n] = true
 		}
 	}
-	var rc reconstruction
-	out := make([]recording.Pod, 0, len(names))
-	for _, name := range sortedKeys(names) {
-		info := pods.byName[name]
-		lp := live[name]
-		var phases, ready runs
-		if info != nil {
-			phases, ready = info.phases.normalize(), info.ready.normalize()
-		}
-		first, last, known := phases.span()
-		if f, l, ok := ready.span(); ok {
-			if known {
-				first, last = min(first, f), max(last, l)
-			} else {
-				first, last, known = f, l, true
-			}
-		}
-		u := usage[name]
-		fromUsage := false
-		if !known && u != nil {
-			first, last, known, fromUsage = u.first, u.last, true, true
-		}
-		p := recording.Pod{Name: name}
-		switch {
-		case info != nil && info.created != nil:
-			p.Created = *info.created
-		case lp != nil:
-			p.Created = lp.CreationTimestamp.UTC()
-		case known:
-			p.Created = rd.g.at(first)
-			rc.created++
-		default:
-			continue
-		}
-		if known && p.Created.After(rd.g.at(first)) {
-			p.Created = rd.g.at(first)
-		}
-		if !known {
-			// A live pod without a sample: it existed from its creation.
-			last = rd.g.n - 1
-			rc.live++
-		}
-		if fromUsage && lp == nil {
-			rc.fromUsage++
-		}
-		if last < rd.g.n-1 && (lp == nil || info != nil) {
-			d := rd.g.at(last + 1)
-			p.Deleted = &d
-		}
-		// Owner and labels.
-		switch {
-		case info != nil:
-			p.Owner = info.owner
-		case lp != nil && metav1Controller(lp) != "":
-			p.Owner = metav1Controller(lp)
-		default:
-			p.Owner = match.Owner(name)
-		}
-		if lp != nil {
-			p.Labels = lp.Labels
-		}
-		// Start, deletion, phases.
-		switch {
-		case info != nil && info.started != nil:
-			t := *info.started
-			p.Started = &t
-		case lp != nil && lp.Status.StartTime != nil:
-			t := lp.Status.StartTime.UTC()
-			p.Started = &t
-		case u != nil:
-			t := rd.g.at(u.first)
-			p.Started = &t
-			rc.started++
-		}
-		switch {
-		case info != nil && info.terminating != nil:
-			t := *info.terminating
-			p.Terminating = &t
-		case lp != nil && lp.DeletionTimestamp != nil:
-			t := lp.DeletionTimestamp.UTC()
-			p.Terminating = &t
-		}
-		if len(phases) > 0 {
-			for _, r := range phases {
-				if len(p.Phases) == 0 || p.Phases[len(p.Phases)-1].Phase != r.val {
-					p.Phases = append(p.Phases, recording.PhaseChange{At: rd.g.at(r.from), Phase: r.val})
-				}
-			}
-		} else {
-			p.Phases = reconstructPhases(p.Created, u, lp, rd.g)
-			if u != nil {
-				rc.phases++
-			} else {
-				rc.phasesLive++
-			}
-		}
-		// Readiness.
-		switch {
-		case len(ready) > 0:
-			prev := false
-			for _, r := range ready {
-				v := r.val == "true"
-				if v != prev {
-					p.Ready = append(p.Ready, recording.ReadyChange{At: rd.g.at(r.from), Ready: v})
-					prev = v
-				}
-			}
-		case lp != nil && liveReady(lp) != nil:
-			p.Ready = reconstructLiveReady(liveReady(lp), u, rd.g)
-			rc.readyLive++
-		case u != nil:
-			p.Ready = []recording.ReadyChange{{At: rd.g.at(u.first), Ready: true}}
-			rc.readyFirst++
-		}
-		// Containers and requests.
-		p.Containers = rd.containersOf(info, lp, p.Owner, templates, &rc)
-		for _, c := range containersSeen[name] {
-			if !slices.ContainsFunc(p.Containers, func(x recording.Container) bool { return x.Name == c }) {
-				p.Containers = append(p.Containers, recording.Container{Name: c, Requests: map[string]int64{}})
-			}
-		}
-		out = append(out, p)
+	return slices.Sorted(maps.Keys(names))
+}
+
+// podSources are what is known of one pod: kube-state-metrics' facts, the
+// live pod, the span of its usage (each nil when unknown).
+type podSources struct {
+	info  *podInfo
+	live  *corev1.Pod
+	usage *usageSpan
+}
+
+// assemblePod builds one pod but its containers; false when nothing says
+// when it existed.
+func (rd *reader) assemblePod(name string, src podSources, match *podMatcher, rc *reconstruction) (recording.Pod, bool) {
+	info, lp := src.info, src.live
+	var phases, ready runs
+	if info != nil {
+		phases, ready = info.phases.normalize(), info.ready.normalize()
 	}
-	slices.SortStableFunc(out, func(a, b recording.Pod) int {
-		if c := a.Created.Compare(b.Created); c != 0 {
-			return c
+	p := recording.Pod{Name: name}
+	if !rd.podLife(&p, src, phases, ready, rc) {
+		return p, false
+	}
+	// Owner and labels.
+	switch {
+	case info != nil:
+		p.Owner = info.owner
+	case lp != nil && metav1Controller(lp) != "":
+		p.Owner = metav1Controller(lp)
+	default:
+		p.Owner = match.Owner(name)
+	}
+	if lp != nil {
+		p.Labels = lp.Labels
+	}
+	rd.podStartAndPhases(&p, src, phases, rc)
+	rd.podReadiness(&p, src, ready, rc)
+	return p, true
+}
+
+// podLife sets when the pod was created and deleted: from
+// kube-state-metrics' phases and readiness, else its usage, else the live
+// pod (which existed from its creation); false when nothing says.
+func (rd *reader) podLife(p *recording.Pod, src podSources, phases, ready runs, rc *reconstruction) bool {
+	info, lp, u := src.info, src.live, src.usage
+	first, last, known := phases.span()
+	if f, l, ok := ready.span(); ok {
+		if known {
+			first, last = min(first, f), max(last, l)
+		} else {
+			first, last, known = f, l, true
 		}
-		return strings.Compare(a.Name, b.Name)
-	})
-	rd.rec.Pods = out
-	rd.rec.Reconstructed = append(rd.rec.Reconstructed, rc.notes(ksm, len(out), len(match.replicaSets))...)
+	}
+	fromUsage := false
+	if !known && u != nil {
+		first, last, known, fromUsage = u.first, u.last, true, true
+	}
+	switch {
+	case info != nil && info.created != nil:
+		p.Created = *info.created
+	case lp != nil:
+		p.Created = lp.CreationTimestamp.UTC()
+	case known:
+		p.Created = rd.g.at(first)
+		rc.created++
+	default:
+		return false
+	}
+	if known && p.Created.After(rd.g.at(first)) {
+		p.Created = rd.g.at(first)
+	}
+	if !known {
+		// A live pod without a sample: it existed from its creation.
+		last = rd.g.n - 1
+		rc.live++
+	}
+	if fromUsage && lp == nil {
+		rc.fromUsage++
+	}
+	if last < rd.g.n-1 && (lp == nil || info != nil) {
+		d := rd.g.at(last + 1)
+		p.Deleted = &d
+	}
+	return true
+}
+
+// podStartAndPhases sets the pod's start, its deletion timestamp and its
+// phases.
+func (rd *reader) podStartAndPhases(p *recording.Pod, src podSources, phases runs, rc *reconstruction) {
+	info, lp, u := src.info, src.live, src.usage
+	switch {
+	case info != nil && info.started != nil:
+		t := *info.started
+		p.Started = &t
+	case lp != nil && lp.Status.StartTime != nil:
+		t := lp.Status.StartTime.UTC()
+		p.Started = &t
+	case u != nil:
+		t := rd.g.at(u.first)
+		p.Started = &t
+		rc.started++
+	}
+	switch {
+	case info != nil && info.terminating != nil:
+		t := *info.terminating
+		p.Terminating = &t
+	case lp != nil && lp.DeletionTimestamp != nil:
+		t := lp.DeletionTimestamp.UTC()
+		p.Terminating = &t
+	}
+	if len(phases) > 0 {
+		for _, r := range phases {
+			if len(p.Phases) == 0 || p.Phases[len(p.Phases)-1].Phase != r.val {
+				p.Phases = append(p.Phases, recording.PhaseChange{At: rd.g.at(r.from), Phase: r.val})
+			}
+		}
+	} else {
+		p.Phases = reconstructPhases(p.Created, u, lp, rd.g)
+		if u != nil {
+			rc.phases++
+		} else {
+			rc.phasesLive++
+		}
+	}
+}
+
+// podReadiness sets the pod's readiness: kube-state-metrics', else the
+// live pod's Ready condition, else ready from its first sample.
+func (rd *reader) podReadiness(p *recording.Pod, src podSources, ready runs, rc *reconstruction) {
+	lp, u := src.live, src.usage
+	switch {
+	case len(ready) > 0:
+		prev := false
+		for _, r := range ready {
+			v := r.val == "true"
+			if v != prev {
+				p.Ready = append(p.Ready, recording.ReadyChange{At: rd.g.at(r.from), Ready: v})
+				prev = v
+			}
+		}
+	case lp != nil && liveReady(lp) != nil:
+		p.Ready = reconstructLiveReady(liveReady(lp), u, rd.g)
+		rc.readyLive++
+	case u != nil:
+		p.Ready = []recording.ReadyChange{{At: rd.g.at(u.first), Ready: true}}
+		rc.readyFirst++
+	}
 }
 
 func (rd *reader) containersOf(info *podInfo, lp *corev1.Pod, owner string, templates map[string][]corev1.Container, rc *reconstruction) []recording.Container {

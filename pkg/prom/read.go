@@ -214,13 +214,56 @@ func (c *Client) Read(ctx context.Context, req Request) (*recording.Recording, e
 	return rd.rec, nil
 }
 
-func (rd *reader) read(ctx context.Context) error {
-	req := rd.req
-	end := rd.g.at(req.Len - 1)
-	pods := newPodSet()
+// readState is what the steps of one read hand on to the next.
+type readState struct {
+	pods *podSet
+	// ksm is true when kube-state-metrics knows the workload's pods.
+	ksm   bool
+	match *podMatcher
+	// resources and others are the metrics requested, resource metrics
+	// apart.
+	resources, others []MetricRequest
+	// reads are the range reads planned; existence the usage series that
+	// only tell when a pod existed (no resource metric asked for memory).
+	reads     []rangeRead
+	existence map[string]*recording.Series
+	// replicasQuery reads the workload's replicas into replicaSeries ("":
+	// not read).
+	replicasQuery string
+	replicaSeries recording.Series
+}
 
-	// 1. The pods, from kube-state-metrics' owners.
-	ksm := false
+// rangeRead is one planned range read: its query and how each series
+// returned folds into the recording.
+type rangeRead struct {
+	what, query string
+	fold        func(model.Metric) func(k int, v float64)
+	usage       bool
+}
+
+// read fills the recording in five steps, each a function below.
+func (rd *reader) read(ctx context.Context) error {
+	st := &readState{pods: newPodSet(), existence: map[string]*recording.Series{}}
+	if err := rd.findPods(ctx, st); err != nil {
+		return err
+	}
+	if err := rd.scrapeInterval(ctx, st); err != nil {
+		return err
+	}
+	rd.planReads(st)
+	if err := rd.runReads(ctx, st); err != nil {
+		return err
+	}
+	if err := rd.readPods(ctx, st); err != nil {
+		return err
+	}
+	return rd.checkData(ctx)
+}
+
+// findPods is step 1: the pods, from kube-state-metrics' owners, and the
+// matcher that recognises them.
+func (rd *reader) findPods(ctx context.Context, st *readState) error {
+	req := rd.req
 	rsNames := make([]string, 0, len(req.ReplicaSets))
 	for _, rs := range req.ReplicaSets {
 		rsNames = append(rsNames, rs.Name)
@@ -234,38 +277,41 @@ func (rd *reader) read(ctx context.Context) error {
 	}
 	if !req.NoKubeStateMetrics {
 		var err error
-		ksm, rsNames, err = rd.readOwners(ctx, pods, rsNames)
+		st.ksm, rsNames, err = rd.readOwners(ctx, st.pods, rsNames)
 		if err != nil {
 			return err
 		}
 	}
 	var names []string
-	for name := range pods.byName {
+	for name := range st.pods.byName {
 		names = append(names, name)
 	}
 	for i := range req.Pods {
 		names = append(names, req.Pods[i].Name)
 	}
-	match := newPodMatcher(rsNames, statefulSet, names)
-	if match.Empty() {
+	st.match = newPodMatcher(rsNames, statefulSet, names)
+	if st.match.Empty() {
 		return fmt.Errorf("prometheus %s: no pod of %s in namespace %s can be recognised: no ReplicaSet, no live pod, and no kube-state-metrics owner over the period",
 			rd.c.endpoint, rd.rec.Workload, req.Namespace)
 	}
-	rd.q.pods = match.expr
+	rd.q.pods = st.match.expr
+	return nil
+}
 
-	// 2. The scrape interval, for the rate's range and the freshness.
+// scrapeInterval is step 2: the scrape interval, for the rate's range and
+// the freshness.
+func (rd *reader) scrapeInterval(ctx context.Context, st *readState) error {
+	req := rd.req
 	// Metrics never grows past this: the folds keep pointers into it.
 	rd.rec.Metrics = make([]recording.Metric, 0, len(req.Metrics))
-	var resources []MetricRequest
-	var others []MetricRequest
 	for _, m := range req.Metrics {
 		if m.Kind == recording.KindResource {
-			resources = append(resources, m)
+			st.resources = append(st.resources, m)
 		} else {
-			others = append(others, m)
+			st.others = append(st.others, m)
 		}
 	}
-	needUsage := len(resources) > 0 || !ksm
+	needUsage := len(st.resources) > 0 || !st.ksm
 	interval := req.ScrapeInterval
 	if needUsage && interval == 0 {
 		var err error
@@ -279,36 +325,54 @@ func (rd *reader) read(ctx context.Context) error {
 	rd.q.rng = 4 * interval
 	rd.q.fresh = 2 * interval
 	rd.rec.SampleWindow = interval
+	return nil
+}
 
-	// 3. The range reads, planned so progress has a total.
-	type rangeRead struct {
-		what, query string
-		fold        func(model.Metric) func(k int, v float64)
-		usage       bool
+// planReads is step 3's plan: every range read, so that progress has a
+// total. Their order is the recording's metrics' order.
+func (rd *reader) planReads(st *readState) {
+	rd.planUsage(st)
+	if st.ksm {
+		rd.planPodStates(st)
 	}
-	var reads []rangeRead
-	existence := map[string]*recording.Series{}
+	if !rd.req.NoKubeStateMetrics {
+		st.replicasQuery = rd.q.replicas(rd.req.Kind, rd.req.Name)
+	}
+	if st.replicasQuery != "" {
+		st.reads = append(st.reads, rangeRead{what: "replicas", query: st.replicasQuery, fold: func(model.Metric) func(int, float64) {
+			return func(k int, v float64) { rd.set(&st.replicaSeries, k, v) }
+		}})
+	}
+	rd.planOthers(st)
+	rd.prog.Total = int64(len(st.reads)) * int64(rd.req.Len)
+	rd.report("")
+}
+
+// planUsage plans the resource usage reads, per pod and container, and
+// without kube-state-metrics and a memory metric one more that tells when
+// each pod existed.
+func (rd *reader) planUsage(st *readState) {
 	addUsage := func(name, query string, scale float64, metric *recording.Metric) {
-		reads = append(reads, rangeRead{what: name + " usage", query: query, usage: true, fold: func(m model.Metric) func(int, float64) {
+		st.reads = append(st.reads, rangeRead{what: name + " usage", query: query, usage: true, fold: func(m model.Metric) func(int, float64) {
 			pod, container := string(m["pod"]), string(m["container"])
-			if pod == "" || !match.Match(pod) {
+			if pod == "" || !st.match.Match(pod) {
 				return nil
 			}
 			var s *recording.Series
 			if metric != nil {
 				s = perPodSeries(metric, pod, container)
 			} else {
-				s = existence[pod]
+				s = st.existence[pod]
 				if s == nil {
 					s = &recording.Series{}
-					existence[strings.Clone(pod)] = s
+					st.existence[strings.Clone(pod)] = s
 				}
 			}
 			return func(k int, v float64) { rd.set(s, k, v*scale) }
 		}})
 	}
 	haveMemory := false
-	for _, m := range resources {
+	for _, m := range st.resources {
 		metric := rd.addMetric(m)
 		q := m.Query
 		switch {
@@ -322,55 +386,53 @@ func (rd *reader) read(ctx context.Context) error {
 		metric.Query = q
 		addUsage(m.Name, q, 1, metric)
 	}
-	if !ksm && !haveMemory {
+	if !st.ksm && !haveMemory {
 		addUsage("memory (pod existence)", rd.q.memory(), 1, nil)
 	}
-	if ksm {
-		reads = append(reads,
-			rangeRead{what: "pod phases", query: rd.q.phase(), fold: func(m model.Metric) func(int, float64) {
-				p := pods.byName[string(m["pod"])]
-				phase := string(m["phase"])
-				if p == nil || phase == "" {
-					return nil
+}
+
+// planPodStates plans kube-state-metrics' reads of the pods' phases and
+// readiness.
+func (rd *reader) planPodStates(st *readState) {
+	pods := st.pods
+	st.reads = append(st.reads,
+		rangeRead{what: "pod phases", query: rd.q.phase(), fold: func(m model.Metric) func(int, float64) {
+			p := pods.byName[string(m["pod"])]
+			phase := string(m["phase"])
+			if p == nil || phase == "" {
+				return nil
+			}
+			return func(k int, _ float64) { p.phases.add(k, phase) }
+		}},
+		rangeRead{what: "pod readiness", query: rd.q.ready(), fold: func(m model.Metric) func(int, float64) {
+			p := pods.byName[string(m["pod"])]
+			if p == nil {
+				return nil
+			}
+			return func(k int, v float64) {
+				if v == 1 {
+					p.ready.add(k, "true")
+				} else {
+					p.ready.add(k, "false")
 				}
-				return func(k int, _ float64) { p.phases.add(k, phase) }
-			}},
-			rangeRead{what: "pod readiness", query: rd.q.ready(), fold: func(m model.Metric) func(int, float64) {
-				p := pods.byName[string(m["pod"])]
-				if p == nil {
-					return nil
-				}
-				return func(k int, v float64) {
-					if v == 1 {
-						p.ready.add(k, "true")
-					} else {
-						p.ready.add(k, "false")
-					}
-				}
-			}})
-	}
-	var replicasQuery string
-	if !req.NoKubeStateMetrics {
-		replicasQuery = rd.q.replicas(req.Kind, req.Name)
-	}
-	var replicaSeries recording.Series
-	if replicasQuery != "" {
-		reads = append(reads, rangeRead{what: "replicas", query: replicasQuery, fold: func(model.Metric) func(int, float64) {
-			return func(k int, v float64) { rd.set(&replicaSeries, k, v) }
+			}
 		}})
-	}
-	for _, m := range others {
+}
+
+// planOthers plans the reads of the Pods, Object and External metrics.
+func (rd *reader) planOthers(st *readState) {
+	for _, m := range st.others {
 		metric := rd.addMetric(m)
 		metric.Query = m.Query
 		m := m
-		reads = append(reads, rangeRead{what: m.Kind + " metric " + m.Name, query: m.Query, fold: func(lbl model.Metric) func(int, float64) {
+		st.reads = append(st.reads, rangeRead{what: m.Kind + " metric " + m.Name, query: m.Query, fold: func(lbl model.Metric) func(int, float64) {
 			if m.Kind == recording.KindPods {
 				pod := string(lbl["pod"])
 				if pod == "" {
 					rd.noPodLabel = append(rd.noPodLabel, m.Name)
 					return nil
 				}
-				if !match.Match(pod) && pods.byName[pod] == nil {
+				if !st.match.Match(pod) && st.pods.byName[pod] == nil {
 					return nil
 				}
 				s := perPodSeries(metric, pod, "")
@@ -383,10 +445,12 @@ func (rd *reader) read(ctx context.Context) error {
 			return func(k int, v float64) { rd.add(s, k, v) }
 		}})
 	}
-	rd.prog.Total = int64(len(reads)) * int64(req.Len)
-	rd.report("")
+}
 
-	for _, r := range reads {
+// runReads is step 3's reads, in the planned order; a Pods metric without
+// a pod label, or usage too sparse to replay, stops the read.
+func (rd *reader) runReads(ctx context.Context, st *readState) error {
+	for _, r := range st.reads {
 		kept, dropped, err := rd.readRange(ctx, r.what, r.query, r.usage, r.fold)
 		if err != nil {
 			return err
@@ -409,20 +473,27 @@ func (rd *reader) read(ctx context.Context) error {
 		return fmt.Errorf("prometheus %s: %s of %s has a sample at only %.0f%% of the %s syncs between %s and %s (a downsampled long-term store?): too sparse to replay them; start the period after %s",
 			rd.c.endpoint, s.what, rd.rec.Workload, 100*s.density, rd.g.step, stamp(rd.g.at(s.from)), stamp(rd.g.at(s.to)), stamp(rd.g.at(s.to)))
 	}
+	return nil
+}
 
-	// 4. The instant reads of kube-state-metrics, and the pods.
-	if ksm {
-		if err := rd.readPodFacts(ctx, pods, end); err != nil {
+// readPods is step 4: the instant reads of kube-state-metrics, then the
+// pods and the replicas assembled.
+func (rd *reader) readPods(ctx context.Context, st *readState) error {
+	if st.ksm {
+		if err := rd.readPodFacts(ctx, st.pods, rd.g.at(rd.req.Len-1)); err != nil {
 			return err
 		}
 	}
 	rd.trim()
-	rd.assemblePods(pods, match, existence, ksm)
-	if replicasQuery != "" && len(replicaSeries.Values) > 0 {
-		rd.rec.Replicas = replicaHistory(rd.g, &replicaSeries, replicasQuery)
+	rd.assemblePods(st.pods, st.match, st.existence, st.ksm)
+	if st.replicasQuery != "" && len(st.replicaSeries.Values) > 0 {
+		rd.rec.Replicas = replicaHistory(rd.g, &st.replicaSeries, st.replicasQuery)
 	}
+	return nil
+}
 
-	// 5. What the store did not have.
+// checkData is step 5: what the store did not have.
+func (rd *reader) checkData(ctx context.Context) error {
 	for i := range rd.rec.Metrics {
 		m := &rd.rec.Metrics[i]
 		if m.Kind == recording.KindResource && len(m.PerPod) == 0 || m.Kind == recording.KindPods && len(m.PerPod) == 0 ||
@@ -685,56 +756,3 @@ func (rd *reader) checkRetention(ctx context.Context) error {
 }
 
 func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
-
-// grid is the instants of a recording.
-type grid struct {
-	start   time.Time
-	step    time.Duration
-	n       int
-	startMs int64
-	stepMs  int64
-}
-
-func newGrid(start time.Time, step time.Duration, n int) grid {
-	return grid{start: start, step: step, n: n, startMs: start.UnixMilli(), stepMs: step.Milliseconds()}
-}
-
-func (g grid) at(k int) time.Time { return g.start.Add(time.Duration(k) * g.step) }
-
-// index maps a sample's timestamp to its instant: the nearest one, exact
-// when it falls on it.
-func (g grid) index(ts model.Time) (k int, exact, ok bool) {
-	d := int64(ts) - g.startMs
-	k64 := int64(math.Round(float64(d) / float64(g.stepMs)))
-	if k64 < 0 || k64 >= int64(g.n) {
-		return 0, false, false
-	}
-	return int(k64), k64*g.stepMs == d, true
-}
-
-// replicaHistory turns the replicas read at each instant into changes.
-func replicaHistory(g grid, s *recording.Series, query string) recording.ReplicaHistory {
-	h := recording.ReplicaHistory{Source: recording.SourceKubeStateMetrics, Detail: query}
-	last := int32(-1)
-	for i, v := range s.Values {
-		if math.IsNaN(v) {
-			continue
-		}
-		n := int32(v)
-		if n != last {
-			h.Changes = append(h.Changes, recording.ReplicaChange{At: g.at(s.First + i), Replicas: n})
-			last = n
-		}
-	}
-	return h
-}
-
-// sortedKeys returns a map's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}

@@ -5,7 +5,11 @@
 // really used over a period, as a metrics store (Prometheus) recorded it,
 // sampled at the instants a replay syncs. A source (pkg/prom) fills it; the
 // backtest (pkg/whatif) replays the controller over it. It is pure data with
-// small accessors: no I/O, no clock.
+// small accessors, and the reconstructions of what a store does not record
+// (syncgrid.go: the controller's sync phase from its rescale events, where a
+// replay's instants go, how far back a sample is read; replicas.go: the
+// actual replicas from the HPA's events or a watch's rescales, the live
+// pods): no I/O, no clock.
 //
 // It is not the controller history (pkg/history): that is what the
 // controller kept in memory; this is the load it was fed.

@@ -8,15 +8,12 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/labels"
 	externalmetricsv1beta1 "k8s.io/metrics/pkg/apis/external_metrics/v1beta1"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
@@ -125,24 +122,50 @@ func ApplyKEDA(so *keda.ScaledObject, v keda.Version, o *KEDAOverrides, load ked
 	if err != nil {
 		return nil, err
 	}
-	ed := out.ScaledObject
-	find := func(f Field, t TriggerOverride) (keda.TriggerMetric, error) {
-		i, known := keda.FindTrigger(metrics, t.Name)
-		if i < 0 {
-			return keda.TriggerMetric{}, &FieldError{
-				Field: f, Value: t.Raw,
-				Msg: fmt.Sprintf("no trigger %q (its triggers: %s)", t.Name, strings.Join(known, ", ")),
-			}
-		}
-		return metrics[i], nil
+	if err := out.triggerValues(metrics, o.Triggers); err != nil {
+		return nil, err
 	}
-	for _, t := range o.Triggers {
-		m, err := find(FieldTrigger, t)
+	if err := out.activations(metrics, o.Activations); err != nil {
+		return nil, err
+	}
+	if err := out.periods(o); err != nil {
+		return nil, err
+	}
+	if err := out.bounds(o); err != nil {
+		return nil, err
+	}
+	if err := out.fallback(o); err != nil {
+		return nil, err
+	}
+	// What the API server would refuse of the edited object is refused.
+	if err := keda.Validate(out.ScaledObject); err != nil {
+		return nil, &FieldError{Field: FieldBoundsKEDA, Msg: err.Error()}
+	}
+	return out, nil
+}
+
+// findTrigger is the trigger an override of field f names.
+func findTrigger(metrics []keda.TriggerMetric, f Field, t TriggerOverride) (keda.TriggerMetric, error) {
+	i, known := keda.FindTrigger(metrics, t.Name)
+	if i < 0 {
+		return keda.TriggerMetric{}, &FieldError{
+			Field: f, Value: t.Raw,
+			Msg: fmt.Sprintf("no trigger %q (its triggers: %s)", t.Name, strings.Join(known, ", ")),
+		}
+	}
+	return metrics[i], nil
+}
+
+// triggerValues sets what the triggers' scalers return (--trigger): a
+// value, or an error.
+func (out *KEDAEdit) triggerValues(metrics []keda.TriggerMetric, overrides []TriggerOverride) error {
+	for _, t := range overrides {
+		m, err := findTrigger(metrics, FieldTrigger, t)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if !m.External {
-			return nil, &FieldError{
+			return &FieldError{
 				Field: FieldTrigger, Value: t.Raw,
 				Msg: fmt.Sprintf("trigger %d is %s: a metric of the HPA, not KEDA's (use --cpu or --memory)", m.Index, m.Type),
 			}
@@ -156,13 +179,19 @@ func ApplyKEDA(so *keda.ScaledObject, v keda.Version, o *KEDAOverrides, load ked
 		out.Triggers[m.Index] = keda.TriggerResult{Value: &val}
 		out.Changes = append(out.Changes, fmt.Sprintf("trigger %d (%s) reads %s", m.Index, triggerLabel(m), strconv.FormatFloat(val, 'g', -1, 64)))
 	}
-	for _, t := range o.Activations {
-		m, err := find(FieldActivation, t)
+	return nil
+}
+
+// activations set the triggers' activation thresholds in their metadata.
+func (out *KEDAEdit) activations(metrics []keda.TriggerMetric, overrides []TriggerOverride) error {
+	ed := out.ScaledObject
+	for _, t := range overrides {
+		m, err := findTrigger(metrics, FieldActivation, t)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if m.ActivationParameter == "" || t.Error != "" {
-			return nil, &FieldError{
+			return &FieldError{
 				Field: FieldActivation, Value: t.Raw,
 				Msg: fmt.Sprintf("trigger %d (%s) has no activation threshold", m.Index, m.Type),
 			}
@@ -176,85 +205,106 @@ func ApplyKEDA(so *keda.ScaledObject, v keda.Version, o *KEDAOverrides, load ked
 		tr.Metadata[m.ActivationParameter] = strconv.FormatFloat(t.Value, 'g', -1, 64)
 		out.Changes = append(out.Changes, fmt.Sprintf("trigger %d (%s): %s %s → %s", m.Index, triggerLabel(m), m.ActivationParameter, orDefault(old), tr.Metadata[m.ActivationParameter]))
 	}
-	seconds := func(f Field, d *time.Duration, least int64) (*int32, error) {
-		if d == nil {
-			return nil, nil
-		}
-		s := int64(*d / time.Second)
-		if *d%time.Second != 0 || s < least || s > math.MaxInt32 {
-			return nil, &FieldError{Field: f, Value: d.String(), Msg: fmt.Sprintf("must be whole seconds, at least %ds", least)}
-		}
-		n := int32(s)
-		return &n, nil
+	return nil
+}
+
+// wholeSeconds is d in whole seconds, at least least (nil for nil).
+func wholeSeconds(f Field, d *time.Duration, least int64) (*int32, error) {
+	if d == nil {
+		return nil, nil
 	}
-	if n, err := seconds(FieldCooldown, o.Cooldown, 0); err != nil {
-		return nil, err
+	s := int64(*d / time.Second)
+	if *d%time.Second != 0 || s < least || s > math.MaxInt32 {
+		return nil, &FieldError{Field: f, Value: d.String(), Msg: fmt.Sprintf("must be whole seconds, at least %ds", least)}
+	}
+	n := int32(s)
+	return &n, nil
+}
+
+// periods set cooldownPeriod and pollingInterval.
+func (out *KEDAEdit) periods(o *KEDAOverrides) error {
+	ed := out.ScaledObject
+	if n, err := wholeSeconds(FieldCooldown, o.Cooldown, 0); err != nil {
+		return err
 	} else if n != nil {
 		out.Changes = append(out.Changes, fmt.Sprintf("cooldownPeriod %s → %ds", secondsWords(ed.Spec.CooldownPeriod, keda.DefaultCooldownPeriod), *n))
 		ed.Spec.CooldownPeriod = n
 	}
-	if n, err := seconds(FieldPollingInterval, o.PollingInterval, 1); err != nil {
-		return nil, err
+	if n, err := wholeSeconds(FieldPollingInterval, o.PollingInterval, 1); err != nil {
+		return err
 	} else if n != nil {
 		out.Changes = append(out.Changes, fmt.Sprintf("pollingInterval %s → %ds", secondsWords(ed.Spec.PollingInterval, keda.DefaultPollingInterval), *n))
 		ed.Spec.PollingInterval = n
 	}
-	bound := func(f Field, name string, dst **int32, v *int32, least int32) error {
-		if v == nil {
-			return nil
-		}
-		if *v < least {
-			return &FieldError{Field: f, Value: strconv.Itoa(int(*v)), Msg: fmt.Sprintf("%s must be at least %d", name, least)}
-		}
-		old := "unset"
-		if *dst != nil {
-			old = strconv.Itoa(int(**dst))
-		}
-		n := *v
-		*dst = &n
-		out.Changes = append(out.Changes, fmt.Sprintf("%s %s → %d", name, old, n))
+	return nil
+}
+
+// bound sets the replica count *dst named name to v (nil: unchanged), at
+// least least.
+func (out *KEDAEdit) bound(f Field, name string, dst **int32, v *int32, least int32) error {
+	if v == nil {
 		return nil
 	}
-	if err := bound(FieldMin, "minReplicaCount", &ed.Spec.MinReplicaCount, o.Min, 0); err != nil {
-		return nil, err
+	if *v < least {
+		return &FieldError{Field: f, Value: strconv.Itoa(int(*v)), Msg: fmt.Sprintf("%s must be at least %d", name, least)}
 	}
-	if err := bound(FieldMax, "maxReplicaCount", &ed.Spec.MaxReplicaCount, o.Max, 1); err != nil {
-		return nil, err
+	old := "unset"
+	if *dst != nil {
+		old = strconv.Itoa(int(**dst))
+	}
+	n := *v
+	*dst = &n
+	out.Changes = append(out.Changes, fmt.Sprintf("%s %s → %d", name, old, n))
+	return nil
+}
+
+// bounds set minReplicaCount, maxReplicaCount and idleReplicaCount (a
+// negative idle removes it).
+func (out *KEDAEdit) bounds(o *KEDAOverrides) error {
+	ed := out.ScaledObject
+	if err := out.bound(FieldMin, "minReplicaCount", &ed.Spec.MinReplicaCount, o.Min, 0); err != nil {
+		return err
+	}
+	if err := out.bound(FieldMax, "maxReplicaCount", &ed.Spec.MaxReplicaCount, o.Max, 1); err != nil {
+		return err
 	}
 	if o.Idle != nil && *o.Idle < 0 {
 		if ed.Spec.IdleReplicaCount != nil {
 			out.Changes = append(out.Changes, fmt.Sprintf("idleReplicaCount %d → unset", *ed.Spec.IdleReplicaCount))
 		}
 		ed.Spec.IdleReplicaCount = nil
-	} else if err := bound(FieldIdle, "idleReplicaCount", &ed.Spec.IdleReplicaCount, o.Idle, 0); err != nil {
-		return nil, err
+		return nil
 	}
-	if o.FallbackReplicas != nil || o.FailureThreshold != nil {
-		if ed.Spec.Fallback == nil {
-			ed.Spec.Fallback = &keda.Fallback{FailureThreshold: 3, Behavior: keda.FallbackStatic}
-			out.Changes = append(out.Changes, "fallback added (static, failureThreshold 3 unless given)")
-		}
-		f := ed.Spec.Fallback
-		if o.FallbackReplicas != nil {
-			if *o.FallbackReplicas < 0 {
-				return nil, &FieldError{Field: FieldFallbackReplicas, Value: strconv.Itoa(int(*o.FallbackReplicas)), Msg: "must be at least 0"}
-			}
-			out.Changes = append(out.Changes, fmt.Sprintf("fallback.replicas %d → %d", f.Replicas, *o.FallbackReplicas))
-			f.Replicas = *o.FallbackReplicas
-		}
-		if o.FailureThreshold != nil {
-			if *o.FailureThreshold < 0 {
-				return nil, &FieldError{Field: FieldFailureThreshold, Value: strconv.Itoa(int(*o.FailureThreshold)), Msg: "must be at least 0"}
-			}
-			out.Changes = append(out.Changes, fmt.Sprintf("fallback.failureThreshold %d → %d", f.FailureThreshold, *o.FailureThreshold))
-			f.FailureThreshold = *o.FailureThreshold
-		}
+	return out.bound(FieldIdle, "idleReplicaCount", &ed.Spec.IdleReplicaCount, o.Idle, 0)
+}
+
+// fallback sets spec.fallback's replicas and failureThreshold, adding a
+// static fallback when the object has none.
+func (out *KEDAEdit) fallback(o *KEDAOverrides) error {
+	ed := out.ScaledObject
+	if o.FallbackReplicas == nil && o.FailureThreshold == nil {
+		return nil
 	}
-	// What the API server would refuse of the edited object is refused.
-	if err := keda.Validate(ed); err != nil {
-		return nil, &FieldError{Field: FieldBoundsKEDA, Msg: err.Error()}
+	if ed.Spec.Fallback == nil {
+		ed.Spec.Fallback = &keda.Fallback{FailureThreshold: 3, Behavior: keda.FallbackStatic}
+		out.Changes = append(out.Changes, "fallback added (static, failureThreshold 3 unless given)")
 	}
-	return out, nil
+	f := ed.Spec.Fallback
+	if o.FallbackReplicas != nil {
+		if *o.FallbackReplicas < 0 {
+			return &FieldError{Field: FieldFallbackReplicas, Value: strconv.Itoa(int(*o.FallbackReplicas)), Msg: "must be at least 0"}
+		}
+		out.Changes = append(out.Changes, fmt.Sprintf("fallback.replicas %d → %d", f.Replicas, *o.FallbackReplicas))
+		f.Replicas = *o.FallbackReplicas
+	}
+	if o.FailureThreshold != nil {
+		if *o.FailureThreshold < 0 {
+			return &FieldError{Field: FieldFailureThreshold, Value: strconv.Itoa(int(*o.FailureThreshold)), Msg: "must be at least 0"}
+		}
+		out.Changes = append(out.Changes, fmt.Sprintf("fallback.failureThreshold %d → %d", f.FailureThreshold, *o.FailureThreshold))
+		f.FailureThreshold = *o.FailureThreshold
+	}
+	return nil
 }
 
 // FieldBoundsKEDA is an edited ScaledObject the API server would refuse
@@ -382,7 +432,7 @@ func (l *KEDALoop) NextPoll(after time.Time) time.Time {
 func (l *KEDALoop) Poll(t time.Time, snap *engine.Snapshot) (OuterPoll, error) {
 	in := keda.Input{
 		ScaledObject: l.ScaledObject, Now: t, CurrentReplicas: snap.Target.SpecReplicas,
-		ReadyReplicas: readyOf(snap), Triggers: l.Triggers, HPA: snap.HPA, LoadLocation: l.LoadLocation, Version: l.Version,
+		ReadyReplicas: keda.ReadyReplicas(snap.Target.Selector, snap.Pods), Triggers: l.Triggers, HPA: snap.HPA, LoadLocation: l.LoadLocation, Version: l.Version,
 	}
 	for _, c := range snap.HPA.Status.Conditions {
 		if c.Type == autoscalingv2.ScalingActive {
@@ -428,25 +478,4 @@ func (l *KEDALoop) Notes() []string {
 		fmt.Sprintf("KEDA's operator polls every %s from the start (its first poll at the first sync): it scales from zero when a trigger is active and to zero (or idle) after the cooldown, past the HPA's behavior; the trigger values stay as given", l.interval()),
 		"KEDA's failure counts move at its polls only (the HPA's own requests would add to them)",
 	}
-}
-
-// readyOf counts the target's pods that are Running and Ready.
-func readyOf(snap *engine.Snapshot) *int32 {
-	sel, err := labels.Parse(snap.Target.Selector)
-	if err != nil || snap.Target.Selector == "" {
-		return nil
-	}
-	var n int32
-	for i := range snap.Pods {
-		p := &snap.Pods[i]
-		if !sel.Matches(labels.Set(p.Labels)) || p.Status.Phase != corev1.PodRunning {
-			continue
-		}
-		if slices.ContainsFunc(p.Status.Conditions, func(c corev1.PodCondition) bool {
-			return c.Type == corev1.PodReady && c.Status == corev1.ConditionTrue
-		}) {
-			n++
-		}
-	}
-	return &n
 }

@@ -1,7 +1,7 @@
 // Copyright 2026 The kubectl-hpa Authors.
 // SPDX-License-Identifier: Apache-2.0
 
-package action
+package recording
 
 import (
 	"testing"
@@ -74,7 +74,7 @@ func TestReplayGrid(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			start, n, phase, events := replayGrid(tc.events, from, until, step)
+			start, n, phase, events := ReplayGrid(tc.events, from, until, step)
 			if !start.Equal(tc.wantStart) || phase != tc.wantPhase || events != tc.wantEvents {
 				t.Errorf("start %s, phase %s from %d events; want %s, %s from %d",
 					start.Format("15:04:05.000"), phase, events, tc.wantStart.Format("15:04:05.000"), tc.wantPhase, tc.wantEvents)
@@ -92,7 +92,7 @@ func TestReplayGrid(t *testing.T) {
 func TestSyncPhasePrecise(t *testing.T) {
 	base := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
 	e := corev1.Event{Reason: "SuccessfulRescale", EventTime: metav1.NewMicroTime(base.Add(61*time.Second + 250*time.Millisecond))}
-	phase, n := syncPhase([]corev1.Event{e}, base, base.Add(time.Hour), 15*time.Second)
+	phase, n := SyncPhase([]corev1.Event{e}, base, base.Add(time.Hour), 15*time.Second)
 	if phase != 1250*time.Millisecond || n != 1 {
 		t.Errorf("phase %s from %d events, want 1.25s from 1", phase, n)
 	}

@@ -1,0 +1,746 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package whatif
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"time"
+
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	custommetricsv1beta2 "k8s.io/metrics/pkg/apis/custom_metrics/v1beta2"
+	externalmetricsv1beta1 "k8s.io/metrics/pkg/apis/external_metrics/v1beta1"
+	metricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/recording"
+)
+
+// replayPath is the controller replayed over a recording with one HPA spec.
+type replayPath struct {
+	name string
+	rec  *recording.Recording
+	set  engine.Settings
+	opts BacktestOptions
+	snap engine.Snapshot
+	sel  labels.Selector
+
+	// real holds one pod per recorded pod, refreshed at each sync, and
+	// realMetrics its PodMetrics, whose quantities are set in place.
+	real        []corev1.Pod
+	realMetrics []metricsv1beta1.PodMetrics
+	// resources are the recorded resource metrics; usage[i][r][c] is the
+	// series of real pod i, resource r, and its PodMetrics container c.
+	resources []*recording.Metric
+	usage     [][][]*recording.Series
+	// pods are the recorded Pods metrics; podsSeries[j][i] the series of
+	// metric j on real pod i; samples[i] every per-pod series of pod i.
+	pods       []*recording.Metric
+	podsSeries [][]*recording.Series
+	samples    [][]*recording.Series
+	// firstSample[i] is the first instant with a sample of real pod i
+	// (-1: none).
+	firstSample []int
+	// extras are the pods the replay runs beyond the real ones; gone are
+	// the real pods of the last sync that the workload has removed since,
+	// the newest last: the replay keeps them before adding new ones.
+	extras   []*extraPod
+	prevReal []int
+	gone     []int
+	template corev1.Pod
+	serial   int
+	// cur are the pods of the sync being built.
+	cur []syncPod
+
+	replicas int32
+	// labels name the metrics, in spec order.
+	labels []string
+	// scaledUp is when the replay last raised its count: the pods it adds
+	// are created then.
+	scaledUp time.Time
+	started  bool
+	// last is the decision of the last sync run.
+	last *explain.Decision
+	// full explains every sync in full (ReplayAt's last one).
+	full      bool
+	lastReady int
+}
+
+// syncPod is one pod of a sync: a real one (real ≥ 0) or an extra; early
+// marks a real pod the recording shows only later.
+type syncPod struct {
+	pod     *corev1.Pod
+	metrics *metricsv1beta1.PodMetrics
+	real    int
+	reports bool
+	early   bool
+}
+
+// extraPod is a pod the replay runs beyond the real ones: a real pod the
+// workload removed while the replay kept it (kept ≥ 0, its index), or a
+// new one.
+type extraPod struct {
+	pod      corev1.Pod
+	metrics  metricsv1beta1.PodMetrics
+	readyAt  time.Time
+	reportAt time.Time
+	kept     int
+}
+
+func newReplayPath(name string, base *engine.Snapshot, hpa *autoscalingv2.HorizontalPodAutoscaler, rec *recording.Recording, set engine.Settings, opts BacktestOptions) (*replayPath, error) {
+	p := &replayPath{name: name, rec: rec, set: set, opts: opts}
+	p.snap = engine.Snapshot{HPA: hpa.DeepCopy(), Target: base.Target, OtherHPAs: base.OtherHPAs}
+	p.snap.HPA.Status = autoscalingv2.HorizontalPodAutoscalerStatus{}
+	p.sel = labels.Everything()
+	if s, err := labels.Parse(base.Target.Selector); err == nil && base.Target.Selector != "" {
+		p.sel = s
+	}
+	for i := range rec.Metrics {
+		switch m := &rec.Metrics[i]; m.Kind {
+		case recording.KindResource:
+			p.resources = append(p.resources, m)
+		case recording.KindPods:
+			p.pods = append(p.pods, m)
+		}
+	}
+	podLabels := selectorLabels(base)
+	n := len(rec.Pods)
+	p.real = make([]corev1.Pod, n)
+	p.realMetrics = make([]metricsv1beta1.PodMetrics, n)
+	p.usage = make([][][]*recording.Series, n)
+	p.samples = make([][]*recording.Series, n)
+	for i := range rec.Pods {
+		name := rec.Pods[i].Name
+		p.real[i] = realPod(&rec.Pods[i], hpa.Namespace, podLabels)
+		p.realMetrics[i] = podMetricsFor(&p.real[i])
+		p.usage[i] = make([][]*recording.Series, len(p.resources))
+		for r, m := range p.resources {
+			p.usage[i][r] = make([]*recording.Series, len(p.realMetrics[i].Containers))
+			for c := range p.realMetrics[i].Containers {
+				p.usage[i][r][c] = m.PerPod[name][p.realMetrics[i].Containers[c].Name]
+			}
+			for _, s := range m.PerPod[name] {
+				p.samples[i] = append(p.samples[i], s)
+			}
+		}
+	}
+	p.podsSeries = make([][]*recording.Series, len(p.pods))
+	for j, m := range p.pods {
+		p.podsSeries[j] = make([]*recording.Series, n)
+		for i := range rec.Pods {
+			if s := m.PerPod[rec.Pods[i].Name][""]; s != nil {
+				p.podsSeries[j][i] = s
+				p.samples[i] = append(p.samples[i], s)
+			}
+		}
+	}
+	first := firstSamples(rec)
+	p.firstSample = make([]int, n)
+	for i := range rec.Pods {
+		p.firstSample[i] = -1
+		if k, ok := first[rec.Pods[i].Name]; ok {
+			p.firstSample[i] = k
+		}
+	}
+	switch {
+	case n > 0:
+		p.template = *p.real[n-1].DeepCopy()
+	case len(base.Pods) > 0:
+		p.template = *base.Pods[0].DeepCopy()
+	default:
+		return nil, fmt.Errorf("the recording of %s has no pods, and the workload has none now to copy", rec.Workload)
+	}
+	return p, nil
+}
+
+// selectorLabels returns labels that the target's selector matches: those
+// of a live pod it selects, or the selector's equality requirements.
+func selectorLabels(base *engine.Snapshot) map[string]string {
+	sel, err := labels.Parse(base.Target.Selector)
+	if err == nil {
+		for i := range base.Pods {
+			if sel.Matches(labels.Set(base.Pods[i].Labels)) {
+				return base.Pods[i].Labels
+			}
+		}
+	}
+	out := map[string]string{}
+	if err == nil {
+		reqs, _ := sel.Requirements()
+		for _, r := range reqs {
+			if v := r.Values().UnsortedList(); len(v) == 1 {
+				out[r.Key()] = v[0]
+			}
+		}
+	}
+	return out
+}
+
+// realPod builds the pod object of a recorded pod (readiness is set per
+// sync by refresh).
+func realPod(rp *recording.Pod, ns string, sel map[string]string) corev1.Pod {
+	lbl := rp.Labels
+	if len(lbl) == 0 {
+		lbl = sel
+	}
+	pod := corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: rp.Name, Namespace: ns, Labels: lbl, CreationTimestamp: metav1.NewTime(rp.Created)},
+		Status: corev1.PodStatus{
+			Phase:      corev1.PodRunning,
+			Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionFalse}},
+		},
+	}
+	started := rp.Created
+	if rp.Started != nil {
+		started = *rp.Started
+	}
+	pod.Status.StartTime = &metav1.Time{Time: started}
+	for _, c := range rp.Containers {
+		ctr := corev1.Container{Name: c.Name, Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{}}}
+		for res, v := range c.Requests {
+			ctr.Resources.Requests[corev1.ResourceName(res)] = quantity(corev1.ResourceName(res), requestMilli(corev1.ResourceName(res), v))
+		}
+		pod.Spec.Containers = append(pod.Spec.Containers, ctr)
+	}
+	return pod
+}
+
+// requestMilli turns a recorded request (millicores for cpu, bytes for
+// memory) into milli-units.
+func requestMilli(res corev1.ResourceName, v int64) int64 {
+	if res == corev1.ResourceCPU {
+		return v
+	}
+	return v * 1000
+}
+
+// podMetricsFor returns an empty PodMetrics with a usage list per container
+// of p, whose values the syncs set.
+func podMetricsFor(p *corev1.Pod) metricsv1beta1.PodMetrics {
+	pm := metricsv1beta1.PodMetrics{ObjectMeta: metav1.ObjectMeta{Name: p.Name, Namespace: p.Namespace, Labels: p.Labels}}
+	for _, c := range usageContainers(p) {
+		pm.Containers = append(pm.Containers, metricsv1beta1.ContainerMetrics{Name: c.Name, Usage: corev1.ResourceList{}})
+	}
+	return pm
+}
+
+// recordedCount reports whether the recording has the real replica count
+// (else it is the number of pods that existed).
+func (p *replayPath) recordedCount() bool { return len(p.rec.Replicas.Changes) > 0 }
+
+// actualAt returns the real replica count at instant k and whether it was
+// recorded (else it is the number of pods that existed).
+func (p *replayPath) actualAt(k int) (int32, bool) {
+	if n, ok := p.rec.Replicas.ReplicasAt(p.rec.Instant(k)); ok {
+		return n, true
+	}
+	return int32(len(p.rec.PodsAt(k))), false
+}
+
+// sync builds the inputs of the sync at instant k and replays it.
+func (p *replayPath) sync(k int) (*explain.Decision, error) {
+	rec := p.rec
+	t := rec.Instant(k)
+	actual, known := p.actualAt(k)
+	// The replay starts from the real count at the first instant the
+	// record of it covers (the workload may be younger than the warm-up);
+	// before that it runs the pods that existed.
+	if !p.started || !known && p.recordedCount() {
+		p.replicas = actual
+		p.started = known || !p.recordedCount()
+	}
+	// A change the controller did not make (the workload created, scaled
+	// by hand) is the count the controller reads at its next sync, in
+	// every replay.
+	if k > 0 {
+		prev := rec.Instant(k - 1)
+		for _, c := range rec.Replicas.Changes {
+			if c.External && c.At.After(prev) && !c.At.After(t) {
+				p.replicas = c.Replicas
+			}
+		}
+	}
+	// The pods of this sync: the real ones, less or more.
+	p.cur = p.cur[:0]
+	live := 0
+	for i := range rec.Pods {
+		if rec.Pods[i].Exists(t) {
+			p.refresh(i, t)
+			p.cur = append(p.cur, syncPod{pod: &p.real[i], metrics: &p.realMetrics[i], real: i})
+			if p.real[i].DeletionTimestamp == nil {
+				live++
+			}
+		}
+	}
+	p.alignToActual(int(actual), live, t)
+	for _, i := range p.prevReal {
+		if !rec.Pods[i].Exists(t) && !slices.Contains(p.gone, i) {
+			p.gone = append(p.gone, i)
+		}
+	}
+	p.prevReal = p.prevReal[:0]
+	exact := p.replicas == actual
+	switch {
+	case p.replicas > actual:
+		p.growExtras(int(p.replicas-actual), t)
+		for _, e := range p.extras {
+			p.refreshExtra(e, t)
+			p.cur = append(p.cur, syncPod{pod: &e.pod, metrics: &e.metrics, real: -1, reports: !t.Before(e.reportAt)})
+		}
+	case p.replicas < actual:
+		p.extras, p.gone = p.extras[:0], p.gone[:0]
+		drop := min(int(actual-p.replicas), len(p.cur))
+		sort.SliceStable(p.cur, func(a, b int) bool { return podOrder(p.cur[a].pod, p.cur[b].pod) })
+		p.cur = p.cur[:len(p.cur)-drop]
+	default:
+		p.extras, p.gone = p.extras[:0], p.gone[:0]
+	}
+	for _, sp := range p.cur {
+		if sp.real >= 0 && !sp.early {
+			p.prevReal = append(p.prevReal, sp.real)
+		}
+	}
+	for j := range p.cur {
+		if sp := &p.cur[j]; sp.real >= 0 && !sp.early {
+			sp.reports = p.reports(sp.real, k, t)
+		}
+	}
+
+	snap := &p.snap
+	snap.Now = t
+	snap.Target.SpecReplicas = p.replicas
+	snap.Target.StatusReplicas = int32(len(p.cur))
+	snap.Pods = snap.Pods[:0]
+	for j := range p.cur {
+		snap.Pods = append(snap.Pods, *p.cur[j].pod)
+	}
+	ts := metav1.NewTime(t.Add(-rec.SampleLag))
+	window := metav1.Duration{Duration: rec.SampleWindow}
+	snap.PodMetrics = snap.PodMetrics[:0]
+	snap.CustomMetrics = snap.CustomMetrics[:0]
+	snap.ExternalMetrics = snap.ExternalMetrics[:0]
+	snap.APIErrors = nil
+
+	// Resource samples.
+	for r, m := range p.resources {
+		p.fillResource(r, corev1.ResourceName(m.Name), k, t, exact)
+	}
+	p.lastReady = 0
+	for j := range p.cur {
+		sp := &p.cur[j]
+		if isReady(sp.pod) && p.sel.Matches(labels.Set(sp.pod.Labels)) {
+			p.lastReady++
+		}
+		if !sp.reports || len(p.resources) == 0 {
+			continue
+		}
+		sp.metrics.Timestamp, sp.metrics.Window = ts, window
+		snap.PodMetrics = append(snap.PodMetrics, *sp.metrics)
+	}
+	// Pods, Object and External metrics.
+	for j := range p.pods {
+		p.fillPods(j, k, t, exact, ts)
+	}
+	for i := range rec.Metrics {
+		if m := &rec.Metrics[i]; m.Kind == recording.KindObject || m.Kind == recording.KindExternal {
+			p.fillTotal(m, k, ts)
+		}
+	}
+	// Only the last sync of a replay is explained in full: the others keep
+	// their outcomes (Settings.Brief).
+	set := p.set
+	set.Brief = k < rec.Len-1 && !p.full
+	return engine.Evaluate(snap, set)
+}
+
+// lookAhead is how far ahead of a sync a pod the recording has not seen
+// yet may already exist: a store sees a new pod at its first sample, some
+// scrapes after the pod was created.
+const lookAhead = 30 * time.Second
+
+// alignToActual makes the real pods of a sync agree with the real count
+// where the recording sees pods late (at their first sample) or lets them
+// linger (until their last): with fewer live pods than the real count, the
+// pods the recording shows within lookAhead are added, Pending; with more,
+// the newest are marked terminating, as the controller ignores the pods a
+// scale-down is removing.
+func (p *replayPath) alignToActual(actual, live int, t time.Time) {
+	switch {
+	case live < actual:
+		for i := range p.rec.Pods {
+			if live >= actual {
+				break
+			}
+			rp := &p.rec.Pods[i]
+			if !rp.Created.After(t) || rp.Created.After(t.Add(lookAhead)) {
+				continue
+			}
+			pod := &p.real[i]
+			pod.Status.Phase = corev1.PodPending
+			pod.Status.Conditions[0].Status, pod.Status.Conditions[0].LastTransitionTime = corev1.ConditionFalse, metav1.NewTime(t)
+			pod.DeletionTimestamp = nil
+			p.cur = append(p.cur, syncPod{pod: pod, metrics: &p.realMetrics[i], real: i, early: true})
+			live++
+		}
+	case live > actual:
+		idx := make([]int, 0, len(p.cur))
+		for j := range p.cur {
+			if p.cur[j].pod.DeletionTimestamp == nil {
+				idx = append(idx, j)
+			}
+		}
+		sort.SliceStable(idx, func(a, b int) bool {
+			return p.rec.Pods[p.cur[idx[a]].real].Created.After(p.rec.Pods[p.cur[idx[b]].real].Created)
+		})
+		for _, j := range idx[:live-actual] {
+			p.cur[j].pod.DeletionTimestamp = &metav1.Time{Time: t}
+		}
+	}
+}
+
+// reports says whether real pod i has a sample at k: a recorded one, once
+// its creation is SampleDelay old.
+func (p *replayPath) reports(i, k int, t time.Time) bool {
+	if !p.hasSample(i, k) {
+		return false
+	}
+	// A pod whose creation is known (before its first recorded sample)
+	// reports to the metrics API SampleDelay after it; one created at its
+	// first sample as far as the recording knows reports from then on.
+	if c := p.rec.Pods[i].Created; p.firstSample[i] >= 0 && c.Before(p.rec.Instant(p.firstSample[i]).Add(-p.rec.Step)) {
+		return !t.Before(c.Add(p.opts.SampleDelay))
+	}
+	return true
+}
+
+// hasSample reports whether real pod i has a recorded sample at k.
+func (p *replayPath) hasSample(i, k int) bool {
+	for _, s := range p.samples[i] {
+		if _, ok := s.At(k); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// syncOutcome is what the summaries keep of one replayed sync.
+type syncOutcome struct {
+	current, desired int32
+	rescale          bool
+	reason           string
+	// recommendation is the metrics' combined proposal (recOK false when
+	// the metrics failed); filled says a fill-in shaped it.
+	recommendation int32
+	recOK, filled  bool
+	maxReplicas    int32
+	// above has bit i set when metric i was above its target.
+	above uint64
+}
+
+func (o *syncOutcome) after() int32 {
+	if o.rescale {
+		return o.desired
+	}
+	return o.current
+}
+
+// run replays every sync of the recording and returns the outcomes of
+// those from first on; with proj, it also appends their steps and
+// rescales to it.
+func (p *replayPath) run(first int, proj *explain.Projection) ([]syncOutcome, error) {
+	out := make([]syncOutcome, 0, p.rec.Len-first)
+	for k := 0; k < p.rec.Len; k++ {
+		t := p.rec.Instant(k)
+		dec, err := p.sync(k)
+		if err != nil {
+			return nil, fmt.Errorf("replay the sync at %s: %w", t.UTC().Format(time.RFC3339), err)
+		}
+		if k >= first {
+			if p.labels == nil {
+				for i := range dec.Metrics {
+					p.labels = append(p.labels, dec.Metrics[i].Label())
+				}
+			}
+			out = append(out, outcomeOf(dec))
+			p.last = dec
+			if proj != nil {
+				step := stepOf(dec, t, p.rec.Instant(first), p.lastReady)
+				proj.Steps = append(proj.Steps, step)
+				if dec.Rescale {
+					proj.Rescales = append(proj.Rescales, explain.ProjectedRescale{Time: t, Offset: step.Offset, From: dec.CurrentReplicas, To: dec.DesiredReplicas, Reason: dec.RescaleReason})
+				}
+			}
+		}
+		p.apply(dec)
+	}
+	return out, nil
+}
+
+// outcomeOf keeps what the summaries need of a decision.
+func outcomeOf(dec *explain.Decision) syncOutcome {
+	o := syncOutcome{
+		current: dec.CurrentReplicas, desired: dec.DesiredReplicas, rescale: dec.Rescale, reason: dec.RescaleReason,
+		maxReplicas: dec.Target.MaxReplicas, filled: filledIn(dec),
+	}
+	if r := dec.Recommendation; r != nil && !r.Failed {
+		o.recommendation, o.recOK = r.Replicas, true
+	}
+	for i := range dec.Metrics {
+		if i < 64 && aboveTarget(&dec.Metrics[i]) {
+			o.above |= 1 << i
+		}
+	}
+	return o
+}
+
+// syncAt replays the sync at k on the real pods at the count n, whatever
+// this path decided before: the metrics of the actual curve. (The
+// controller history it carries is not the real one; the metrics do not
+// depend on it.)
+func (p *replayPath) syncAt(k int, n int32) (syncOutcome, error) {
+	p.replicas, p.started = n, true
+	dec, err := p.sync(k)
+	if err != nil {
+		return syncOutcome{}, fmt.Errorf("replay the sync at %s: %w", p.rec.Instant(k).UTC().Format(time.RFC3339), err)
+	}
+	p.apply(dec)
+	return outcomeOf(dec), nil
+}
+
+// apply carries a decision into the next sync.
+func (p *replayPath) apply(d *explain.Decision) {
+	p.snap.HPA.Status = *d.Status.DeepCopy()
+	p.snap.State = d.StateAfter.DeepCopy()
+	p.snap.State.Provenance = explain.Observed
+	if d.Rescale {
+		if d.DesiredReplicas > p.replicas {
+			p.scaledUp = d.Now
+		}
+		p.replicas = d.DesiredReplicas
+	}
+}
+
+// refresh sets a real pod's readiness at t.
+func (p *replayPath) refresh(i int, t time.Time) {
+	rp, pod := &p.rec.Pods[i], &p.real[i]
+	ready, since := rp.ReadyAt(t)
+	c := &pod.Status.Conditions[0]
+	c.Status, c.LastTransitionTime = corev1.ConditionFalse, metav1.NewTime(since)
+	if ready {
+		c.Status = corev1.ConditionTrue
+	}
+	pod.Status.Phase = corev1.PodRunning
+	if ph := rp.PhaseAt(t); ph != "" {
+		pod.Status.Phase = corev1.PodPhase(ph)
+	}
+	pod.DeletionTimestamp = nil
+	if rp.TerminatingAt(t) {
+		pod.DeletionTimestamp = &metav1.Time{Time: *rp.Terminating}
+	}
+}
+
+// growExtras keeps n extra pods: new ones are created at the replay's last
+// scale-up (at t when there was none since the period began), the newest
+// go first.
+func (p *replayPath) growExtras(n int, t time.Time) {
+	if !p.scaledUp.IsZero() && p.scaledUp.Before(t) {
+		t = p.scaledUp
+	}
+	// First the real pods the workload removed and the replay keeps: as
+	// they were, ready and reporting.
+	for len(p.extras) < n && len(p.gone) > 0 {
+		i := p.gone[len(p.gone)-1]
+		p.gone = p.gone[:len(p.gone)-1]
+		e := &extraPod{pod: *p.real[i].DeepCopy(), kept: i}
+		e.pod.DeletionTimestamp = nil
+		e.pod.Status.Phase = corev1.PodRunning
+		e.metrics = podMetricsFor(&e.pod)
+		p.extras = append(p.extras, e)
+	}
+	for len(p.extras) < n {
+		p.serial++
+		e := &extraPod{pod: *p.template.DeepCopy(), readyAt: t.Add(p.opts.PodStartup), reportAt: t.Add(p.opts.SampleDelay), kept: -1}
+		e.pod.Name = fmt.Sprintf("replayed-%d", p.serial)
+		e.pod.UID = ""
+		e.pod.CreationTimestamp = metav1.NewTime(t)
+		e.pod.Status = corev1.PodStatus{
+			Phase: corev1.PodRunning, StartTime: &metav1.Time{Time: t},
+			Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionFalse, LastTransitionTime: metav1.NewTime(t)}},
+		}
+		e.metrics = podMetricsFor(&e.pod)
+		p.extras = append(p.extras, e)
+	}
+	p.extras = p.extras[:n]
+}
+
+func (p *replayPath) refreshExtra(e *extraPod, t time.Time) {
+	if e.kept >= 0 {
+		return
+	}
+	if c := &e.pod.Status.Conditions[0]; c.Status != corev1.ConditionTrue && !t.Before(e.readyAt) {
+		c.Status, c.LastTransitionTime = corev1.ConditionTrue, metav1.NewTime(e.readyAt)
+	}
+}
+
+// fillResource sets the usage of resource r (named res) on the reporting
+// pods: the recorded samples when the pods are the real ones, else the
+// real pods' total (or average) spread by the load model. The first
+// pods of the sync that are real come first.
+func (p *replayPath) fillResource(r int, res corev1.ResourceName, k int, t time.Time, exact bool) {
+	if exact {
+		for j := range p.cur {
+			sp := &p.cur[j]
+			if !sp.reports {
+				continue
+			}
+			for c := range sp.metrics.Containers {
+				if v, ok := p.usage[sp.real][r][c].At(k); ok {
+					sp.metrics.Containers[c].Usage[res] = usageQuantity(res, v)
+				} else {
+					delete(sp.metrics.Containers[c].Usage, res)
+				}
+			}
+		}
+		return
+	}
+	// The real pods' total per container, and how many had a sample:
+	// every real pod that existed counts, kept or not, as soon as the
+	// store has its sample (the load was on it, reported or not).
+	var totals []float64
+	n := 0
+	for i := range p.rec.Pods {
+		if !p.rec.Pods[i].Exists(t) || !p.hasSample(i, k) {
+			continue
+		}
+		seen := false
+		for c, s := range p.usage[i][r] {
+			if v, ok := s.At(k); ok {
+				for len(totals) <= c {
+					totals = append(totals, 0)
+				}
+				totals[c] += v
+				seen = true
+			}
+		}
+		if seen {
+			n++
+		}
+	}
+	// Constant-total: the load is shared by the pods that are ready (as a
+	// load balancer shares it), reported or not yet.
+	share := 0
+	for j := range p.cur {
+		if isReady(p.cur[j].pod) {
+			share++
+		}
+	}
+	for j := range p.cur {
+		sp := &p.cur[j]
+		if !sp.reports {
+			continue
+		}
+		for c := range sp.metrics.Containers {
+			if n == 0 || c >= len(totals) {
+				delete(sp.metrics.Containers[c].Usage, res)
+				continue
+			}
+			v := totals[c] / float64(n)
+			if p.opts.LoadModel == explain.LoadConstantTotal {
+				v = totals[c] / float64(max(share, 1))
+			}
+			sp.metrics.Containers[c].Usage[res] = usageQuantity(res, v)
+		}
+	}
+}
+
+// usageQuantity is a recorded usage as metrics-server reports it: cpu in
+// nanocores (from cores), memory in bytes.
+func usageQuantity(res corev1.ResourceName, v float64) resource.Quantity {
+	if res == corev1.ResourceCPU {
+		return *resource.NewScaledQuantity(int64(math.Round(v*1e9)), resource.Nano)
+	}
+	return *resource.NewQuantity(int64(math.Round(v)), resource.BinarySI)
+}
+
+// fillPods adds the samples of Pods metric j: the recorded ones when the
+// pods are the real ones, else spread by the load model.
+func (p *replayPath) fillPods(j, k int, t time.Time, exact bool, ts metav1.Time) {
+	m := p.pods[j]
+	add := func(pod *corev1.Pod, v float64) {
+		p.snap.CustomMetrics = append(p.snap.CustomMetrics, custommetricsv1beta2.MetricValue{
+			DescribedObject: corev1.ObjectReference{Kind: "Pod", APIVersion: "/v1", Name: pod.Name, Namespace: pod.Namespace},
+			Metric:          custommetricsv1beta2.MetricIdentifier{Name: m.Name},
+			Timestamp:       ts, Value: *resource.NewMilliQuantity(int64(math.Round(v*1000)), resource.DecimalSI),
+		})
+	}
+	if exact {
+		for _, sp := range p.cur {
+			if v, ok := p.podsSeries[j][sp.real].At(k); ok && sp.reports {
+				add(sp.pod, v)
+			}
+		}
+		return
+	}
+	var total float64
+	n := 0
+	for i := range p.rec.Pods {
+		if v, ok := p.podsSeries[j][i].At(k); ok && p.rec.Pods[i].Exists(t) {
+			total += v
+			n++
+		}
+	}
+	share := 0
+	for _, sp := range p.cur {
+		if isReady(sp.pod) {
+			share++
+		}
+	}
+	if n == 0 || share == 0 {
+		return
+	}
+	for _, sp := range p.cur {
+		if !sp.reports {
+			continue
+		}
+		v := total / float64(n)
+		if p.opts.LoadModel == explain.LoadConstantTotal {
+			v = total / float64(share)
+		}
+		add(sp.pod, v)
+	}
+}
+
+// fillTotal adds the value of an Object or External metric at k, or the
+// error the controller would meet without one.
+func (p *replayPath) fillTotal(m *recording.Metric, k int, ts metav1.Time) {
+	v, ok := m.Total.At(k)
+	if !ok {
+		if p.snap.APIErrors == nil {
+			p.snap.APIErrors = map[string]string{}
+		}
+		p.snap.APIErrors[m.Kind+":"+m.Name] = fmt.Sprintf("no recorded value at %s (query %s)", p.rec.Instant(k).UTC().Format(time.RFC3339), m.Query)
+		return
+	}
+	q := *resource.NewMilliQuantity(int64(math.Round(v*1000)), resource.DecimalSI)
+	if m.Kind == recording.KindExternal {
+		p.snap.ExternalMetrics = append(p.snap.ExternalMetrics, externalmetricsv1beta1.ExternalMetricValue{MetricName: m.Name, Timestamp: ts, Value: q})
+		return
+	}
+	for _, spec := range p.snap.HPA.Spec.Metrics {
+		if o := spec.Object; o != nil && spec.Type == autoscalingv2.ObjectMetricSourceType && o.Metric.Name == m.Name {
+			p.snap.CustomMetrics = append(p.snap.CustomMetrics, custommetricsv1beta2.MetricValue{
+				DescribedObject: corev1.ObjectReference{Kind: o.DescribedObject.Kind, APIVersion: o.DescribedObject.APIVersion, Name: o.DescribedObject.Name, Namespace: p.snap.HPA.Namespace},
+				Metric:          custommetricsv1beta2.MetricIdentifier{Name: m.Name},
+				Timestamp:       ts, Value: q,
+			})
+		}
+	}
+}
