@@ -9,6 +9,65 @@ import (
 	"fmt"
 )
 
+// ExplainInput is explain's options (ExplainOptions): the HPAs it
+// replays, --at and its recorded load, the history, and the flags of the
+// command line only.
+type ExplainInput struct {
+	// AllNamespaces (-A) and Selector (-l) select many HPAs.
+	AllNamespaces bool
+	Selector      string
+	// At is a past instant (a duration ago, an RFC 3339 time or a UTC time
+	// of day) whose sync to explain over Recorded.
+	At       string
+	Recorded RecordedInput
+	// NoHistory ignores the history watches recorded (and records none).
+	NoHistory bool
+	// Dump is a file to write the gathered snapshot to, in the offline
+	// format, so that explain -f reproduces the explanation.
+	Dump string
+	// Watch replays the HPA at every sync and as its inputs change.
+	Watch bool
+	// ExitCode exits 2 when an HPA has a problem of FailOn (which implies
+	// it; see ParseFailOn).
+	ExitCode bool
+	FailOn   string
+}
+
+// flag names the option that sets field, for a message.
+func (in *ExplainInput) flag(field any) string { return ExplainOptions.Named(in, field).Flag() }
+
+// Gate returns the gate of --exit-code and --fail-on, nil without them.
+func (in ExplainInput) Gate() (*Gate, error) {
+	if !in.ExitCode && in.FailOn == "" {
+		return nil, nil
+	}
+	failOn, err := ParseFailOn(in.FailOn)
+	if err != nil {
+		return nil, err
+	}
+	return NewGate(failOn), nil
+}
+
+// AtConfig checks --at and its recorded load and returns the explain of
+// the past sync, or nil without --at.
+func (in ExplainInput) AtConfig(src Source, name string, settings SettingsOverrides) (*ExplainAtConfig, error) {
+	if in.At == "" {
+		if in.Recorded.Used() {
+			return nil, in.Recorded.usedError(in.flag(&in.At))
+		}
+		return nil, nil
+	}
+	at, err := ParsePast(in.At, src.Now)
+	if err != nil {
+		return nil, usageErrorf("%s: %w", in.flag(&in.At), err)
+	}
+	load, err := in.Recorded.Load()
+	if err != nil {
+		return nil, err
+	}
+	return &ExplainAtConfig{Source: src, Name: name, Settings: settings, At: at, Load: load}, nil
+}
+
 // ExplainModes are what explain's arguments and flags ask for; Check
 // refuses the combinations that make no sense.
 type ExplainModes struct {
