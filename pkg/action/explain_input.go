@@ -5,7 +5,6 @@ package action
 
 import (
 	"context"
-	"errors"
 	"fmt"
 )
 
@@ -84,25 +83,31 @@ type ExplainModes struct {
 
 // Check returns the first contradiction among the modes, nil without.
 func (m ExplainModes) Check() error {
+	var in ExplainInput
+	var src SourceInput
+	short := func(o string) string { return "-" + o }
+	all, sel := short(ExplainOptions.Named(&in, &in.AllNamespaces).Shorthand), short(ExplainOptions.Named(&in, &in.Selector).Shorthand)
+	files := short(SourceOptions.Named(&src, &src.Files).Shorthand)
+	dump, watch, at := in.flag(&in.Dump), in.flag(&in.Watch), in.flag(&in.At)
 	switch {
 	case len(m.Args) > 1:
 		return fmt.Errorf("at most one HorizontalPodAutoscaler name is expected, got %d: %v", len(m.Args), m.Args)
 	case m.Name != "" && (m.AllNamespaces || m.Selector != ""):
-		return errors.New("a NAME cannot be combined with -A or -l")
+		return fmt.Errorf("a NAME cannot be combined with %s or %s", all, sel)
 	case m.Name == "" && m.Files:
-		return errors.New("the name of the HorizontalPodAutoscaler is required with -f")
+		return fmt.Errorf("the name of the HorizontalPodAutoscaler is required with %s", files)
 	case m.Name == "" && m.Dump:
-		return errors.New("--dump writes the snapshot of one HPA: give its NAME")
+		return fmt.Errorf("%s writes the snapshot of one HPA: give its NAME", dump)
 	case m.Watch && m.Files:
-		return errors.New("--watch follows a live cluster; it cannot be combined with -f")
+		return fmt.Errorf("%s follows a live cluster; it cannot be combined with %s", watch, files)
 	case m.Watch && m.Dump:
-		return errors.New("--watch and --dump cannot be combined")
+		return fmt.Errorf("%s and %s cannot be combined", watch, dump)
 	case m.Watch && m.Now:
-		return errors.New("--watch replays at the current time; it cannot be combined with --now")
+		return fmt.Errorf("%s replays at the current time; it cannot be combined with %s", watch, SourceOptions.Named(&src, &src.Now).Flag())
 	case m.At && (m.Name == "" || m.Watch || m.Dump):
-		return errors.New("--at explains one HPA's past sync: give its NAME, without --watch or --dump")
+		return fmt.Errorf("%s explains one HPA's past sync: give its NAME, without %s or %s", at, watch, dump)
 	case m.Watch && m.Gate:
-		return errors.New("--exit-code gates on one replay, and a watch ends only when stopped (with exit 0): drop --exit-code or --watch")
+		return fmt.Errorf("%s gates on one replay, and a watch ends only when stopped (with exit 0): drop %s or %s", in.flag(&in.ExitCode), in.flag(&in.ExitCode), watch)
 	}
 	return nil
 }
