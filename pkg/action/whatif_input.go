@@ -330,6 +330,7 @@ func fieldFlag(f whatif.Field) (string, bool) {
 		return in.flag(&in.ScaleUpTolerance) + "/" + in.flag(&in.ScaleDownTolerance), true
 	case whatif.FieldBoundsKEDA:
 		return "the ScaledObject's overrides", true
+	default:
 	}
 	field, ok := fields[f]
 	if !ok {

@@ -92,15 +92,15 @@ type OutputFlags struct {
 	Display display.Options
 }
 
-// AddFlags binds -o, and with display the text view's flags.
-func (o *OutputFlags) AddFlags(c *cobra.Command, display bool) {
+// AddFlags binds -o, and withDisplay the text view's flags.
+func (o *OutputFlags) AddFlags(c *cobra.Command, withDisplay bool) {
 	if o.Output == "" {
 		o.Output = string(render.FormatText)
 	}
 	fs := c.Flags()
 	fs.StringVarP(&o.Output, "output", "o", o.Output, "Output format: one of "+strings.Join(render.Formats(), ", "))
 	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(render.Formats(), cobra.ShellCompDirectiveNoFileComp))
-	if display {
+	if withDisplay {
 		addDisplayFlags(fs, &o.Display)
 		_ = c.RegisterFlagCompletionFunc("color", cobra.FixedCompletions([]string{"auto", "always", "never"}, cobra.ShellCompDirectiveNoFileComp))
 	}

@@ -145,19 +145,22 @@ func Height(w io.Writer) int {
 }
 
 // ColorValue is the flag value of --color (pflag.Value's methods).
-func ColorValue(m *ColorMode) *colorValue { return (*colorValue)(m) }
+func ColorValue(m *ColorMode) *ColorFlag { return (*ColorFlag)(m) }
 
-// colorValue parses --color.
-type colorValue ColorMode
+// ColorFlag parses --color.
+type ColorFlag ColorMode
 
-func (c *colorValue) String() string { return string(*c) }
+// String is the value, as pflag shows it.
+func (c *ColorFlag) String() string { return string(*c) }
 
-func (c *colorValue) Type() string { return "string" }
+// Type names the kind of value in the help.
+func (c *ColorFlag) Type() string { return "string" }
 
-func (c *colorValue) Set(s string) error {
+// Set parses a value given to the flag.
+func (c *ColorFlag) Set(s string) error {
 	switch m := ColorMode(strings.ToLower(strings.TrimSpace(s))); m {
 	case ColorAuto, ColorAlways, ColorNever:
-		*c = colorValue(m)
+		*c = ColorFlag(m)
 		return nil
 	default:
 		return fmt.Errorf("want auto, always or never")
@@ -167,25 +170,29 @@ func (c *colorValue) Set(s string) error {
 // PodsValue is the flag value of --pods (on PodsAll, off PodsNone) and of
 // --no-pods (the reverse): two boolean flags that set one mode, the last
 // one given winning.
-func PodsValue(mode *render.PodsMode, on, off render.PodsMode) *podsValue {
-	return &podsValue{mode: mode, on: on, off: off}
+func PodsValue(mode *render.PodsMode, on, off render.PodsMode) *PodsFlag {
+	return &PodsFlag{mode: mode, on: on, off: off}
 }
 
-type podsValue struct {
+// PodsFlag parses --pods or --no-pods.
+type PodsFlag struct {
 	mode    *render.PodsMode
 	on, off render.PodsMode
 }
 
-func (p *podsValue) String() string {
+// String is the value, as pflag shows it.
+func (p *PodsFlag) String() string {
 	if p.mode != nil && *p.mode == p.on {
 		return "true"
 	}
 	return "false"
 }
 
-func (p *podsValue) Type() string { return "bool" }
+// Type names the kind of value in the help.
+func (p *PodsFlag) Type() string { return "bool" }
 
-func (p *podsValue) Set(s string) error {
+// Set parses a value given to the flag.
+func (p *PodsFlag) Set(s string) error {
 	b, err := strconv.ParseBool(s)
 	if err != nil {
 		return fmt.Errorf("want true or false")

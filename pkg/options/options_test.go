@@ -71,7 +71,12 @@ func TestValuesActAsPflags(t *testing.T) {
 
 	for _, args := range [][]string{
 		{"--s=x", "--l", "a,b", "--l", "c", "-c", "d,e", "-c", "f", "--b", "--i", "0x10", "--f", "1e-2", "--d", "2m", "--plain", "3s"},
-		{"--i", "x"}, {"--i", "4294967296"}, {"--f", "one"}, {"--d", "5x"}, {"--b=maybe"}, {"-c", `"a`},
+		{"--i", "x"},
+		{"--i", "4294967296"},
+		{"--f", "one"},
+		{"--d", "5x"},
+		{"--b=maybe"},
+		{"-c", `"a`},
 	} {
 		var in input
 		errOurs := bind(&in).Parse(args)

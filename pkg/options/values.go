@@ -80,6 +80,7 @@ func (s *commaValue) String() string {
 	}
 	return "[" + strings.Join(*s.p, ",") + "]"
 }
+
 func (s *commaValue) Set(v string) error {
 	if v == "" {
 		return nil
@@ -143,6 +144,7 @@ func (i *int32Value) String() string {
 	}
 	return strconv.FormatInt(int64(**i.p), 10)
 }
+
 func (i *int32Value) Set(v string) error {
 	x, err := strconv.ParseInt(v, 0, 32)
 	if err != nil {
@@ -172,6 +174,7 @@ func (f *float64Value) String() string {
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
+
 func (f *float64Value) Set(v string) error {
 	x, err := strconv.ParseFloat(v, 64)
 	if err != nil {
@@ -205,6 +208,7 @@ func (d *durationValue) String() string {
 	}
 	return v.String()
 }
+
 func (d *durationValue) Set(v string) error {
 	x, err := time.ParseDuration(v)
 	if err != nil {
@@ -229,6 +233,7 @@ func (d *plainDuration) String() string {
 	}
 	return time.Duration(*d).String()
 }
+
 func (d *plainDuration) Set(v string) error {
 	x, err := time.ParseDuration(v)
 	*d = plainDuration(x)

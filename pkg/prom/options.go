@@ -84,27 +84,47 @@ const clientOnly = "kubectl hpa mcp takes them as its own flags: one Prometheus 
 // ConfigFlags offer the kubeconfig's. Only the endpoint is also an
 // argument of the MCP tools that read recorded load.
 var Declared = options.Options[Options]{
-	{Name: FlagEndpoint, Help: "Where the recorded load is: a URL (http://prometheus:9090) or NAMESPACE/SERVICE:PORT reached through the API server's service proxy (default $" + EnvEndpoint + ")",
+	{
+		Name: FlagEndpoint, Help: "Where the recorded load is: a URL (http://prometheus:9090) or NAMESPACE/SERVICE:PORT reached through the API server's service proxy (default $" + EnvEndpoint + ")",
 		Desc:  "Where the recorded load is: a URL (http://prometheus:9090) or NAMESPACE/SERVICE:PORT through the API server's service proxy; default: the server's --prometheus or $" + EnvEndpoint,
-		Field: func(o *Options) options.Value { return options.String(&o.Endpoint) }},
-	{Name: FlagToken, Help: "Bearer token for a --prometheus URL", CLIOnly: clientOnly,
-		Field: func(o *Options) options.Value { return options.String(&o.BearerToken) }},
-	{Name: FlagTokenFile, Help: "File holding the bearer token for a --prometheus URL", CLIOnly: clientOnly,
-		Field: func(o *Options) options.Value { return options.String(&o.BearerTokenFile) }},
-	{Name: FlagCAFile, Help: "PEM file of the CA to trust for a --prometheus https URL", CLIOnly: clientOnly,
-		Field: func(o *Options) options.Value { return options.String(&o.CAFile) }},
-	{Name: FlagCertFile, Help: "PEM client certificate for a --prometheus https URL", CLIOnly: clientOnly,
-		Field: func(o *Options) options.Value { return options.String(&o.CertFile) }},
-	{Name: FlagKeyFile, Help: "PEM client key for a --prometheus https URL", CLIOnly: clientOnly,
-		Field: func(o *Options) options.Value { return options.String(&o.KeyFile) }},
-	{Name: FlagInsecure, Help: "Do not check the --prometheus server's certificate", CLIOnly: clientOnly,
-		Field: func(o *Options) options.Value { return options.Bool(&o.InsecureSkipTLSVerify) }},
-	{Name: FlagHeader, Help: "Extra request header for Prometheus, NAME: VALUE (repeatable; e.g. X-Scope-OrgID: team-a for Mimir)", CLIOnly: clientOnly,
-		Field: func(o *Options) options.Value { return options.Strings(&o.Headers) }},
-	{Name: FlagTimeout, Help: "Time limit of each Prometheus request (0: none but the command's)", CLIOnly: clientOnly,
-		Field: func(o *Options) options.Value { return options.PlainDuration(&o.Timeout) }},
-	{Name: FlagAllowWarnings, Help: "Go on when Prometheus answers with warnings (a partial answer), listing them", CLIOnly: clientOnly,
-		Field: func(o *Options) options.Value { return options.Bool(&o.AllowWarnings) }},
+		Field: func(o *Options) options.Value { return options.String(&o.Endpoint) },
+	},
+	{
+		Name: FlagToken, Help: "Bearer token for a --prometheus URL", CLIOnly: clientOnly,
+		Field: func(o *Options) options.Value { return options.String(&o.BearerToken) },
+	},
+	{
+		Name: FlagTokenFile, Help: "File holding the bearer token for a --prometheus URL", CLIOnly: clientOnly,
+		Field: func(o *Options) options.Value { return options.String(&o.BearerTokenFile) },
+	},
+	{
+		Name: FlagCAFile, Help: "PEM file of the CA to trust for a --prometheus https URL", CLIOnly: clientOnly,
+		Field: func(o *Options) options.Value { return options.String(&o.CAFile) },
+	},
+	{
+		Name: FlagCertFile, Help: "PEM client certificate for a --prometheus https URL", CLIOnly: clientOnly,
+		Field: func(o *Options) options.Value { return options.String(&o.CertFile) },
+	},
+	{
+		Name: FlagKeyFile, Help: "PEM client key for a --prometheus https URL", CLIOnly: clientOnly,
+		Field: func(o *Options) options.Value { return options.String(&o.KeyFile) },
+	},
+	{
+		Name: FlagInsecure, Help: "Do not check the --prometheus server's certificate", CLIOnly: clientOnly,
+		Field: func(o *Options) options.Value { return options.Bool(&o.InsecureSkipTLSVerify) },
+	},
+	{
+		Name: FlagHeader, Help: "Extra request header for Prometheus, NAME: VALUE (repeatable; e.g. X-Scope-OrgID: team-a for Mimir)", CLIOnly: clientOnly,
+		Field: func(o *Options) options.Value { return options.Strings(&o.Headers) },
+	},
+	{
+		Name: FlagTimeout, Help: "Time limit of each Prometheus request (0: none but the command's)", CLIOnly: clientOnly,
+		Field: func(o *Options) options.Value { return options.PlainDuration(&o.Timeout) },
+	},
+	{
+		Name: FlagAllowWarnings, Help: "Go on when Prometheus answers with warnings (a partial answer), listing them", CLIOnly: clientOnly,
+		Field: func(o *Options) options.Value { return options.Bool(&o.AllowWarnings) },
+	},
 }
 
 // ResolveEndpoint fills Endpoint from KUBECTL_HPA_PROMETHEUS, read with
