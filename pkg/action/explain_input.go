@@ -5,9 +5,67 @@ package action
 
 import (
 	"context"
-	"errors"
 	"fmt"
 )
+
+// ExplainInput is explain's options (ExplainOptions): the HPAs it
+// replays, --at and its recorded load, the history, and the flags of the
+// command line only.
+type ExplainInput struct {
+	// AllNamespaces (-A) and Selector (-l) select many HPAs.
+	AllNamespaces bool
+	Selector      string
+	// At is a past instant (a duration ago, an RFC 3339 time or a UTC time
+	// of day) whose sync to explain over Recorded.
+	At       string
+	Recorded RecordedInput
+	// NoHistory ignores the history watches recorded (and records none).
+	NoHistory bool
+	// Dump is a file to write the gathered snapshot to, in the offline
+	// format, so that explain -f reproduces the explanation.
+	Dump string
+	// Watch replays the HPA at every sync and as its inputs change.
+	Watch bool
+	// ExitCode exits 2 when an HPA has a problem of FailOn (which implies
+	// it; see ParseFailOn).
+	ExitCode bool
+	FailOn   string
+}
+
+// flag names the option that sets field, for a message.
+func (in *ExplainInput) flag(field any) string { return ExplainOptions.Named(in, field).Flag() }
+
+// Gate returns the gate of --exit-code and --fail-on, nil without them.
+func (in ExplainInput) Gate() (*Gate, error) {
+	if !in.ExitCode && in.FailOn == "" {
+		return nil, nil
+	}
+	failOn, err := ParseFailOn(in.FailOn)
+	if err != nil {
+		return nil, err
+	}
+	return NewGate(failOn), nil
+}
+
+// AtConfig checks --at and its recorded load and returns the explain of
+// the past sync, or nil without --at.
+func (in ExplainInput) AtConfig(src Source, name string, settings SettingsOverrides) (*ExplainAtConfig, error) {
+	if in.At == "" {
+		if in.Recorded.Used() {
+			return nil, in.Recorded.usedError(in.flag(&in.At))
+		}
+		return nil, nil
+	}
+	at, err := ParsePast(in.At, src.Now)
+	if err != nil {
+		return nil, usageErrorf("%s: %w", in.flag(&in.At), err)
+	}
+	load, err := in.Recorded.Load()
+	if err != nil {
+		return nil, err
+	}
+	return &ExplainAtConfig{Source: src, Name: name, Settings: settings, At: at, Load: load}, nil
+}
 
 // ExplainModes are what explain's arguments and flags ask for; Check
 // refuses the combinations that make no sense.
@@ -25,25 +83,31 @@ type ExplainModes struct {
 
 // Check returns the first contradiction among the modes, nil without.
 func (m ExplainModes) Check() error {
+	var in ExplainInput
+	var src SourceInput
+	short := func(o string) string { return "-" + o }
+	all, sel := short(ExplainOptions.Named(&in, &in.AllNamespaces).Shorthand), short(ExplainOptions.Named(&in, &in.Selector).Shorthand)
+	files := short(SourceOptions.Named(&src, &src.Files).Shorthand)
+	dump, watch, at := in.flag(&in.Dump), in.flag(&in.Watch), in.flag(&in.At)
 	switch {
 	case len(m.Args) > 1:
 		return fmt.Errorf("at most one HorizontalPodAutoscaler name is expected, got %d: %v", len(m.Args), m.Args)
 	case m.Name != "" && (m.AllNamespaces || m.Selector != ""):
-		return errors.New("a NAME cannot be combined with -A or -l")
+		return fmt.Errorf("a NAME cannot be combined with %s or %s", all, sel)
 	case m.Name == "" && m.Files:
-		return errors.New("the name of the HorizontalPodAutoscaler is required with -f")
+		return fmt.Errorf("the name of the HorizontalPodAutoscaler is required with %s", files)
 	case m.Name == "" && m.Dump:
-		return errors.New("--dump writes the snapshot of one HPA: give its NAME")
+		return fmt.Errorf("%s writes the snapshot of one HPA: give its NAME", dump)
 	case m.Watch && m.Files:
-		return errors.New("--watch follows a live cluster; it cannot be combined with -f")
+		return fmt.Errorf("%s follows a live cluster; it cannot be combined with %s", watch, files)
 	case m.Watch && m.Dump:
-		return errors.New("--watch and --dump cannot be combined")
+		return fmt.Errorf("%s and %s cannot be combined", watch, dump)
 	case m.Watch && m.Now:
-		return errors.New("--watch replays at the current time; it cannot be combined with --now")
+		return fmt.Errorf("%s replays at the current time; it cannot be combined with %s", watch, SourceOptions.Named(&src, &src.Now).Flag())
 	case m.At && (m.Name == "" || m.Watch || m.Dump):
-		return errors.New("--at explains one HPA's past sync: give its NAME, without --watch or --dump")
+		return fmt.Errorf("%s explains one HPA's past sync: give its NAME, without %s or %s", at, watch, dump)
 	case m.Watch && m.Gate:
-		return errors.New("--exit-code gates on one replay, and a watch ends only when stopped (with exit 0): drop --exit-code or --watch")
+		return fmt.Errorf("%s gates on one replay, and a watch ends only when stopped (with exit 0): drop %s or %s", in.flag(&in.ExitCode), in.flag(&in.ExitCode), watch)
 	}
 	return nil
 }

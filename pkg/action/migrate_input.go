@@ -13,8 +13,8 @@ import (
 // MigrateHint is the Hint of migrate's clients.
 const MigrateHint = "migrate reads the cluster of the current kubeconfig context; pass --kubeconfig or --context"
 
-// MigrateInput is migrate's argument and flags (the MCP tools' arguments
-// carry the same names): Config checks them.
+// MigrateInput is migrate's argument and options (MigrateOptions): Config
+// checks them.
 type MigrateInput struct {
 	// Target is the TYPE/NAME argument (deployment/web).
 	Target string
@@ -47,18 +47,22 @@ func (in MigrateInput) Config() (MigrateConfig, error) {
 	case "server":
 		cfg.Execute, cfg.DryRun = true, true
 	default:
-		return cfg, usageErrorf(`--dry-run: %q is not one of none, client, server`, in.DryRun)
+		return cfg, usageErrorf(`%s: %q is not one of none, client, server`, in.flag(&in.DryRun), in.DryRun)
 	}
+	write, files, dryRun := in.flag(&in.Write), "-"+MigrateOptions.Named(&in, &in.Filenames).Shorthand, in.flag(&in.DryRun)
 	switch {
 	case in.Write && len(in.Filenames) == 0:
-		return cfg, usageErrorf("--write saves the manifests given with -f: give at least one")
+		return cfg, usageErrorf("%s saves the manifests given with %s: give at least one", write, files)
 	case in.Write && onlyStdin(in.Filenames):
-		return cfg, usageErrorf("--write saves files, and -f - is standard input: its edited manifest is printed to standard output without --write")
+		return cfg, usageErrorf("%s saves files, and %s - is standard input: its edited manifest is printed to standard output without %s", write, files, write)
 	case in.Apply && strings.EqualFold(in.DryRun, "client"):
-		return cfg, usageErrorf("--apply and --dry-run=client contradict each other: --dry-run=client only prints the plan")
+		return cfg, usageErrorf("%s and %s=client contradict each other: %s=client only prints the plan", in.flag(&in.Apply), dryRun, dryRun)
 	}
 	return cfg, nil
 }
+
+// flag names the option that sets field, for a message.
+func (in *MigrateInput) flag(field any) string { return MigrateOptions.Named(in, field).Flag() }
 
 // onlyStdin reports whether every -f is "-".
 func onlyStdin(names []string) bool {

@@ -11,78 +11,58 @@ import (
 )
 
 // RecordedInput is where recorded load is and how to read it, as the
-// flags of whatif --since and explain --at (and the MCP tools' arguments
-// of the same names) give it.
+// options of RecordedOptions give it (whatif --since, explain --at and the
+// MCP tools that read recorded load).
 type RecordedInput struct {
+	// Prometheus is the client: its flags, or an MCP server's.
 	Prometheus prom.Options
-	// Queries are --query NAME=PROMQL.
-	Queries            []string
-	MetricsResolution  time.Duration
+	// DefaultEndpoint is the endpoint when none is given (an MCP server's
+	// --prometheus); $KUBECTL_HPA_PROMETHEUS comes after it.
+	DefaultEndpoint string
+	// Queries are NAME=PROMQL.
+	Queries []string
+	// MetricsResolution nil means DefaultMetricsResolution.
+	MetricsResolution  *time.Duration
 	NoKubeStateMetrics bool
 }
 
-// DefaultRecordedInput returns the defaults of the flags.
-func DefaultRecordedInput() RecordedInput {
-	return RecordedInput{MetricsResolution: DefaultMetricsResolution}
+// flag names the option that sets field, for a message.
+func (r *RecordedInput) flag(field any) string { return RecordedOptions.Named(r, field).Flag() }
+
+// Used reports whether an option that only means something with recorded
+// load was given (the client's options are also a server's defaults, and
+// do not count).
+func (r *RecordedInput) Used() bool {
+	return r.Prometheus.Endpoint != "" || len(r.Queries) > 0 || r.MetricsResolution != nil || r.NoKubeStateMetrics
 }
 
-// recordedFlags are the names of the flags of a RecordedInput that only
-// mean something with recorded load.
-var recordedFlags = []string{prom.FlagEndpoint, prom.FlagQuery, "metrics-resolution", "no-kube-state-metrics"}
-
-// RecordedUsed reports whether a flag of recorded load is among given.
-func RecordedUsed(given map[string]bool) bool {
-	for _, f := range recordedFlags {
-		if given[f] {
-			return true
-		}
-	}
-	return false
+// usedError is the mistake of giving recorded load without the option
+// that reads it (--at, --since).
+func (r *RecordedInput) usedError(what string) error {
+	return usageErrorf("the recorded-load flags (%s, %s, ...) go with %s", r.flag(&r.Prometheus.Endpoint), r.flag(&r.Queries), what)
 }
 
 // Load checks the input and returns the run's recorded load; the endpoint
-// defaults to $KUBECTL_HPA_PROMETHEUS.
+// defaults to DefaultEndpoint, then to $KUBECTL_HPA_PROMETHEUS.
 func (r RecordedInput) Load() (RecordedLoad, error) {
 	o := r.Prometheus
+	if o.Endpoint == "" {
+		o.Endpoint = r.DefaultEndpoint
+	}
 	o.ResolveEndpoint(os.Getenv)
 	if o.Endpoint == "" {
-		return RecordedLoad{}, usageErrorf("no recorded load: give --%s URL or NAMESPACE/SERVICE:PORT (or set %s)", prom.FlagEndpoint, prom.EnvEndpoint)
+		return RecordedLoad{}, usageErrorf("no recorded load: give %s URL or NAMESPACE/SERVICE:PORT (or set %s)", r.flag(&r.Prometheus.Endpoint), prom.EnvEndpoint)
 	}
 	q, err := prom.ParseQueries(r.Queries)
 	if err != nil {
 		return RecordedLoad{}, &UsageError{Err: err}
 	}
-	if r.MetricsResolution <= 0 {
-		return RecordedLoad{}, usageErrorf("--metrics-resolution must be positive, got %s", r.MetricsResolution)
+	res := DefaultMetricsResolution
+	if r.MetricsResolution != nil {
+		res = *r.MetricsResolution
 	}
-	return RecordedLoad{Prometheus: o, Queries: q, MetricsResolution: r.MetricsResolution, NoKubeStateMetrics: r.NoKubeStateMetrics}, nil
-}
-
-// ExplainAtInput is explain --at and its recorded load.
-type ExplainAtInput struct {
-	// At is --at: a duration ago, an RFC 3339 time or a UTC time of day.
-	At       string
-	Recorded RecordedInput
-	// Given holds the names of the flags set (RecordedUsed).
-	Given map[string]bool
-}
-
-// Config checks the input and returns the explain of the past sync, or nil
-// without --at.
-func (in ExplainAtInput) Config(src Source, name string, settings SettingsOverrides) (*ExplainAtConfig, error) {
-	if in.At == "" {
-		if RecordedUsed(in.Given) {
-			return nil, usageErrorf("the recorded-load flags (--prometheus, --query, ...) go with --at")
-		}
-		return nil, nil
+	if res <= 0 {
+		return RecordedLoad{}, usageErrorf("%s must be positive, got %s", r.flag(&r.MetricsResolution), res)
 	}
-	at, err := ParsePast(in.At, src.Now)
-	if err != nil {
-		return nil, usageErrorf("--at: %w", err)
-	}
-	load, err := in.Recorded.Load()
-	if err != nil {
-		return nil, err
-	}
-	return &ExplainAtConfig{Source: src, Name: name, Settings: settings, At: at, Load: load}, nil
+	return RecordedLoad{Prometheus: o, Queries: q, MetricsResolution: res, NoKubeStateMetrics: r.NoKubeStateMetrics}, nil
 }

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
-	"github.com/kubectl-hpa/kubectl-hpa/pkg/keda"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
 )
 
@@ -25,19 +23,16 @@ const (
 	MaxSyncPeriod = time.Hour
 )
 
-// KEDAVersionHelp describes --keda-version.
-var KEDAVersionHelp = fmt.Sprintf("KEDA release to replay for HPAs a ScaledObject owns, like 2.21 or v2.20.2 (default: detected from KEDA's operator, else %s)", keda.NewestVersion)
-
-// SettingsInput is the kube-controller-manager settings as the command line
-// gives them: its version, its feature gates and its
-// --horizontal-pod-autoscaler-* flags. Overrides checks them; only the
-// flags named in Given override what is detected.
+// SettingsInput is the kube-controller-manager settings a user gives (the
+// flags and arguments of SettingsOptions): its version, its feature gates
+// and its --horizontal-pod-autoscaler-* flags. A nil field is not given:
+// what is detected stands. Overrides checks them.
 type SettingsInput struct {
-	Tolerance               float64
-	CPUInitializationPeriod time.Duration
-	InitialReadinessDelay   time.Duration
-	DownscaleStabilization  time.Duration
-	SyncPeriod              time.Duration
+	Tolerance               *float64
+	CPUInitializationPeriod *time.Duration
+	InitialReadinessDelay   *time.Duration
+	DownscaleStabilization  *time.Duration
+	SyncPeriod              *time.Duration
 	FeatureGates            string
 	ControllerVersion       string
 	// AssumeScaleUpdateError makes the replay assume the scale UPDATE fails
@@ -46,68 +41,53 @@ type SettingsInput struct {
 	// SkipValidation replays -f input the API server would refuse (hidden;
 	// used to replay upstream's unit-test objects, which never met one).
 	SkipValidation bool
-	// KEDAVersion is --keda-version ("": detected from KEDA's operator).
+	// KEDAVersion is the KEDA release ("": detected from KEDA's operator).
 	KEDAVersion string
-	// Given holds the names of the flags set on the command line
-	// ("tolerance", "sync-period", ...).
-	Given map[string]bool
 }
 
-// DefaultSettingsInput returns kube-controller-manager's defaults, the
-// default values of the flags.
-func DefaultSettingsInput() SettingsInput {
-	d := engine.DefaultSettings()
-	return SettingsInput{
-		Tolerance:               d.Tolerance,
-		CPUInitializationPeriod: d.CPUInitializationPeriod,
-		InitialReadinessDelay:   d.InitialReadinessDelay,
-		DownscaleStabilization:  d.DownscaleStabilization,
-		SyncPeriod:              d.SyncPeriod,
-	}
-}
+// flag names the option that sets field, for a message.
+func (in *SettingsInput) flag(field any) string { return SettingsOptions.Named(in, field).Flag() }
 
 // Overrides checks the values against their bounds and returns the
 // settings the user gave.
 func (in SettingsInput) Overrides() (SettingsOverrides, error) {
 	var o SettingsOverrides
-	switch {
-	case in.Tolerance < 0:
-		return o, fmt.Errorf("--tolerance must not be negative, got %v", in.Tolerance)
-	case !(in.Tolerance <= MaxTolerance): // also refuses NaN
-		return o, fmt.Errorf("--tolerance must be a number between 0 and %v, got %v", MaxTolerance, in.Tolerance)
+	if t := in.Tolerance; t != nil {
+		switch {
+		case *t < 0:
+			return o, fmt.Errorf("%s must not be negative, got %v", in.flag(&in.Tolerance), *t)
+		case !(*t <= MaxTolerance): // also refuses NaN
+			return o, fmt.Errorf("%s must be a number between 0 and %v, got %v", in.flag(&in.Tolerance), MaxTolerance, *t)
+		}
+		o.Tolerance = t
 	}
 	for _, d := range []struct {
-		flag  string
-		v     time.Duration
+		field **time.Duration
 		limit time.Duration
 		dst   **time.Duration
 	}{
-		{"cpu-initialization-period", in.CPUInitializationPeriod, MaxSettingDuration, &o.CPUInitializationPeriod},
-		{"initial-readiness-delay", in.InitialReadinessDelay, MaxSettingDuration, &o.InitialReadinessDelay},
-		{"downscale-stabilization", in.DownscaleStabilization, MaxSettingDuration, &o.DownscaleStabilization},
-		{"sync-period", in.SyncPeriod, MaxSyncPeriod, &o.SyncPeriod},
+		{&in.CPUInitializationPeriod, MaxSettingDuration, &o.CPUInitializationPeriod},
+		{&in.InitialReadinessDelay, MaxSettingDuration, &o.InitialReadinessDelay},
+		{&in.DownscaleStabilization, MaxSettingDuration, &o.DownscaleStabilization},
+		{&in.SyncPeriod, MaxSyncPeriod, &o.SyncPeriod},
 	} {
-		if d.v < 0 {
-			return o, fmt.Errorf("--%s must not be negative, got %v", d.flag, d.v)
+		v := *d.field
+		switch {
+		case v == nil:
+			continue
+		case *v < 0:
+			return o, fmt.Errorf("%s must not be negative, got %v", in.flag(d.field), *v)
+		case *v > d.limit:
+			return o, fmt.Errorf("%s must be at most %v, got %v", in.flag(d.field), d.limit, *v)
 		}
-		if d.v > d.limit {
-			return o, fmt.Errorf("--%s must be at most %v, got %v", d.flag, d.limit, d.v)
-		}
-		if in.Given[d.flag] {
-			v := d.v
-			*d.dst = &v
-		}
+		*d.dst = v
 	}
-	if in.SyncPeriod <= 0 {
-		return o, fmt.Errorf("--sync-period must be positive, got %v", in.SyncPeriod)
-	}
-	if in.Given["tolerance"] {
-		v := in.Tolerance
-		o.Tolerance = &v
+	if p := in.SyncPeriod; p != nil && *p <= 0 {
+		return o, fmt.Errorf("%s must be positive, got %v", in.flag(&in.SyncPeriod), *p)
 	}
 	gates, err := profile.ParseGates(in.FeatureGates)
 	if err != nil {
-		return o, fmt.Errorf("--feature-gates: %w", err)
+		return o, fmt.Errorf("%s: %w", in.flag(&in.FeatureGates), err)
 	}
 	if len(gates) > 0 {
 		o.FeatureGates = gates
@@ -115,7 +95,7 @@ func (in SettingsInput) Overrides() (SettingsOverrides, error) {
 	if in.ControllerVersion != "" {
 		v, err := profile.Parse(in.ControllerVersion)
 		if err != nil {
-			return o, fmt.Errorf("--controller-version: %w", err)
+			return o, fmt.Errorf("%s: %w", in.flag(&in.ControllerVersion), err)
 		}
 		if err := v.Check(); err != nil {
 			return o, err

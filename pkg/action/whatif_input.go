@@ -28,17 +28,17 @@ const (
 	MaxPodStartup = 24 * time.Hour
 )
 
-// WhatIfInput is a whatif as its flags give it (the MCP tools' arguments
-// carry the same names): the overrides of the HPA's inputs and of a
-// ScaledObject, the projection and the backtest, as strings to parse. Plan
-// checks it.
+// WhatIfInput is a whatif as its options give it (WhatIfOptions): the
+// overrides of the HPA's inputs and of a ScaledObject, the projection and
+// the backtest, as strings to parse; a nil number or duration is not
+// given. Plan checks it.
 type WhatIfInput struct {
 	CPU, Memory        string
 	Metrics            []string
 	Objects            []string
 	Externals          []string
 	Targets            []string
-	Min, Max, Replicas int32
+	Min, Max, Replicas *int32
 	ScaleUpTolerance   string
 	ScaleDownTolerance string
 	// BehaviorFile and TraceFile are read by Plan.
@@ -46,37 +46,37 @@ type WhatIfInput struct {
 	AllReady     bool
 	LoadModel    string
 	// For is a duration or ForAuto.
-	For        string
-	PodStartup time.Duration
+	For string
+	// PodStartup nil is whatif.DefaultPodStartup in a projection, and
+	// measured in a backtest.
+	PodStartup *time.Duration
 	TraceFile  string
 	// Since and Until are a backtest's period over recorded load;
-	// SampleDelay how long a pod it adds takes to have a sample.
+	// SampleDelay how long a pod it adds takes to have a sample (0:
+	// measured).
 	Since, Until string
 	SampleDelay  time.Duration
 	Recorded     RecordedInput
+	// NoHistory ignores the history watches recorded.
+	NoHistory bool
 
 	// The changes of a ScaledObject (whatif.KEDAOverrides).
 	Triggers         []string
 	Activations      []string
-	Cooldown         time.Duration
-	PollingInterval  time.Duration
-	Idle             int32
-	FallbackReplicas int32
-	FailureThreshold int32
-
-	// Given holds the names of the flags set: only they override min, max,
-	// replicas, the ScaledObject's numbers and durations, and the
-	// backtest's pod-startup.
-	Given map[string]bool
+	Cooldown         *time.Duration
+	PollingInterval  *time.Duration
+	Idle             *int32
+	FallbackReplicas *int32
+	FailureThreshold *int32
 }
 
-// DefaultWhatIfInput returns the default values of the flags.
+// DefaultWhatIfInput returns the defaults of the options.
 func DefaultWhatIfInput() WhatIfInput {
-	return WhatIfInput{
-		Min: -1, Max: -1, Replicas: -1, PodStartup: whatif.DefaultPodStartup, LoadModel: explain.LoadConstantTotal,
-		Recorded: DefaultRecordedInput(),
-	}
+	return WhatIfInput{LoadModel: explain.LoadConstantTotal}
 }
+
+// flag names the option that sets field, for a message.
+func (in *WhatIfInput) flag(field any) string { return WhatIfOptions.Named(in, field).Flag() }
 
 // WhatIfPlan is a checked whatif: a whatif of the objects as they are, or
 // a backtest over recorded load.
@@ -109,8 +109,10 @@ func (in WhatIfInput) Plan(src Source, name string, settings SettingsOverrides) 
 		if p, err = in.backtest(src, name, settings, ov); err != nil {
 			return nil, err
 		}
-	case in.Until != "" || RecordedUsed(in.Given):
-		return nil, usageErrorf("--until and the recorded-load flags (--prometheus, --query, ...) go with --since")
+	case in.Until != "" || in.Recorded.Used():
+		r := &in.Recorded
+		return nil, usageErrorf("%s and the recorded-load flags (%s, %s, ...) go with %s",
+			in.flag(&in.Until), r.flag(&r.Prometheus.Endpoint), r.flag(&r.Queries), in.flag(&in.Since))
 	default:
 		p = &WhatIfPlan{WhatIf: &WhatIfConfig{Source: src, Name: name, Settings: settings, Overrides: ov, KEDA: kov}}
 		if p.WhatIf.Projection, err = in.projection(); err != nil {
@@ -125,34 +127,33 @@ func (in WhatIfInput) Plan(src Source, name string, settings SettingsOverrides) 
 
 // overrides parses the changes of the HPA's inputs and of a ScaledObject.
 func (in WhatIfInput) overrides() (whatif.Overrides, whatif.KEDAOverrides, error) {
-	ov := whatif.Overrides{AllReady: in.AllReady, LoadModel: in.LoadModel}
-	var kov whatif.KEDAOverrides
+	ov := whatif.Overrides{AllReady: in.AllReady, LoadModel: in.LoadModel, Min: in.Min, Max: in.Max, Replicas: in.Replicas}
+	kov := whatif.KEDAOverrides{
+		Idle: in.Idle, FallbackReplicas: in.FallbackReplicas, FailureThreshold: in.FailureThreshold,
+		Cooldown: in.Cooldown, PollingInterval: in.PollingInterval,
+	}
 	for _, u := range []struct {
-		flag, value string
-		out         **whatif.UsageOverride
-	}{{"--cpu", in.CPU, &ov.CPU}, {"--memory", in.Memory, &ov.Memory}} {
-		if u.value == "" {
+		field *string
+		out   **whatif.UsageOverride
+	}{{&in.CPU, &ov.CPU}, {&in.Memory, &ov.Memory}} {
+		if *u.field == "" {
 			continue
 		}
-		v, err := whatif.ParseUsage(u.value)
+		v, err := whatif.ParseUsage(*u.field)
 		if err != nil {
-			return ov, kov, usageErrorf("%s: %w", u.flag, err)
+			return ov, kov, usageErrorf("%s: %w", in.flag(u.field), err)
 		}
 		*u.out = &v
 	}
 	for _, list := range []struct {
-		flag   string
-		values []string
-		out    *[]whatif.MetricOverride
-	}{
-		{"--metric", in.Metrics, &ov.Pods},
-		{"--object", in.Objects, &ov.Objects},
-		{"--external", in.Externals, &ov.Externals},
-	} {
-		for _, v := range list.values {
-			m, err := whatif.ParseMetric(v, list.flag == "--external")
+		field    *[]string
+		external bool
+		out      *[]whatif.MetricOverride
+	}{{&in.Metrics, false, &ov.Pods}, {&in.Objects, false, &ov.Objects}, {&in.Externals, true, &ov.Externals}} {
+		for _, v := range *list.field {
+			m, err := whatif.ParseMetric(v, list.external)
 			if err != nil {
-				return ov, kov, usageErrorf("%s: %w", list.flag, err)
+				return ov, kov, usageErrorf("%s: %w", in.flag(list.field), err)
 			}
 			*list.out = append(*list.out, m)
 		}
@@ -160,74 +161,44 @@ func (in WhatIfInput) overrides() (whatif.Overrides, whatif.KEDAOverrides, error
 	for _, v := range in.Targets {
 		t, err := whatif.ParseTarget(v)
 		if err != nil {
-			return ov, kov, usageErrorf("--target: %w", err)
+			return ov, kov, usageErrorf("%s: %w", in.flag(&in.Targets), err)
 		}
 		ov.Targets = append(ov.Targets, t)
 	}
-	for _, b := range []struct {
-		flag string
-		v    int32
-		out  **int32
-	}{
-		{"min", in.Min, &ov.Min},
-		{"max", in.Max, &ov.Max},
-		{"replicas", in.Replicas, &ov.Replicas},
-		{"idle", in.Idle, &kov.Idle},
-		{"fallback-replicas", in.FallbackReplicas, &kov.FallbackReplicas},
-		{"failure-threshold", in.FailureThreshold, &kov.FailureThreshold},
-	} {
-		if in.Given[b.flag] {
-			v := b.v
-			*b.out = &v
-		}
-	}
-	for _, d := range []struct {
-		flag string
-		v    time.Duration
-		out  **time.Duration
-	}{{"cooldown", in.Cooldown, &kov.Cooldown}, {"polling-interval", in.PollingInterval, &kov.PollingInterval}} {
-		if in.Given[d.flag] {
-			v := d.v
-			*d.out = &v
-		}
-	}
 	for _, list := range []struct {
-		flag   string
-		values []string
-		out    *[]whatif.TriggerOverride
-	}{{"--trigger", in.Triggers, &kov.Triggers}, {"--activation", in.Activations, &kov.Activations}} {
-		for _, v := range list.values {
-			t, err := whatif.ParseTriggerOverride(v, list.flag == "--trigger")
+		field   *[]string
+		trigger bool
+		out     *[]whatif.TriggerOverride
+	}{{&in.Triggers, true, &kov.Triggers}, {&in.Activations, false, &kov.Activations}} {
+		for _, v := range *list.field {
+			t, err := whatif.ParseTriggerOverride(v, list.trigger)
 			if err != nil {
-				return ov, kov, usageErrorf("%s: %w", list.flag, err)
+				return ov, kov, usageErrorf("%s: %w", in.flag(list.field), err)
 			}
 			*list.out = append(*list.out, t)
 		}
 	}
 	for _, tol := range []struct {
-		flag, value string
-		out         **resource.Quantity
-	}{
-		{"--scale-up-tolerance", in.ScaleUpTolerance, &ov.ScaleUpTolerance},
-		{"--scale-down-tolerance", in.ScaleDownTolerance, &ov.ScaleDownTolerance},
-	} {
-		if tol.value == "" {
+		field *string
+		out   **resource.Quantity
+	}{{&in.ScaleUpTolerance, &ov.ScaleUpTolerance}, {&in.ScaleDownTolerance, &ov.ScaleDownTolerance}} {
+		if *tol.field == "" {
 			continue
 		}
-		q, err := whatif.ParseQuantity(tol.value)
+		q, err := whatif.ParseQuantity(*tol.field)
 		if err != nil || q.Sign() < 0 {
-			return ov, kov, usageErrorf("%s: %q is not a tolerance (a non-negative number like 0.05)", tol.flag, tol.value)
+			return ov, kov, usageErrorf("%s: %q is not a tolerance (a non-negative number like 0.05)", in.flag(tol.field), *tol.field)
 		}
 		*tol.out = &q
 	}
 	if in.BehaviorFile != "" {
 		data, err := os.ReadFile(in.BehaviorFile)
 		if err != nil {
-			return ov, kov, fmt.Errorf("--behavior: %w", err)
+			return ov, kov, fmt.Errorf("%s: %w", in.flag(&in.BehaviorFile), err)
 		}
 		b, err := whatif.ParseBehavior(in.BehaviorFile, data)
 		if err != nil {
-			return ov, kov, fmt.Errorf("--behavior %w", err)
+			return ov, kov, fmt.Errorf("%s %w", in.flag(&in.BehaviorFile), err)
 		}
 		ov.Behavior, ov.BehaviorSource = b, in.BehaviorFile
 	}
@@ -239,10 +210,13 @@ func (in WhatIfInput) projection() (*whatif.ProjectOptions, error) {
 	if in.For == "" && in.TraceFile == "" {
 		return nil, nil
 	}
-	p := &whatif.ProjectOptions{LoadModel: in.LoadModel, PodStartup: in.PodStartup}
+	p := &whatif.ProjectOptions{LoadModel: in.LoadModel, PodStartup: whatif.DefaultPodStartup}
+	if in.PodStartup != nil {
+		p.PodStartup = *in.PodStartup
+	}
 	if in.For != "" {
 		if err := CheckFor(in.For); err != nil {
-			return nil, usageErrorf("--for: %w", err)
+			return nil, usageErrorf("%s: %w", in.flag(&in.For), err)
 		}
 		if in.For != ForAuto {
 			p.Duration, _ = time.ParseDuration(in.For)
@@ -251,11 +225,11 @@ func (in WhatIfInput) projection() (*whatif.ProjectOptions, error) {
 	if in.TraceFile != "" {
 		data, err := os.ReadFile(in.TraceFile)
 		if err != nil {
-			return nil, fmt.Errorf("--trace: %w", err)
+			return nil, fmt.Errorf("%s: %w", in.flag(&in.TraceFile), err)
 		}
 		tr, err := whatif.ParseTrace(in.TraceFile, data)
 		if err != nil {
-			return nil, fmt.Errorf("--trace %w", err)
+			return nil, fmt.Errorf("%s %w", in.flag(&in.TraceFile), err)
 		}
 		p.Trace, p.TraceName = tr, in.TraceFile
 	}
@@ -265,20 +239,21 @@ func (in WhatIfInput) projection() (*whatif.ProjectOptions, error) {
 // backtest resolves --since, --until and the recorded load. The load is
 // the recorded one: only changes of the HPA apply.
 func (in WhatIfInput) backtest(src Source, name string, settings SettingsOverrides, ov whatif.Overrides) (*WhatIfPlan, error) {
-	for _, f := range []string{"cpu", "memory", "metric", "object", "external", "replicas", "all-ready", "for", "trace"} {
-		if in.Given[f] {
-			return nil, usageErrorf("--%s changes the load, which a backtest (--since) reads from what was recorded: change the HPA instead (--behavior, --target, --min, --max, tolerances)", f)
+	for _, o := range concat(WhatIfLoadOptions, WhatIfProjectionOptions).Bind(&in) {
+		if o.IsSet() {
+			return nil, usageErrorf("--%s changes the load, which a backtest (%s) reads from what was recorded: change the HPA instead (%s, %s, %s, %s, tolerances)",
+				o.Name, in.flag(&in.Since), in.flag(&in.BehaviorFile), in.flag(&in.Targets), in.flag(&in.Min), in.flag(&in.Max))
 		}
 	}
 	now := src.Now
 	since, err := ParsePast(in.Since, now)
 	if err != nil {
-		return nil, usageErrorf("--since: %w", err)
+		return nil, usageErrorf("%s: %w", in.flag(&in.Since), err)
 	}
 	until := now
 	if in.Until != "" {
 		if until, err = ParsePast(in.Until, now); err != nil {
-			return nil, usageErrorf("--until: %w", err)
+			return nil, usageErrorf("%s: %w", in.flag(&in.Until), err)
 		}
 	}
 	load, err := in.Recorded.Load()
@@ -289,8 +264,8 @@ func (in WhatIfInput) backtest(src Source, name string, settings SettingsOverrid
 		Source: src, Name: name, Settings: settings, Since: since, Until: until, Changes: ov,
 		LoadModel: in.LoadModel, SampleDelay: in.SampleDelay, Load: load,
 	}
-	if in.Given["pod-startup"] {
-		b.PodStartup = in.PodStartup
+	if in.PodStartup != nil {
+		b.PodStartup = *in.PodStartup
 	}
 	return &WhatIfPlan{Backtest: b}, nil
 }
@@ -298,23 +273,23 @@ func (in WhatIfInput) backtest(src Source, name string, settings SettingsOverrid
 // validate checks the values against their bounds.
 func (in WhatIfInput) validate(p *WhatIfPlan) error {
 	if in.LoadModel != explain.LoadConstantTotal && in.LoadModel != explain.LoadConstantPerPod {
-		return fmt.Errorf("--load-model must be %s or %s, got %q", explain.LoadConstantTotal, explain.LoadConstantPerPod, in.LoadModel)
+		return fmt.Errorf("%s must be %s or %s, got %q", in.flag(&in.LoadModel), explain.LoadConstantTotal, explain.LoadConstantPerPod, in.LoadModel)
 	}
 	if p.WhatIf != nil && p.WhatIf.Overrides.Empty() && p.WhatIf.KEDA.Empty() && p.WhatIf.Projection == nil {
-		return errNoChanges
+		return in.noChanges()
 	}
 	if in.SampleDelay < 0 || in.SampleDelay > MaxPodStartup {
-		return fmt.Errorf("--sample-delay must be between 0s and %s, got %v", MaxPodStartup, in.SampleDelay)
+		return fmt.Errorf("%s must be between 0s and %s, got %v", in.flag(&in.SampleDelay), MaxPodStartup, in.SampleDelay)
 	}
-	if in.PodStartup < 0 || in.PodStartup > MaxPodStartup {
-		return fmt.Errorf("--pod-startup must be between 0s and %s, got %v", MaxPodStartup, in.PodStartup)
+	if d := in.PodStartup; d != nil && (*d < 0 || *d > MaxPodStartup) {
+		return fmt.Errorf("%s must be between 0s and %s, got %v", in.flag(&in.PodStartup), MaxPodStartup, *d)
 	}
 	if in.For != "" && in.For != ForAuto {
 		switch d, _ := time.ParseDuration(in.For); {
 		case d <= 0:
-			return fmt.Errorf("--for must be positive, got %s", in.For)
+			return fmt.Errorf("%s must be positive, got %s", in.flag(&in.For), in.For)
 		case d > MaxFor:
-			return fmt.Errorf("--for must be at most %s, got %s", MaxFor, in.For)
+			return fmt.Errorf("%s must be at most %s, got %s", in.flag(&in.For), MaxFor, in.For)
 		}
 	}
 	return nil
@@ -336,17 +311,32 @@ func (p *WhatIfPlan) Run(ctx context.Context) (*WhatIfResult, error) {
 	return res, nil
 }
 
-// whatifFlags maps the fields of whatif's errors to their flags.
-var whatifFlags = map[whatif.Field]string{
-	whatif.FieldCPU: "--cpu", whatif.FieldMemory: "--memory", whatif.FieldMetric: "--metric",
-	whatif.FieldObject: "--object", whatif.FieldExternal: "--external", whatif.FieldTarget: "--target",
-	whatif.FieldMin: "--min", whatif.FieldMax: "--max", whatif.FieldBounds: "--min/--max",
-	whatif.FieldTolerance: "--scale-up-tolerance/--scale-down-tolerance", whatif.FieldReplicas: "--replicas",
-	whatif.FieldTrace: "--trace", whatif.FieldBehavior: "--behavior",
-	whatif.FieldTrigger: "--trigger", whatif.FieldActivation: "--activation", whatif.FieldCooldown: "--cooldown",
-	whatif.FieldPollingInterval: "--polling-interval", whatif.FieldIdle: "--idle",
-	whatif.FieldFallbackReplicas: "--fallback-replicas", whatif.FieldFailureThreshold: "--failure-threshold",
-	whatif.FieldBoundsKEDA: "the ScaledObject's overrides",
+// fieldFlag names the option of a field of whatif's errors.
+func fieldFlag(f whatif.Field) (string, bool) {
+	var in WhatIfInput
+	fields := map[whatif.Field]any{
+		whatif.FieldCPU: &in.CPU, whatif.FieldMemory: &in.Memory, whatif.FieldMetric: &in.Metrics,
+		whatif.FieldObject: &in.Objects, whatif.FieldExternal: &in.Externals, whatif.FieldTarget: &in.Targets,
+		whatif.FieldMin: &in.Min, whatif.FieldMax: &in.Max, whatif.FieldReplicas: &in.Replicas,
+		whatif.FieldTrace: &in.TraceFile, whatif.FieldBehavior: &in.BehaviorFile,
+		whatif.FieldTrigger: &in.Triggers, whatif.FieldActivation: &in.Activations, whatif.FieldCooldown: &in.Cooldown,
+		whatif.FieldPollingInterval: &in.PollingInterval, whatif.FieldIdle: &in.Idle,
+		whatif.FieldFallbackReplicas: &in.FallbackReplicas, whatif.FieldFailureThreshold: &in.FailureThreshold,
+	}
+	switch f {
+	case whatif.FieldBounds:
+		return in.flag(&in.Min) + "/" + in.flag(&in.Max), true
+	case whatif.FieldTolerance:
+		return in.flag(&in.ScaleUpTolerance) + "/" + in.flag(&in.ScaleDownTolerance), true
+	case whatif.FieldBoundsKEDA:
+		return "the ScaledObject's overrides", true
+	default:
+	}
+	field, ok := fields[f]
+	if !ok {
+		return "", false
+	}
+	return in.flag(field), true
 }
 
 // flagNamed rewords a whatif field error with its flag, keeping what
@@ -356,7 +346,7 @@ func flagNamed(err error) error {
 	if !errors.As(err, &fe) {
 		return err
 	}
-	flag, ok := whatifFlags[fe.Field]
+	flag, ok := fieldFlag(fe.Field)
 	if !ok {
 		return err
 	}
@@ -364,5 +354,18 @@ func flagNamed(err error) error {
 	return errors.New(strings.Replace(msg, fe.Error(), fe.Text(flag), 1))
 }
 
-// errNoChanges is returned when whatif gets nothing to change.
-var errNoChanges = errors.New("no change given: pass at least one override (--cpu, --memory, --metric, --object, --external, --target, --min, --max, --scale-up-tolerance, --scale-down-tolerance, --behavior, --replicas, --all-ready; for a ScaledObject --trigger, --activation, --cooldown, --polling-interval, --idle, --fallback-replicas, --failure-threshold) or a projection (--for, --trace), or a backtest (--since)")
+// noChanges is the error of a whatif given nothing to change.
+func (in *WhatIfInput) noChanges() error {
+	flags := func(fields ...any) string {
+		names := make([]string, len(fields))
+		for i, f := range fields {
+			names[i] = in.flag(f)
+		}
+		return strings.Join(names, ", ")
+	}
+	return fmt.Errorf("no change given: pass at least one override (%s; for a ScaledObject %s) or a projection (%s), or a backtest (%s)",
+		flags(&in.CPU, &in.Memory, &in.Metrics, &in.Objects, &in.Externals, &in.Targets, &in.Min, &in.Max,
+			&in.ScaleUpTolerance, &in.ScaleDownTolerance, &in.BehaviorFile, &in.Replicas, &in.AllReady),
+		flags(&in.Triggers, &in.Activations, &in.Cooldown, &in.PollingInterval, &in.Idle, &in.FallbackReplicas, &in.FailureThreshold),
+		flags(&in.For, &in.TraceFile), flags(&in.Since))
+}

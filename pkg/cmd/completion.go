@@ -50,7 +50,7 @@ func completeNames(c *cobra.Command, cf *genericclioptions.ConfigFlags, list HPA
 // completeHPANames is explain's ValidArgsFunction: the names of the HPAs in
 // the namespace (-n, or the kubeconfig's), live mode only.
 func (o *ExplainOptions) completeHPANames(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-	if len(args) > 0 || len(o.Source.Filenames) > 0 || o.AllNamespaces {
+	if len(args) > 0 || len(o.Source.Files) > 0 || o.Input.AllNamespaces {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
 	return completeNames(c, o.ConfigFlags, o.HPANames, toComplete)

@@ -11,6 +11,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-hpa/kubectl-hpa/internal/gcpace"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
@@ -20,30 +21,13 @@ import (
 type ExplainOptions struct {
 	genericiooptions.IOStreams
 
-	// Name is the HPA's name (the positional argument).
+	// Name is the HPA's name (the positional argument). Without it, or
+	// with -A or -l, explain prints one summary line per HPA.
 	Name string
-	// AllNamespaces (-A) and Selector (-l) select many HPAs; with either, or
-	// without a NAME, explain prints one summary line per HPA.
-	AllNamespaces bool
-	Selector      string
-	// Dump is --dump: a file to write the gathered snapshot to, in the
-	// offline format, so that explain -f reproduces the explanation.
-	Dump string
-	// Watch is --watch: replay the HPA at every sync and as its inputs
-	// change, recording the controller's history.
-	Watch bool
-	// NoHistory is --no-history: ignore the history watches recorded.
-	NoHistory bool
-	// At is --at (explain the sync of a past instant over recorded load)
-	// and the recorded-load flags.
-	At action.ExplainAtInput
-	// ExitCode is --exit-code: exit 2 when an HPA has a problem of FailOn
-	// (--fail-on, which implies it; see action.ParseFailOn).
-	ExitCode bool
-	FailOn   string
-
-	Source   SourceFlags
-	Settings SettingsFlags
+	// Input is explain's declared options (action.ExplainOptions).
+	Input    action.ExplainInput
+	Source   action.SourceInput
+	Settings action.SettingsInput
 	Output   OutputFlags
 
 	// ConfigFlags are kubectl's connection flags; Clients builds the
@@ -60,19 +44,14 @@ type ExplainOptions struct {
 	namespace string
 	source    action.Source
 	overrides action.SettingsOverrides
-	format    render.Format
+	printer   render.Printer
 	at        *action.ExplainAtConfig
 	gate      *action.Gate
 }
 
 // NewExplainOptions returns the options with every default set.
 func NewExplainOptions(streams genericiooptions.IOStreams) *ExplainOptions {
-	return &ExplainOptions{
-		IOStreams: streams,
-		Settings:  NewSettingsFlags(),
-		Output:    OutputFlags{Output: string(render.FormatText)},
-		HPANames:  defaultHPANames,
-	}
+	return &ExplainOptions{IOStreams: streams, HPANames: defaultHPANames}
 }
 
 // NewCmdExplain returns the explain command. runF, when set, replaces Run
@@ -141,69 +120,41 @@ func NewCmdExplain(streams genericiooptions.IOStreams, cf *genericclioptions.Con
 			return o.Run(c.Context())
 		},
 	}
-	fs := c.Flags()
-	o.Source.AddVerbosityFlag(fs)
-	fs.BoolVarP(&o.AllNamespaces, "all-namespaces", "A", o.AllNamespaces, "Explain the HPAs of every namespace, one line each")
-	fs.StringVarP(&o.Selector, "selector", "l", o.Selector, "Explain the HPAs matching this label selector, one line each")
-	fs.StringVar(&o.Dump, "dump", o.Dump, "Also write the snapshot the replay used to this file, in the offline format (replay it anywhere with -f)")
-	fs.BoolVarP(&o.Watch, "watch", "w", o.Watch, "Keep replaying: at every controller sync and when an input changes, recording the controller's history (Ctrl-C stops)")
-	fs.BoolVar(&o.NoHistory, "no-history", o.NoHistory, "Ignore the controller history that earlier watches recorded (and record none)")
-	fs.StringVar(&o.At.At, "at", "", "Explain the sync of a past instant (14:02 UTC today, an RFC 3339 time, or a duration ago), replayed over the load recorded in --prometheus")
-	addRecordedFlags(fs, &o.At.Recorded)
-	fs.BoolVar(&o.ExitCode, "exit-code", o.ExitCode, "Exit with status 2 when an explained HPA has a problem: a failed metric, scaling inactive, unable to scale, or a replay that disagrees with the controller (see docs/exit-codes.md)")
-	fs.StringVar(&o.FailOn, "fail-on", o.FailOn, "The problems --exit-code fails on: a list (metric-failed,limited,...) or changes to the default (+limited,-disagrees); implies --exit-code")
-	o.Source.AddFlags(fs)
-	o.Output.AddFlags(fs)
-	o.Settings.AddFlags(fs)
-	if cf == nil {
-		// Standalone (tests): the command carries kubectl's connection flags
-		// itself instead of inheriting them from the root.
-		o.ConfigFlags = genericclioptions.NewConfigFlags(true)
-		o.ConfigFlags.AddFlags(fs)
-	}
+	addOptions(c.Flags(), action.ExplainOptions.Bind(&o.Input), action.SourceOptions.Bind(&o.Source), action.SettingsOptions.Bind(&o.Settings))
+	o.Output.AddFlags(c, true)
+	o.ConfigFlags = addConfigFlags(c.Flags(), cf)
 	c.ValidArgsFunction = o.completeHPANames
-	registerOutputCompletion(c)
 	return c
 }
 
-// Complete resolves the positional argument, the namespace, the source, the
-// settings given and the output format.
+// Complete resolves the positional argument, the namespace, the source,
+// the settings given, the output and --at.
 func (o *ExplainOptions) Complete(c *cobra.Command, args []string) error {
 	o.args = args
 	if len(args) == 1 {
 		o.Name = args[0]
 	}
-	if o.ConfigFlags == nil {
-		o.ConfigFlags = genericclioptions.NewConfigFlags(true)
-	}
-	if ns := o.ConfigFlags.Namespace; ns != nil {
-		o.namespace = *ns
-	}
+	o.namespace = namespaceOf(o.ConfigFlags)
 	if o.Clients == nil {
 		o.Clients = action.NewFactory(o.ConfigFlags)
 	}
 	var err error
-	if o.source, err = o.Source.ToSource(c, o.In, o.Clients, o.namespace); err != nil {
-		return err
-	}
-	if o.source.Live() {
-		o.source.History = action.HistoryStore(o.NoHistory)
-	}
-	if o.overrides, err = o.Settings.ToOverrides(c); err != nil {
+	if o.source, err = o.Source.Source(o.In, o.Clients, o.namespace, nil); err != nil {
 		return flagErrorf(c, "%w", err)
 	}
-	if o.ExitCode || c.Flags().Changed("fail-on") {
-		failOn, err := action.ParseFailOn(o.FailOn)
-		if err != nil {
-			return flagErrorf(c, "%w", err)
-		}
-		o.gate = action.NewGate(failOn)
+	if o.source.Live() {
+		o.source.History = action.HistoryStore(o.Input.NoHistory)
 	}
-	if o.format, err = o.Output.Format(c); err != nil {
+	if o.overrides, err = o.Settings.Overrides(); err != nil {
+		return flagErrorf(c, "%w", err)
+	}
+	if o.gate, err = o.Input.Gate(); err != nil {
+		return flagErrorf(c, "%w", err)
+	}
+	if o.printer, err = o.Output.ToPrinter(c, o.Out); err != nil {
 		return err
 	}
-	o.At.Given = changedFlags(c)
-	if o.at, err = o.At.Config(o.source, o.Name, o.overrides); err != nil {
+	if o.at, err = o.Input.AtConfig(o.source, o.Name, o.overrides); err != nil {
 		return usageError(c, err)
 	}
 	if o.at != nil {
@@ -212,11 +163,13 @@ func (o *ExplainOptions) Complete(c *cobra.Command, args []string) error {
 	return nil
 }
 
-// Validate checks the option values.
+// Validate checks that the arguments and options go together, as
+// kubectl's Validate does.
 func (o *ExplainOptions) Validate() error {
+	in := o.Input
 	return action.ExplainModes{
-		Args: o.args, Name: o.Name, AllNamespaces: o.AllNamespaces, Selector: o.Selector, Files: len(o.Source.Filenames) > 0,
-		Dump: o.Dump != "", Watch: o.Watch, Now: o.Source.Now != "", At: o.at != nil, Gate: o.gate != nil,
+		Args: o.args, Name: o.Name, AllNamespaces: in.AllNamespaces, Selector: in.Selector, Files: len(o.Source.Files) > 0,
+		Dump: in.Dump != "", Watch: in.Watch, Now: o.Source.Now != "", At: o.at != nil, Gate: o.gate != nil,
 	}.Check()
 }
 
@@ -231,7 +184,7 @@ func (o *ExplainOptions) SourceConfig() action.Source { return o.source }
 func (o *ExplainOptions) Overrides() action.SettingsOverrides { return o.overrides }
 
 // Format returns the output format resolved by Complete.
-func (o *ExplainOptions) Format() render.Format { return o.format }
+func (o *ExplainOptions) Format() render.Format { return o.printer.Format }
 
 // Run explains one HPA, or many without a NAME. Warnings go to ErrOut, the
 // result to Out.
@@ -239,14 +192,14 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if o.Watch {
+	if o.Input.Watch {
 		return o.runWatch(ctx)
 	}
 	if o.Name == "" {
 		return o.runMany(ctx)
 	}
 	res, err := action.ExplainOne(ctx, action.ExplainConfig{
-		Source: o.source, Name: o.Name, Settings: o.overrides, Dump: o.Dump, Evaluate: o.Evaluate,
+		Source: o.source, Name: o.Name, Settings: o.overrides, Dump: o.Input.Dump, Evaluate: o.Evaluate,
 	}, o.at)
 	if err != nil {
 		return err
@@ -255,8 +208,8 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 	for _, n := range res.Notes {
 		fmt.Fprintln(o.ErrOut, n)
 	}
-	o.Source.reportCalls(o.ErrOut, o.Clients, "")
-	if err := render.WriteExplanation(o.Out, o.format, res.Decision, res.KEDA, o.Output.Display.RenderOptions(o.Out)); err != nil {
+	reportCalls(o.ErrOut, o.Source, o.Clients, "")
+	if err := o.printer.Print(o.Out, render.Explanation(res.Decision, res.KEDA)); err != nil {
 		return err
 	}
 	o.gate.Check(res.Decision)
@@ -265,12 +218,13 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 
 // runMany explains every selected HPA, one summary line each.
 func (o *ExplainOptions) runMany(ctx context.Context) error {
-	defer collectAtLimit()()
+	defer gcpace.CollectAtLimit()()
 	// Rows (or JSON items) stream out as each HPA is replayed; each is
 	// encoded with its replay, in parallel.
-	lw := render.NewListWriter(o.Out, o.format, o.AllNamespaces, o.Output.Display.RenderOptions(o.Out))
+	all := o.Input.AllNamespaces
+	lw := render.NewListWriter(o.Out, o.printer.Format, all, o.printer.Options)
 	res, err := action.ExplainMany(ctx, action.ManyConfig{
-		Source: o.source, AllNamespaces: o.AllNamespaces, Selector: o.Selector, Settings: o.overrides,
+		Source: o.source, AllNamespaces: all, Selector: o.Input.Selector, Settings: o.overrides,
 		Progress: manyProgress(o.ErrOut), Evaluate: o.Evaluate, OnKEDA: lw.ShowKEDA,
 	}, func(d *explain.Decision) (render.ListItem, error) {
 		o.gate.Check(d)
@@ -280,11 +234,11 @@ func (o *ExplainOptions) runMany(ctx context.Context) error {
 		return err
 	}
 	render.Warnings(o.ErrOut, res.Warnings)
-	if none := res.NoneFound(o.AllNamespaces); none != "" && o.format == render.FormatText {
+	if none := res.NoneFound(all); none != "" && o.printer.Format == render.FormatText {
 		fmt.Fprintln(o.ErrOut, none)
 		return nil
 	}
-	o.Source.reportCalls(o.ErrOut, o.Clients, fmt.Sprintf(" for %d HPAs", res.Count))
+	reportCalls(o.ErrOut, o.Source, o.Clients, fmt.Sprintf(" for %d HPAs", res.Count))
 	for _, k := range res.KEDA {
 		if err := lw.WriteKEDA(k); err != nil {
 			return err

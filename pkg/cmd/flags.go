@@ -8,13 +8,14 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
-	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/display"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/options"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
 )
 
@@ -37,130 +38,97 @@ func flagErrorf(c *cobra.Command, format string, args ...any) error {
 	return &FlagError{Err: fmt.Errorf(format, args...), CommandPath: path}
 }
 
-// changedFlags returns the names of the flags set on the command line.
-func changedFlags(c *cobra.Command) map[string]bool {
-	out := map[string]bool{}
-	c.Flags().Visit(func(f *pflag.Flag) { out[f.Name] = true })
-	return out
-}
-
-// SourceFlags say where the objects come from and when the sync happens:
-// -f, --now, and -v for the live reads.
-type SourceFlags struct {
-	Filenames []string
-	// Now is --now; empty means Clock().
-	Now string
-	// Verbosity is -v: 1 prints the number of API calls, 2 lists them.
-	Verbosity int
-	// Clock gives the time when --now is not set; nil means time.Now.
-	Clock func() time.Time
-}
-
-// AddFlags binds -f and --now.
-func (s *SourceFlags) AddFlags(fs *pflag.FlagSet) {
-	fs.StringSliceVarP(&s.Filenames, "filename", "f", s.Filenames,
-		"Files, directories or - (stdin) holding the objects, in YAML or JSON")
-	fs.StringVar(&s.Now, "now", s.Now,
-		"Instant of the replayed sync, in RFC 3339 with optional fractional seconds (default: the current time)")
-}
-
-// AddVerbosityFlag binds -v.
-func (s *SourceFlags) AddVerbosityFlag(fs *pflag.FlagSet) {
-	fs.IntVarP(&s.Verbosity, "v", "v", s.Verbosity, "Verbosity: 1 counts the API calls, 2 lists them (higher values act as 2)")
-}
-
-// ToSource resolves --now and builds the action's source.
-func (s *SourceFlags) ToSource(c *cobra.Command, in io.Reader, clients *action.Factory, namespace string) (action.Source, error) {
-	now, err := action.ParseNow(s.Now, s.Clock)
-	if err != nil {
-		return action.Source{}, flagErrorf(c, "%w", err)
+// usageError makes the action layer's *action.UsageError a FlagError of c,
+// so that the error points to the command's help; other errors pass.
+func usageError(c *cobra.Command, err error) error {
+	var ue *action.UsageError
+	if errors.As(err, &ue) {
+		return &FlagError{Err: err, CommandPath: c.CommandPath()}
 	}
-	return action.Source{Files: s.Filenames, In: in, Clients: clients, Namespace: namespace, Now: now}, nil
+	return err
+}
+
+// addOptions binds declared options (pkg/action's and pkg/prom's tables)
+// to their flags: the one place an option becomes a flag.
+func addOptions(fs *pflag.FlagSet, groups ...[]options.Bound) {
+	for _, g := range groups {
+		for _, o := range g {
+			f := fs.VarPF(o.Value, o.Name, o.Shorthand, o.Help)
+			f.NoOptDefVal, f.Hidden = o.NoOptDefVal(), o.Hidden
+		}
+	}
+}
+
+// addConfigFlags gives a command built alone (tests) kubectl's connection
+// flags, which it otherwise inherits from the root.
+func addConfigFlags(fs *pflag.FlagSet, cf *genericclioptions.ConfigFlags) *genericclioptions.ConfigFlags {
+	if cf == nil {
+		cf = genericclioptions.NewConfigFlags(true)
+		cf.AddFlags(fs)
+	}
+	return cf
+}
+
+// namespaceOf is -n ("" means the kubeconfig context's).
+func namespaceOf(cf *genericclioptions.ConfigFlags) string {
+	if cf != nil && cf.Namespace != nil {
+		return *cf.Namespace
+	}
+	return ""
 }
 
 // reportCalls prints the API calls of a live run with -v.
-func (s *SourceFlags) reportCalls(w io.Writer, clients *action.Factory, suffix string) {
-	if clients != nil && len(s.Filenames) == 0 {
-		render.APICalls(w, s.Verbosity, clients.Calls(), suffix)
+func reportCalls(w io.Writer, src action.SourceInput, clients *action.Factory, suffix string) {
+	if clients != nil && len(src.Files) == 0 {
+		render.APICalls(w, src.Verbosity, clients.Calls(), suffix)
 	}
 }
 
-// SettingsFlags bind the kube-controller-manager settings
-// (action.SettingsInput) to their flags.
-type SettingsFlags struct{ action.SettingsInput }
-
-// NewSettingsFlags returns the flags with kube-controller-manager's
-// defaults as their default values.
-func NewSettingsFlags() SettingsFlags {
-	return SettingsFlags{action.DefaultSettingsInput()}
-}
-
-// AddFlags binds the settings flags.
-func (s *SettingsFlags) AddFlags(fs *pflag.FlagSet) {
-	fs.Float64Var(&s.Tolerance, "tolerance", s.Tolerance,
-		"Controller tolerance (--horizontal-pod-autoscaler-tolerance), 0 to 100")
-	fs.DurationVar(&s.CPUInitializationPeriod, "cpu-initialization-period", s.CPUInitializationPeriod,
-		"CPU initialization period (--horizontal-pod-autoscaler-cpu-initialization-period), at most 24h")
-	fs.DurationVar(&s.InitialReadinessDelay, "initial-readiness-delay", s.InitialReadinessDelay,
-		"Initial readiness delay (--horizontal-pod-autoscaler-initial-readiness-delay), at most 24h")
-	fs.DurationVar(&s.DownscaleStabilization, "downscale-stabilization", s.DownscaleStabilization,
-		"Downscale stabilization window (--horizontal-pod-autoscaler-downscale-stabilization), at most 24h")
-	fs.DurationVar(&s.SyncPeriod, "sync-period", s.SyncPeriod,
-		"Controller sync period (--horizontal-pod-autoscaler-sync-period), at most 1h")
-	fs.StringVar(&s.FeatureGates, "feature-gates", s.FeatureGates,
-		"Feature gates as Name=true|false,... on top of the controller version's defaults (see docs/versions.md)")
-	fs.StringVar(&s.ControllerVersion, "controller-version", s.ControllerVersion,
-		"Kubernetes version of the kube-controller-manager to replay, like 1.32 or v1.32.13 (default: detected from the cluster, else "+profile.NewestVersion+")")
-	fs.StringVar(&s.KEDAVersion, "keda-version", s.KEDAVersion, action.KEDAVersionHelp)
-	fs.StringVar(&s.AssumeScaleUpdateError, "assume-scale-update-error", s.AssumeScaleUpdateError,
-		"Assume the controller's scale update fails with this error")
-	_ = fs.MarkHidden("assume-scale-update-error")
-	fs.BoolVar(&s.SkipValidation, "skip-validation", s.SkipValidation,
-		"Replay -f input that the API server would refuse (upstream's unit-test objects)")
-	_ = fs.MarkHidden("skip-validation")
-}
-
-// ToOverrides checks the values and returns the settings the user gave.
-func (s *SettingsFlags) ToOverrides(c *cobra.Command) (action.SettingsOverrides, error) {
-	s.Given = changedFlags(c)
-	return s.Overrides()
-}
-
-// OutputFlags are -o and the text view's display flags.
+// OutputFlags are -o and, for the commands that print a text view
+// shaped by them, --color, --pods and --no-pods: as kubectl's PrintFlags,
+// the one place -o is parsed (ToPrinter).
 type OutputFlags struct {
 	Output  string
-	Display DisplayOptions
+	Display display.Options
 }
 
-// AddFlags binds -o, --color, --pods and --no-pods.
-func (o *OutputFlags) AddFlags(fs *pflag.FlagSet) {
+// AddFlags binds -o, and withDisplay the text view's flags.
+func (o *OutputFlags) AddFlags(c *cobra.Command, withDisplay bool) {
 	if o.Output == "" {
 		o.Output = string(render.FormatText)
 	}
-	fs.StringVarP(&o.Output, "output", "o", o.Output, formatHelp())
-	o.Display.AddFlags(fs)
-}
-
-// Format parses -o.
-func (o *OutputFlags) Format(c *cobra.Command) (render.Format, error) {
-	f, err := render.ParseFormat(o.Output)
-	if err != nil {
-		return "", flagErrorf(c, "%w", err)
-	}
-	return f, nil
-}
-
-// registerOutputCompletion completes the values of -o and --color.
-func registerOutputCompletion(c *cobra.Command) {
+	fs := c.Flags()
+	fs.StringVarP(&o.Output, "output", "o", o.Output, "Output format: one of "+strings.Join(render.Formats(), ", "))
 	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(render.Formats(), cobra.ShellCompDirectiveNoFileComp))
-	if c.Flags().Lookup("color") != nil {
+	if withDisplay {
+		addDisplayFlags(fs, &o.Display)
 		_ = c.RegisterFlagCompletionFunc("color", cobra.FixedCompletions([]string{"auto", "always", "never"}, cobra.ShellCompDirectiveNoFileComp))
 	}
 }
 
-// formatHelp is the description of -o.
-func formatHelp() string {
-	return "Output format: one of " + strings.Join(render.Formats(), ", ")
+// addDisplayFlags binds --color, --pods and --no-pods.
+func addDisplayFlags(fs *pflag.FlagSet, d *display.Options) {
+	if d.Color == "" {
+		d.Color = display.ColorAuto
+	}
+	if d.Pods == "" {
+		d.Pods = render.PodsAuto
+	}
+	fs.Var(display.ColorValue(&d.Color), "color",
+		"Color the text view: auto (when stdout is a terminal and NO_COLOR is unset), always or never; without color the plain layout is printed")
+	fs.VarPF(display.PodsValue(&d.Pods, render.PodsAll, render.PodsNone), "pods", "",
+		fmt.Sprintf("List every pod in the per-pod tables (default: up to %d per metric)", render.MaxPodRows)).NoOptDefVal = "true"
+	fs.VarPF(display.PodsValue(&d.Pods, render.PodsNone, render.PodsAll), "no-pods", "",
+		"Leave out the per-pod tables, keeping the pod counts").NoOptDefVal = "true"
+}
+
+// ToPrinter parses -o and decides the text view for out.
+func (o *OutputFlags) ToPrinter(c *cobra.Command, out io.Writer) (render.Printer, error) {
+	f, err := render.ParseFormat(o.Output)
+	if err != nil {
+		return render.Printer{}, flagErrorf(c, "%w", err)
+	}
+	return render.Printer{Format: f, Options: o.Display.RenderOptions(out)}, nil
 }
 
 // dedent trims the common leading tabs of a raw string literal.
@@ -182,14 +150,4 @@ func dedent(s string) string {
 		}
 	}
 	return strings.Join(lines, "\n")
-}
-
-// usageError makes the action layer's *action.UsageError a FlagError of c,
-// so that the error points to the command's help; other errors pass.
-func usageError(c *cobra.Command, err error) error {
-	var ue *action.UsageError
-	if errors.As(err, &ue) {
-		return &FlagError{Err: err, CommandPath: c.CommandPath()}
-	}
-	return err
 }

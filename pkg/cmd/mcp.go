@@ -13,6 +13,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/mcpserver"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/prom"
 )
 
 // NewCmdMCP returns the mcp command: the Model Context Protocol server of
@@ -51,9 +52,6 @@ func NewCmdMCP(streams genericiooptions.IOStreams, cf *genericclioptions.ConfigF
 			printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sh","version":"0"}}}' '{"jsonrpc":"2.0","method":"notifications/initialized"}' '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' | kubectl hpa mcp`),
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			if o.ConfigFlags == nil {
-				o.ConfigFlags = genericclioptions.NewConfigFlags(true)
-			}
 			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			return mcpserver.Run(ctx, o, streams.In, streams.Out)
@@ -61,10 +59,7 @@ func NewCmdMCP(streams genericiooptions.IOStreams, cf *genericclioptions.ConfigF
 	}
 	fs := c.Flags()
 	fs.BoolVar(&o.AllowWrites, "allow-writes", false, "Also offer the tools that change the cluster (hpa_migrate_apply, marked destructive)")
-	o.Prometheus.AddFlags(fs)
-	if cf == nil {
-		o.ConfigFlags = genericclioptions.NewConfigFlags(true)
-		o.ConfigFlags.AddFlags(fs)
-	}
+	addOptions(fs, prom.Declared.Bind(&o.Prometheus))
+	o.ConfigFlags = addConfigFlags(fs, cf)
 	return c
 }

@@ -6,9 +6,9 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
@@ -28,30 +28,20 @@ type MigrateOptions struct {
 	// Namespace is resolved by Complete from -n; "" means the kubeconfig
 	// context's.
 	Namespace string
-	Filenames []string
-	Recursive bool
-	// Apply is --apply: carry the plan out.
-	Apply bool
-	// DryRun is --dry-run: none, client (only the plan) or server.
-	DryRun string
-	// Write is --write: save the edited manifests.
-	Write  bool
-	Output string
+	// Input is migrate's declared options (action.MigrateOptions).
+	Input  action.MigrateInput
+	Output OutputFlags
 	// Clients builds the clients from ConfigFlags (tests inject fakes).
 	Clients *action.Factory
 
-	format render.Format
-	cfg    action.MigrateConfig
-	args   []string
+	printer render.Printer
+	cfg     action.MigrateConfig
+	args    []string
 }
 
 // NewMigrateOptions returns the options with every default set.
 func NewMigrateOptions(streams genericiooptions.IOStreams) *MigrateOptions {
-	return &MigrateOptions{
-		IOStreams: streams,
-		Output:    string(render.FormatText),
-		DryRun:    "none",
-	}
+	return &MigrateOptions{IOStreams: streams, Input: action.MigrateInput{DryRun: "none"}}
 }
 
 // NewCmdMigrate returns the migrate command. runF, when set, replaces Run
@@ -122,12 +112,9 @@ func NewCmdMigrate(streams genericiooptions.IOStreams, cf *genericclioptions.Con
 			return o.Run(c.Context())
 		},
 	}
-	o.AddFlags(c.Flags())
-	if cf == nil {
-		o.ConfigFlags = genericclioptions.NewConfigFlags(true)
-		o.ConfigFlags.AddFlags(c.Flags())
-	}
-	registerOutputCompletion(c)
+	addOptions(c.Flags(), action.MigrateOptions.Bind(&o.Input))
+	o.Output.AddFlags(c, false)
+	o.ConfigFlags = addConfigFlags(c.Flags(), cf)
 	_ = c.RegisterFlagCompletionFunc("dry-run", cobra.FixedCompletions([]string{"none", "client", "server"}, cobra.ShellCompDirectiveNoFileComp))
 	// TYPE/NAME: the workloads the namespace's HPAs scale.
 	c.ValidArgsFunction = func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
@@ -139,36 +126,18 @@ func NewCmdMigrate(streams genericiooptions.IOStreams, cf *genericclioptions.Con
 	return c
 }
 
-// AddFlags binds the options to fs.
-func (o *MigrateOptions) AddFlags(fs *pflag.FlagSet) {
-	fs.BoolVar(&o.Apply, "apply", o.Apply, "Carry the plan out (without it, migrate only reads and prints the plan)")
-	fs.StringVar(&o.DryRun, "dry-run", o.DryRun,
-		`With "server", send every write with dryRun=All: the API server checks it and persists nothing; "client" only prints the plan`)
-	fs.Lookup("dry-run").NoOptDefVal = "server"
-	fs.StringSliceVarP(&o.Filenames, "filename", "f", o.Filenames,
-		"Manifest files or directories to remove the field from (the diff is printed; --write saves it); - reads standard input and prints the edited manifest to standard output")
-	fs.BoolVarP(&o.Recursive, "recursive", "R", o.Recursive, "Walk the directories given with -f recursively")
-	fs.BoolVar(&o.Write, "write", o.Write, "Save the edited manifests given with -f")
-	fs.StringVarP(&o.Output, "output", "o", o.Output, formatHelp())
-}
-
-// Complete resolves the argument, the namespace, the format and the mode
+// Complete resolves the argument, the namespace, the output and the mode
 // (action.MigrateInput).
 func (o *MigrateOptions) Complete(c *cobra.Command, args []string) error {
 	o.args = args
-	if o.ConfigFlags == nil {
-		o.ConfigFlags = genericclioptions.NewConfigFlags(true)
-	}
-	if ns := o.ConfigFlags.Namespace; ns != nil && *ns != "" {
-		o.Namespace = *ns
+	if ns := namespaceOf(o.ConfigFlags); ns != "" {
+		o.Namespace = ns
 	}
 	if len(args) == 1 {
+		in := o.Input
+		in.Target, in.Namespace, in.Stdin = args[0], o.Namespace, o.In
 		var err error
-		o.cfg, err = action.MigrateInput{
-			Target: args[0], Namespace: o.Namespace, Filenames: o.Filenames, Recursive: o.Recursive, Write: o.Write, Stdin: o.In,
-			Apply: o.Apply, DryRun: o.DryRun,
-		}.Config()
-		if err != nil {
+		if o.cfg, err = in.Config(); err != nil {
 			return usageError(c, err)
 		}
 		o.Type, o.Name = o.cfg.Type, o.cfg.Name
@@ -177,12 +146,9 @@ func (o *MigrateOptions) Complete(c *cobra.Command, args []string) error {
 		o.Clients = action.NewFactory(o.ConfigFlags)
 		o.Clients.Hint = action.MigrateHint
 	}
-	f, err := render.ParseFormat(o.Output)
-	if err != nil {
-		return flagErrorf(c, "%w", err)
-	}
-	o.format = f
-	return nil
+	var err error
+	o.printer, err = o.Output.ToPrinter(c, o.Out)
+	return err
 }
 
 // Validate checks the option values.
@@ -201,7 +167,7 @@ func (o *MigrateOptions) Execute() bool { return o.cfg.Execute }
 func (o *MigrateOptions) ServerDryRun() bool { return o.cfg.DryRun }
 
 // Format returns the output format resolved by Complete.
-func (o *MigrateOptions) Format() render.Format { return o.format }
+func (o *MigrateOptions) Format() render.Format { return o.printer.Format }
 
 // Run inspects the target, plans, carries the plan out when asked, edits
 // the manifests and prints the report.
@@ -225,11 +191,7 @@ func (o *MigrateOptions) Run(ctx context.Context) error {
 	if res.StdinManifest != nil {
 		report = o.ErrOut
 	}
-	if o.format == render.FormatText {
-		err = migrate.WriteText(report, res.Report)
-	} else {
-		err = render.Encode(report, o.format, res.Report)
-	}
+	err = o.printer.Print(report, render.Document(res.Report, func(w io.Writer) error { return migrate.WriteText(w, res.Report) }))
 	if err == nil && res.StdinManifest != nil {
 		_, err = o.Out.Write(res.StdinManifest)
 	}

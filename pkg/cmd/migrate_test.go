@@ -53,8 +53,8 @@ func TestMigrate_flags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.Type != "deploy" || o.Name != "web" || o.Namespace != "shop" || strings.Join(o.Filenames, " ") != "a.yaml dir" ||
-		!o.Recursive || !o.Write || o.Format() != render.FormatYAML || o.Execute() || o.ServerDryRun() {
+	if o.Type != "deploy" || o.Name != "web" || o.Namespace != "shop" || strings.Join(o.Input.Filenames, " ") != "a.yaml dir" ||
+		!o.Input.Recursive || !o.Input.Write || o.Format() != render.FormatYAML || o.Execute() || o.ServerDryRun() {
 		t.Errorf("options = %+v", o)
 	}
 	for _, tc := range []struct {

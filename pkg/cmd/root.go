@@ -1,8 +1,15 @@
 // Copyright 2026 The kubectl-hpa Authors.
 // SPDX-License-Identifier: Apache-2.0
 
-// Package cmd holds the cobra commands of kubectl-hpa. It is the only package
-// that knows about flags, and it wires load, engine and render together.
+// Package cmd holds the cobra commands of kubectl-hpa: the only package that
+// binds flags. Each command binds the options declared beside pkg/action's
+// inputs (pkg/options rows, through addOptions) and its own printing flags
+// (-o, parsed once into a render.Printer, and the text view's), completes
+// them into one action's config, validates it, calls the action and prints
+// its result through the printer.
+//
+// Below it, option names appear only in those declarations, through which
+// the lower packages' messages name an option.
 package cmd
 
 import (

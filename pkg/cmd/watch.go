@@ -5,15 +5,13 @@ package cmd
 
 import (
 	"context"
-	"io"
 	"os"
 	"os/signal"
 	"syscall"
 	"time"
 
-	"golang.org/x/term"
-
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/display"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
 )
 
@@ -28,7 +26,7 @@ func (o *ExplainOptions) runWatch(ctx context.Context) error {
 	done := make(chan error, 1)
 	go func() {
 		done <- action.Watch(ctx, action.WatchConfig{
-			Source: o.source, Name: o.Name, AllNamespaces: o.AllNamespaces, Selector: o.Selector,
+			Source: o.source, Name: o.Name, AllNamespaces: o.Input.AllNamespaces, Selector: o.Input.Selector,
 			Settings: o.overrides, History: o.source.History, Evaluate: o.Evaluate,
 		}, func(u *action.WatchUpdate) error {
 			select {
@@ -38,10 +36,10 @@ func (o *ExplainOptions) runWatch(ctx context.Context) error {
 			return nil
 		})
 	}()
-	opts := o.Output.Display.RenderOptions(o.Out)
-	live := o.format == render.FormatText && writerIsTerminal(o.Out)
+	format, opts := o.printer.Format, o.printer.Options
+	live := format == render.FormatText && display.IsTerminal(o.Out)
 	lines := render.NewWatchLines(o.Out, o.Name == "")
-	enc := render.NewWatchEncoder(o.Out, o.format)
+	enc := render.NewWatchEncoder(o.Out, format)
 	frame := &render.LiveFrame{W: o.Out}
 	defer frame.Restore()
 	second := time.NewTicker(time.Second)
@@ -56,10 +54,10 @@ func (o *ExplainOptions) runWatch(ctx context.Context) error {
 			last = u
 			var err error
 			switch {
-			case o.format != render.FormatText:
+			case format != render.FormatText:
 				err = enc.Update(u.Decisions)
 			case live:
-				err = frame.Draw(render.WatchFrame(o.Out, u.Decisions, time.Now(), o.Name == "", opts, terminalHeight(o.Out)))
+				err = frame.Draw(render.WatchFrame(o.Out, u.Decisions, time.Now(), o.Name == "", opts, display.Height(o.Out)))
 			default:
 				err = lines.Update(u.At, u.Decisions)
 			}
@@ -68,24 +66,10 @@ func (o *ExplainOptions) runWatch(ctx context.Context) error {
 			}
 		case <-second.C:
 			if live && last != nil {
-				if err := frame.Draw(render.WatchFrame(o.Out, last.Decisions, time.Now(), o.Name == "", opts, terminalHeight(o.Out))); err != nil {
+				if err := frame.Draw(render.WatchFrame(o.Out, last.Decisions, time.Now(), o.Name == "", opts, display.Height(o.Out))); err != nil {
 					return err
 				}
 			}
 		}
 	}
-}
-
-// terminalHeight is the height of the terminal w less one line, 0 when
-// unknown.
-func terminalHeight(w io.Writer) int {
-	fd, ok := w.(fdWriter)
-	if !ok {
-		return 0
-	}
-	_, h, err := term.GetSize(int(fd.Fd()))
-	if err != nil || h < 3 {
-		return 0
-	}
-	return h - 1
 }

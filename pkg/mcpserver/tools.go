@@ -11,12 +11,11 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
-	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/options"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/schema"
 )
@@ -40,27 +39,27 @@ func addTools(s *mcp.Server, h *handlers) {
 	mcp.AddTool(s, &mcp.Tool{
 		Name: ToolExplain, Title: "Explain an HPA's decision",
 		Description: "Replay one sync of the HorizontalPodAutoscaler controller for one HPA, as `kubectl hpa explain NAME -o json` (name scaledobject/NAME: the HPA of a KEDA ScaledObject, with KEDA's part): every step (each metric's pods, usage, ratio and tolerance test, the recommendation, the stabilization window, the scaling policies, the bounds), the conditions and events the controller writes, the step that decided (decidedBy), a one-sentence summary, and whether the replay agrees with the controller's last status. With at, the sync of a past instant over the load Prometheus recorded (explain --at). Only reads (GET and LIST).",
-		Annotations: readOnly, InputSchema: inputSchema[explainArgs](), OutputSchema: outputSchema(schema.Explanation),
+		Annotations: readOnly, InputSchema: inputSchema([]ownArg{nameArg("The HorizontalPodAutoscaler's name"), namespaceArg, contextArg}, explainArgs(&action.ExplainInput{}, &action.SettingsInput{})), OutputSchema: outputSchema(schema.Explanation),
 	}, h.explain)
 	mcp.AddTool(s, &mcp.Tool{
 		Name: ToolExplainMany, Title: "Summarize many HPAs",
 		Description: "Replay every HPA of a namespace, of all namespaces (all-namespaces) or of a label selector, as `kubectl hpa explain -A` does, and return one summary each: replicas, the step that decided, a one-sentence summary, the agreement with the controller and the problems (metric-failed, scaling-inactive, unable-to-scale, disagrees, limited, rate-limited, scaling-disabled). Paginated: pass nextCursor back as cursor for the next page. hpa_explain gives one HPA's whole replay. Only reads.",
-		Annotations: readOnly, InputSchema: inputSchema[explainManyArgs](), OutputSchema: outputSchema(schema.Summaries),
+		Annotations: readOnly, InputSchema: inputSchema([]ownArg{namespaceArg, contextArg, limitArg, cursorArg}, explainManyArgs(&action.ExplainInput{}, &action.SettingsInput{})), OutputSchema: outputSchema(schema.Summaries),
 	}, h.explainMany)
 	mcp.AddTool(s, &mcp.Tool{
 		Name: ToolWhatIf, Title: "What if an HPA's conditions changed",
 		Description: "Replay one HPA's sync twice, as it is and with changes (`kubectl hpa whatif NAME -o json`): other usage per pod (cpu, memory), other metric values (metric, object, external), other targets, bounds (min, max), tolerances or behavior, another number of pods (replicas), every pod ready (all-ready); for the HPA of a KEDA ScaledObject (name scaledobject/NAME, or the HPA's name), what its triggers read (trigger), their activation thresholds (activation), cooldown, polling-interval, idle, fallback-replicas, failure-threshold, and min and max as its minReplicaCount and maxReplicaCount. With for (or trace), also project the successive syncs after the changes: the rescales and when they happen, through stabilization windows and scaling policies. Only reads; nothing is changed in the cluster.",
-		Annotations: readOnly, InputSchema: inputSchema[whatifArgs](), OutputSchema: outputSchema(schema.WhatIf),
+		Annotations: readOnly, InputSchema: inputSchema([]ownArg{nameArg("The HorizontalPodAutoscaler's name, or scaledobject/NAME for the HPA of a KEDA ScaledObject"), namespaceArg, contextArg}, whatIfArgs(&action.WhatIfInput{}, &action.SettingsInput{})), OutputSchema: outputSchema(schema.WhatIf),
 	}, h.whatIf)
 	mcp.AddTool(s, &mcp.Tool{
 		Name: ToolBacktest, Title: "Backtest an HPA over recorded load",
 		Description: "Replay the controller for one HPA over a past period (since, until) on the load Prometheus recorded (`kubectl hpa whatif NAME --since ... -o json`): as the HPA is, against what really happened, and with changes of the HPA (target, min, max, tolerances, behavior) to see what they would have done. Needs Prometheus (prometheus, or the server's default). Only reads.",
-		Annotations: readOnly, InputSchema: inputSchema[backtestArgs](), OutputSchema: outputSchema(schema.WhatIf),
+		Annotations: readOnly, InputSchema: inputSchema([]ownArg{nameArg("The HorizontalPodAutoscaler's name"), namespaceArg, contextArg}, backtestArgs(&action.WhatIfInput{}, &action.SettingsInput{}), "since"), OutputSchema: outputSchema(schema.WhatIf),
 	}, h.backtest)
 	mcp.AddTool(s, &mcp.Tool{
 		Name: ToolMigratePlan, Title: "Plan a replica-count hand-over",
 		Description: "Plan the hand-over of a workload's spec.replicas to the HPA that scales it (`kubectl hpa migrate TYPE/NAME -o json`): who manages the field (kubectl apply, server-side appliers, Helm, Argo CD, Flux...), the numbered steps with their exact requests, and what is left to do outside the cluster. Only reads; hpa_migrate_apply carries the plan out when the server allows writes.",
-		Annotations: readOnly, InputSchema: inputSchema[migrateArgs](), OutputSchema: outputSchema(schema.Migrate),
+		Annotations: readOnly, InputSchema: inputSchema(migrateOwn, nil), OutputSchema: outputSchema(schema.Migrate),
 	}, h.migratePlan)
 	if h.opts.AllowWrites {
 		destructive := true
@@ -68,37 +67,15 @@ func addTools(s *mcp.Server, h *handlers) {
 			Name: ToolMigrateApply, Title: "Hand a replica count over to its HPA",
 			Description: "Carry out the plan of hpa_migrate_plan (`kubectl hpa migrate TYPE/NAME --apply -o json`): each write guarded by a resourceVersion precondition, the live replica count never lowered, the object read back to verify. Writes to the cluster; dry-run=server has the API server check every write and persist none. Running it again once done changes nothing.",
 			Annotations: &mcp.ToolAnnotations{DestructiveHint: &destructive, IdempotentHint: true},
-			InputSchema: inputSchema[migrateApplyArgs](), OutputSchema: outputSchema(schema.Migrate),
+			InputSchema: inputSchema(migrateOwn, migrateApplyArgs(&action.MigrateInput{})), OutputSchema: outputSchema(schema.Migrate),
 		}, h.migrateApply)
 	}
 }
 
-// enums are the arguments that take one of a few values.
-var enums = map[string][]any{
-	"load-model": {explain.LoadConstantTotal, explain.LoadConstantPerPod},
-	"dry-run":    {"none", "server"},
-}
-
-// inputSchema is the schema inferred from the arguments' type, with the
-// names required to be non-empty, the enumerations and the page size's
-// bounds.
-func inputSchema[T any]() *jsonschema.Schema {
-	s, err := jsonschema.For[T](nil)
-	if err != nil {
-		panic(fmt.Sprintf("input schema of %T: %v", *new(T), err))
-	}
-	for name, p := range s.Properties {
-		switch name {
-		case "name", "since":
-			p.MinLength = jsonschema.Ptr(1)
-		case "limit":
-			p.Minimum, p.Maximum = jsonschema.Ptr(1.0), jsonschema.Ptr(float64(action.MaxSummaryLimit))
-		}
-		if e, ok := enums[name]; ok {
-			p.Enum = e
-		}
-	}
-	return s
+// migrateOwn are the migrate tools' own arguments.
+var migrateOwn = []ownArg{
+	nameArg("The workload whose replica count to hand over, as TYPE/NAME (deployment/web, statefulset/db, widgets.example.com/w)"),
+	namespaceArg, contextArg,
 }
 
 // outputSchema is the published schema of the document (kubectl hpa
@@ -138,76 +115,84 @@ func (h *handlers) newCall(c connArgs, noHistory bool) *call {
 	}}
 }
 
-// recorded are the server's defaults of the recorded-load flags.
+// recorded is a call's recorded load before its arguments: the server's
+// Prometheus client, its --prometheus the endpoint when the call names
+// none.
 func (h *handlers) recorded() action.RecordedInput {
-	in := action.DefaultRecordedInput()
-	in.Prometheus = h.opts.Prometheus
+	in := action.RecordedInput{Prometheus: h.opts.Prometheus, DefaultEndpoint: h.opts.Prometheus.Endpoint}
+	in.Prometheus.Endpoint = ""
 	return in
 }
 
-func (h *handlers) explain(ctx context.Context, _ *mcp.CallToolRequest, a explainArgs) (*mcp.CallToolResult, json.RawMessage, error) {
-	settings, err := a.overrides()
+func (h *handlers) explain(ctx context.Context, _ *mcp.CallToolRequest, args map[string]any) (*mcp.CallToolResult, json.RawMessage, error) {
+	in, set, conn := action.ExplainInput{Recorded: h.recorded()}, action.SettingsInput{}, connArgs{}
+	if err := decode(args, &conn, explainArgs(&in, &set)); err != nil {
+		return fail(err)
+	}
+	settings, err := set.Overrides()
 	if err != nil {
 		return fail(err)
 	}
-	c := h.newCall(a.connArgs, a.NoHistory)
-	rec, given, err := a.recordedInput(h.recorded())
+	c := h.newCall(conn, in.NoHistory)
+	at, err := in.AtConfig(c.source, conn.Name, settings)
 	if err != nil {
 		return fail(err)
 	}
-	at, err := action.ExplainAtInput{At: a.At, Recorded: rec, Given: given}.Config(c.source, a.Name, settings)
-	if err != nil {
-		return fail(err)
-	}
-	res, err := action.ExplainOne(ctx, action.ExplainConfig{Source: c.source, Name: a.Name, Settings: settings, Evaluate: h.opts.Evaluate}, at)
+	res, err := action.ExplainOne(ctx, action.ExplainConfig{Source: c.source, Name: conn.Name, Settings: settings, Evaluate: h.opts.Evaluate}, at)
 	if err != nil {
 		return fail(err)
 	}
 	if res.Decision == nil {
-		return fail(action.NoHPAError(res.KEDA, "hpa_explain replays an HPA; `kubectl hpa explain "+a.Name+"` shows KEDA's part alone"))
+		return fail(action.NoHPAError(res.KEDA, "hpa_explain replays an HPA; `kubectl hpa explain "+conn.Name+"` shows KEDA's part alone"))
 	}
 	return result(res.Decision, res.Warnings)
 }
 
-func (h *handlers) explainMany(ctx context.Context, _ *mcp.CallToolRequest, a explainManyArgs) (*mcp.CallToolResult, json.RawMessage, error) {
-	settings, err := a.overrides()
+func (h *handlers) explainMany(ctx context.Context, _ *mcp.CallToolRequest, args map[string]any) (*mcp.CallToolResult, json.RawMessage, error) {
+	in, set, conn := action.ExplainInput{}, action.SettingsInput{}, connArgs{}
+	if err := decode(args, &conn, explainManyArgs(&in, &set)); err != nil {
+		return fail(err)
+	}
+	settings, err := set.Overrides()
 	if err != nil {
 		return fail(err)
 	}
-	c := h.newCall(a.connArgs, true)
+	page := action.SummaryPage{}
+	if n, ok := args[limitArg.name].(float64); ok {
+		page.Limit = int(n)
+	}
+	page.Cursor, _ = args[cursorArg.name].(string)
+	c := h.newCall(conn, true)
 	list, res, err := action.ExplainSummaries(ctx, action.ManyConfig{
-		Source: c.source, AllNamespaces: a.AllNamespaces, Selector: a.Selector, Settings: settings, Evaluate: h.opts.Evaluate,
-	}, action.SummaryPage{Limit: a.Limit, Cursor: a.Cursor})
+		Source: c.source, AllNamespaces: in.AllNamespaces, Selector: in.Selector, Settings: settings, Evaluate: h.opts.Evaluate,
+	}, page)
 	if err != nil {
 		return fail(err)
 	}
 	return result(list, res.Warnings)
 }
 
-func (h *handlers) whatIf(ctx context.Context, _ *mcp.CallToolRequest, a whatifArgs) (*mcp.CallToolResult, json.RawMessage, error) {
-	in, err := a.input()
-	if err != nil {
-		return fail(err)
-	}
-	return h.runWhatIf(ctx, a.connArgs, a.NoHistory, a.Name, a.settingsArgs, in)
+func (h *handlers) whatIf(ctx context.Context, _ *mcp.CallToolRequest, args map[string]any) (*mcp.CallToolResult, json.RawMessage, error) {
+	return h.runWhatIf(ctx, args, whatIfArgs)
 }
 
-func (h *handlers) backtest(ctx context.Context, _ *mcp.CallToolRequest, a backtestArgs) (*mcp.CallToolResult, json.RawMessage, error) {
-	in, err := a.input(h.recorded())
-	if err != nil {
-		return fail(err)
-	}
-	return h.runWhatIf(ctx, a.connArgs, a.NoHistory, a.Name, a.settingsArgs, in)
+func (h *handlers) backtest(ctx context.Context, _ *mcp.CallToolRequest, args map[string]any) (*mcp.CallToolResult, json.RawMessage, error) {
+	return h.runWhatIf(ctx, args, backtestArgs)
 }
 
 // runWhatIf plans and runs a whatif or a backtest, as whatif does.
-func (h *handlers) runWhatIf(ctx context.Context, conn connArgs, noHistory bool, name string, sa settingsArgs, in action.WhatIfInput) (*mcp.CallToolResult, json.RawMessage, error) {
-	settings, err := sa.overrides()
+func (h *handlers) runWhatIf(ctx context.Context, args map[string]any, bind func(*action.WhatIfInput, *action.SettingsInput) [][]options.Bound) (*mcp.CallToolResult, json.RawMessage, error) {
+	in, set, conn := action.DefaultWhatIfInput(), action.SettingsInput{}, connArgs{}
+	in.Recorded = h.recorded()
+	if err := decode(args, &conn, bind(&in, &set)); err != nil {
+		return fail(err)
+	}
+	settings, err := set.Overrides()
 	if err != nil {
 		return fail(err)
 	}
-	c := h.newCall(conn, noHistory)
-	plan, err := in.Plan(c.source, name, settings)
+	c := h.newCall(conn, in.NoHistory)
+	plan, err := in.Plan(c.source, conn.Name, settings)
 	if err != nil {
 		return fail(err)
 	}
@@ -221,24 +206,33 @@ func (h *handlers) runWhatIf(ctx context.Context, conn connArgs, noHistory bool,
 	return result(res.WhatIf, res.Warnings)
 }
 
-func (h *handlers) migratePlan(ctx context.Context, _ *mcp.CallToolRequest, a migrateArgs) (*mcp.CallToolResult, json.RawMessage, error) {
-	return h.migrate(ctx, a, action.MigrateInput{})
+func (h *handlers) migratePlan(ctx context.Context, _ *mcp.CallToolRequest, args map[string]any) (*mcp.CallToolResult, json.RawMessage, error) {
+	return h.migrate(ctx, args, nil)
 }
 
-func (h *handlers) migrateApply(ctx context.Context, _ *mcp.CallToolRequest, a migrateApplyArgs) (*mcp.CallToolResult, json.RawMessage, error) {
-	return h.migrate(ctx, a.migrateArgs, action.MigrateInput{Apply: true, DryRun: a.DryRun})
+func (h *handlers) migrateApply(ctx context.Context, _ *mcp.CallToolRequest, args map[string]any) (*mcp.CallToolResult, json.RawMessage, error) {
+	return h.migrate(ctx, args, migrateApplyArgs)
 }
 
-// migrate plans the hand-over and carries it out with in.Apply, as
-// migrate does. A failed verification is a tool error that still carries
-// the report.
-func (h *handlers) migrate(ctx context.Context, a migrateArgs, in action.MigrateInput) (*mcp.CallToolResult, json.RawMessage, error) {
-	in.Target, in.Namespace = a.Name, a.Namespace
+// migrate plans the hand-over and carries it out when bind binds the
+// apply tool's arguments, as migrate --apply does. A failed verification
+// is a tool error that still carries the report.
+func (h *handlers) migrate(ctx context.Context, args map[string]any, bind func(*action.MigrateInput) [][]options.Bound) (*mcp.CallToolResult, json.RawMessage, error) {
+	var in action.MigrateInput
+	var conn connArgs
+	var groups [][]options.Bound
+	if bind != nil {
+		in.Apply, groups = true, bind(&in)
+	}
+	if err := decode(args, &conn, groups); err != nil {
+		return fail(err)
+	}
+	in.Target, in.Namespace = conn.Name, conn.Namespace
 	cfg, err := in.Config()
 	if err != nil {
 		return fail(err)
 	}
-	c := h.newCall(a.connArgs, true)
+	c := h.newCall(conn, true)
 	c.clients.Hint = action.MigrateHint
 	cfg.Clients = c.clients
 	res, err := action.Migrate(ctx, cfg)

@@ -13,14 +13,16 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/options"
 )
 
 // EnvEndpoint is the environment variable that gives the endpoint when no
 // flag does.
 const EnvEndpoint = "KUBECTL_HPA_PROMETHEUS"
 
-// The flags the command layer binds to Options; Validate names them in its
-// messages.
+// The names of the options of Options (the declaration, Declared, binds
+// them); Validate and the client name them in their messages.
 const (
 	FlagEndpoint      = "prometheus"
 	FlagToken         = "prometheus-token"
@@ -72,6 +74,57 @@ type Options struct {
 	// partial response, a PromQL annotation) and records them in
 	// Recording.Warnings; by default a warning fails the read.
 	AllowWarnings bool
+}
+
+// clientOnly is why the options of the client are no MCP tool arguments.
+const clientOnly = "kubectl hpa mcp takes them as its own flags: one Prometheus client for every call"
+
+// Declared are the options of Options, with their help: every command
+// that reads recorded load offers the same ones, as cli-runtime's
+// ConfigFlags offer the kubeconfig's. Only the endpoint is also an
+// argument of the MCP tools that read recorded load.
+var Declared = options.Options[Options]{
+	{
+		Name: FlagEndpoint, Help: "Where the recorded load is: a URL (http://prometheus:9090) or NAMESPACE/SERVICE:PORT reached through the API server's service proxy (default $" + EnvEndpoint + ")",
+		Desc:  "Where the recorded load is: a URL (http://prometheus:9090) or NAMESPACE/SERVICE:PORT through the API server's service proxy; default: the server's --prometheus or $" + EnvEndpoint,
+		Field: func(o *Options) options.Value { return options.String(&o.Endpoint) },
+	},
+	{
+		Name: FlagToken, Help: "Bearer token for a --prometheus URL", CLIOnly: clientOnly,
+		Field: func(o *Options) options.Value { return options.String(&o.BearerToken) },
+	},
+	{
+		Name: FlagTokenFile, Help: "File holding the bearer token for a --prometheus URL", CLIOnly: clientOnly,
+		Field: func(o *Options) options.Value { return options.String(&o.BearerTokenFile) },
+	},
+	{
+		Name: FlagCAFile, Help: "PEM file of the CA to trust for a --prometheus https URL", CLIOnly: clientOnly,
+		Field: func(o *Options) options.Value { return options.String(&o.CAFile) },
+	},
+	{
+		Name: FlagCertFile, Help: "PEM client certificate for a --prometheus https URL", CLIOnly: clientOnly,
+		Field: func(o *Options) options.Value { return options.String(&o.CertFile) },
+	},
+	{
+		Name: FlagKeyFile, Help: "PEM client key for a --prometheus https URL", CLIOnly: clientOnly,
+		Field: func(o *Options) options.Value { return options.String(&o.KeyFile) },
+	},
+	{
+		Name: FlagInsecure, Help: "Do not check the --prometheus server's certificate", CLIOnly: clientOnly,
+		Field: func(o *Options) options.Value { return options.Bool(&o.InsecureSkipTLSVerify) },
+	},
+	{
+		Name: FlagHeader, Help: "Extra request header for Prometheus, NAME: VALUE (repeatable; e.g. X-Scope-OrgID: team-a for Mimir)", CLIOnly: clientOnly,
+		Field: func(o *Options) options.Value { return options.Strings(&o.Headers) },
+	},
+	{
+		Name: FlagTimeout, Help: "Time limit of each Prometheus request (0: none but the command's)", CLIOnly: clientOnly,
+		Field: func(o *Options) options.Value { return options.PlainDuration(&o.Timeout) },
+	},
+	{
+		Name: FlagAllowWarnings, Help: "Go on when Prometheus answers with warnings (a partial answer), listing them", CLIOnly: clientOnly,
+		Field: func(o *Options) options.Value { return options.Bool(&o.AllowWarnings) },
+	},
 }
 
 // ResolveEndpoint fills Endpoint from KUBECTL_HPA_PROMETHEUS, read with

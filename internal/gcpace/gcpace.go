@@ -1,7 +1,9 @@
 // Copyright 2026 The kubectl-hpa Authors.
 // SPDX-License-Identifier: Apache-2.0
 
-package cmd
+// Package gcpace tunes the garbage collector's pace for the plugin's
+// one-shot runs: a policy of the process, not of a command's flags.
+package gcpace
 
 import (
 	"math"
@@ -9,7 +11,7 @@ import (
 	"runtime/debug"
 )
 
-// collectAtLimit turns off the collector's pace (GOGC) for a one-shot read
+// CollectAtLimit turns off the collector's pace (GOGC) for a one-shot read
 // of many HPAs, when a soft memory limit bounds the heap (the plugin's main
 // sets one unless GOGC or GOMEMLIMIT is in the environment): the heap then
 // grows to the limit and is collected there, instead of at every doubling
@@ -20,7 +22,7 @@ import (
 // limit the collector runs as it would have. A long-running --watch keeps
 // the pace, or its heap would sit at the limit. It returns the function
 // that puts the pace back.
-func collectAtLimit() (restore func()) {
+func CollectAtLimit() (restore func()) {
 	if os.Getenv("GOGC") != "" || debug.SetMemoryLimit(-1) == math.MaxInt64 {
 		return func() {}
 	}

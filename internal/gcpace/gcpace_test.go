@@ -1,7 +1,7 @@
 // Copyright 2026 The kubectl-hpa Authors.
 // SPDX-License-Identifier: Apache-2.0
 
-package cmd
+package gcpace
 
 import (
 	"math"
@@ -21,14 +21,14 @@ func TestCollectAtLimit(t *testing.T) {
 	t.Setenv("GOGC", "")
 
 	// No limit: the pace stays, or the heap would grow without bound.
-	restore := collectAtLimit()
+	restore := CollectAtLimit()
 	if got := debug.SetGCPercent(100); got != 100 {
 		t.Errorf("without a memory limit: GOGC %d, want 100", got)
 	}
 	restore()
 
 	debug.SetMemoryLimit(192 << 20)
-	restore = collectAtLimit()
+	restore = CollectAtLimit()
 	if got := debug.SetGCPercent(-1); got != -1 {
 		t.Errorf("with a memory limit: GOGC %d, want off (-1)", got)
 	}
@@ -39,7 +39,7 @@ func TestCollectAtLimit(t *testing.T) {
 
 	// GOGC in the environment wins.
 	t.Setenv("GOGC", "50")
-	restore = collectAtLimit()
+	restore = CollectAtLimit()
 	if got := debug.SetGCPercent(100); got != 100 {
 		t.Errorf("with GOGC set: GOGC %d, want it untouched (100)", got)
 	}

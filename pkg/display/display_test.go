@@ -1,20 +1,17 @@
 // Copyright 2026 The kubectl-hpa Authors.
 // SPDX-License-Identifier: Apache-2.0
 
-package cmd
+package display
 
 import (
 	"bytes"
 	"io"
-	"strings"
 	"testing"
-
-	"github.com/spf13/pflag"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
 )
 
-func TestDisplayOptions_renderOptions(t *testing.T) {
+func TestOptions_renderOptions(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		color   ColorMode
@@ -41,7 +38,7 @@ func TestDisplayOptions_renderOptions(t *testing.T) {
 		{"zero value is auto", "", map[string]string{"TERM": "xterm-256color"}, true, true, render.Palette256, 132},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			d := DisplayOptions{
+			d := Options{
 				Color:         tc.color,
 				Getenv:        func(k string) string { return tc.env[k] },
 				IsTerminal:    func(io.Writer) bool { return tc.tty },
@@ -55,8 +52,8 @@ func TestDisplayOptions_renderOptions(t *testing.T) {
 	}
 }
 
-func TestDisplayOptions_unknownTerminalWidth(t *testing.T) {
-	d := DisplayOptions{
+func TestOptions_unknownTerminalWidth(t *testing.T) {
+	d := Options{
 		Color:         ColorAlways,
 		Getenv:        func(string) string { return "" },
 		IsTerminal:    func(io.Writer) bool { return true },
@@ -66,60 +63,7 @@ func TestDisplayOptions_unknownTerminalWidth(t *testing.T) {
 		t.Errorf("width = %d, want %d", got, render.DefaultWidth)
 	}
 	// The real probes: a buffer is not a terminal.
-	if (&DisplayOptions{Getenv: func(string) string { return "" }}).RenderOptions(&bytes.Buffer{}).Color {
+	if (&Options{Getenv: func(string) string { return "" }}).RenderOptions(&bytes.Buffer{}).Color {
 		t.Error("a buffer is not a terminal")
-	}
-}
-
-func TestDisplayOptions_flags(t *testing.T) {
-	for _, tc := range []struct {
-		args  []string
-		color ColorMode
-		pods  render.PodsMode
-		err   string
-	}{
-		{nil, ColorAuto, render.PodsAuto, ""},
-		{[]string{"--color=always"}, ColorAlways, render.PodsAuto, ""},
-		{[]string{"--color", "NEVER"}, ColorNever, render.PodsAuto, ""},
-		{[]string{"--color=sometimes"}, "", "", `invalid argument "sometimes" for "--color" flag: want auto, always or never`},
-		{[]string{"--pods"}, ColorAuto, render.PodsAll, ""},
-		{[]string{"--no-pods"}, ColorAuto, render.PodsNone, ""},
-		{[]string{"--pods=false"}, ColorAuto, render.PodsNone, ""},
-		{[]string{"--no-pods", "--pods"}, ColorAuto, render.PodsAll, ""},
-		{[]string{"--pods", "--no-pods"}, ColorAuto, render.PodsNone, ""},
-		{[]string{"--pods=maybe"}, "", "", `invalid argument "maybe" for "--pods" flag: want true or false`},
-	} {
-		var d DisplayOptions
-		fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
-		fs.SetOutput(io.Discard)
-		d.AddFlags(fs)
-		err := fs.Parse(tc.args)
-		switch {
-		case tc.err != "":
-			if err == nil || err.Error() != tc.err {
-				t.Errorf("%v: error = %v, want %q", tc.args, err, tc.err)
-			}
-		case err != nil:
-			t.Errorf("%v: %v", tc.args, err)
-		case d.Color != tc.color || d.Pods != tc.pods:
-			t.Errorf("%v: color %q pods %q, want %q %q", tc.args, d.Color, d.Pods, tc.color, tc.pods)
-		}
-	}
-}
-
-// The explain command carries the flags, and help shows them as booleans.
-func TestExplain_displayFlags(t *testing.T) {
-	out, _, err := runRoot(t, "", "explain", "--help")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range []string{"--color string", "--pods ", "--no-pods "} {
-		if !strings.Contains(out, s) {
-			t.Errorf("help lacks %q", s)
-		}
-	}
-	o, err := runExplainFlags(t, "web", "-f", "x.yaml", "--color=never", "--no-pods")
-	if err != nil || o.Output.Display.Color != ColorNever || o.Output.Display.Pods != render.PodsNone {
-		t.Errorf("explain flags: %v %+v", err, o)
 	}
 }

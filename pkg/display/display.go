@@ -1,7 +1,13 @@
 // Copyright 2026 The kubectl-hpa Authors.
 // SPDX-License-Identifier: Apache-2.0
 
-package cmd
+// Package display decides how the text view looks on the output it goes
+// to: color or not, the palette and the width, from --color, --pods, the
+// environment (NO_COLOR, CLICOLOR, TERM...) and the terminal. It is the
+// only place that looks at the terminal and the environment for
+// rendering; pkg/render gets the outcome as render.Options, and pkg/cmd
+// binds the flags to Options.
+package display
 
 import (
 	"fmt"
@@ -10,7 +16,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
@@ -28,11 +33,9 @@ const (
 	ColorNever  ColorMode = "never"
 )
 
-// DisplayOptions shape the text view: --color, --pods and --no-pods, and
-// the terminal probes they depend on. This is the only place that looks
-// at the terminal and the environment for rendering; pkg/render gets the
-// outcome as render.Options.
-type DisplayOptions struct {
+// Options shape the text view: --color, --pods and --no-pods, and the
+// terminal probes they depend on.
+type Options struct {
 	Color ColorMode
 	Pods  render.PodsMode
 
@@ -40,24 +43,6 @@ type DisplayOptions struct {
 	Getenv        func(string) string
 	IsTerminal    func(io.Writer) bool
 	TerminalWidth func(io.Writer) int
-}
-
-// AddFlags binds --color, --pods and --no-pods to fs.
-func (d *DisplayOptions) AddFlags(fs *pflag.FlagSet) {
-	if d.Color == "" {
-		d.Color = ColorAuto
-	}
-	if d.Pods == "" {
-		d.Pods = render.PodsAuto
-	}
-	fs.Var((*colorValue)(&d.Color), "color",
-		"Color the text view: auto (when stdout is a terminal and NO_COLOR is unset), always or never; without color the plain layout is printed")
-	pods := fs.VarPF(&podsValue{mode: &d.Pods, on: render.PodsAll, off: render.PodsNone}, "pods", "",
-		fmt.Sprintf("List every pod in the per-pod tables (default: up to %d per metric)", render.MaxPodRows))
-	pods.NoOptDefVal = "true"
-	noPods := fs.VarPF(&podsValue{mode: &d.Pods, on: render.PodsNone, off: render.PodsAll}, "no-pods", "",
-		"Leave out the per-pod tables, keeping the pod counts")
-	noPods.NoOptDefVal = "true"
 }
 
 // RenderOptions decides the text view for out: whether to style it, the
@@ -68,18 +53,18 @@ func (d *DisplayOptions) AddFlags(fs *pflag.FlagSet) {
 // terminal whose TERM is not "dumb". --color=always and --color=never
 // override the environment. The width is the terminal's, or
 // render.DefaultWidth when out is not a terminal.
-func (d *DisplayOptions) RenderOptions(out io.Writer) render.Options {
+func (d *Options) RenderOptions(out io.Writer) render.Options {
 	getenv := d.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
 	}
 	isTerminal := d.IsTerminal
 	if isTerminal == nil {
-		isTerminal = writerIsTerminal
+		isTerminal = IsTerminal
 	}
 	termWidth := d.TerminalWidth
 	if termWidth == nil {
-		termWidth = writerWidth
+		termWidth = width
 	}
 	tty := isTerminal(out)
 	opts := render.Options{Pods: d.Pods, Width: render.DefaultWidth}
@@ -128,57 +113,86 @@ func colors256(getenv func(string) string) bool {
 // fdWriter is an output with a file descriptor, such as *os.File.
 type fdWriter interface{ Fd() uintptr }
 
-func writerIsTerminal(w io.Writer) bool {
+// IsTerminal reports whether w is a terminal.
+func IsTerminal(w io.Writer) bool {
 	f, ok := w.(fdWriter)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-func writerWidth(w io.Writer) int {
+// size is the terminal w's width and height, 0 when unknown.
+func size(w io.Writer) (int, int) {
 	f, ok := w.(fdWriter)
 	if !ok {
-		return 0
+		return 0, 0
 	}
-	width, _, err := term.GetSize(int(f.Fd()))
+	width, height, err := term.GetSize(int(f.Fd()))
 	if err != nil {
-		return 0
+		return 0, 0
 	}
-	return width
+	return width, height
 }
 
-// colorValue is the pflag.Value of --color.
-type colorValue ColorMode
+func width(w io.Writer) int { x, _ := size(w); return x }
 
-func (c *colorValue) String() string { return string(*c) }
+// Height is the height of the terminal w less one line, 0 when unknown
+// (or too small for a frame).
+func Height(w io.Writer) int {
+	_, h := size(w)
+	if h < 3 {
+		return 0
+	}
+	return h - 1
+}
 
-func (c *colorValue) Type() string { return "string" }
+// ColorValue is the flag value of --color (pflag.Value's methods).
+func ColorValue(m *ColorMode) *ColorFlag { return (*ColorFlag)(m) }
 
-func (c *colorValue) Set(s string) error {
+// ColorFlag parses --color.
+type ColorFlag ColorMode
+
+// String is the value, as pflag shows it.
+func (c *ColorFlag) String() string { return string(*c) }
+
+// Type names the kind of value in the help.
+func (c *ColorFlag) Type() string { return "string" }
+
+// Set parses a value given to the flag.
+func (c *ColorFlag) Set(s string) error {
 	switch m := ColorMode(strings.ToLower(strings.TrimSpace(s))); m {
 	case ColorAuto, ColorAlways, ColorNever:
-		*c = colorValue(m)
+		*c = ColorFlag(m)
 		return nil
 	default:
 		return fmt.Errorf("want auto, always or never")
 	}
 }
 
-// podsValue is the pflag.Value of --pods and --no-pods: two boolean flags
-// that set one mode, the last one given winning.
-type podsValue struct {
+// PodsValue is the flag value of --pods (on PodsAll, off PodsNone) and of
+// --no-pods (the reverse): two boolean flags that set one mode, the last
+// one given winning.
+func PodsValue(mode *render.PodsMode, on, off render.PodsMode) *PodsFlag {
+	return &PodsFlag{mode: mode, on: on, off: off}
+}
+
+// PodsFlag parses --pods or --no-pods.
+type PodsFlag struct {
 	mode    *render.PodsMode
 	on, off render.PodsMode
 }
 
-func (p *podsValue) String() string {
+// String is the value, as pflag shows it.
+func (p *PodsFlag) String() string {
 	if p.mode != nil && *p.mode == p.on {
 		return "true"
 	}
 	return "false"
 }
 
-func (p *podsValue) Type() string { return "bool" }
+// Type names the kind of value in the help.
+func (p *PodsFlag) Type() string { return "bool" }
 
-func (p *podsValue) Set(s string) error {
+// Set parses a value given to the flag.
+func (p *PodsFlag) Set(s string) error {
 	b, err := strconv.ParseBool(s)
 	if err != nil {
 		return fmt.Errorf("want true or false")

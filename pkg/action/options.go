@@ -1,0 +1,384 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package action
+
+import (
+	"fmt"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/keda"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/options"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/prom"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/whatif"
+)
+
+// The declaration of the options of the actions' inputs: one row per
+// option gives its flag (pkg/cmd) and its MCP argument (pkg/mcpserver),
+// and the errors of the inputs name an option through its row (Named).
+// Help is the flag's text; Desc, when the MCP argument words it
+// differently, the argument's. The rows are declared here, beside the
+// inputs, so that this package's messages can name them; the options of
+// the Prometheus client are pkg/prom's (prom.Declared).
+//
+// A group is a table per part of an input, in the order the tools list
+// their arguments; a command binds the groups of its modes, a tool those
+// of its own.
+
+// Why the flags that are no MCP argument are not.
+const (
+	onlyHidden   = "a hidden flag, for tests and upstream's replays"
+	onlyFiles    = "reads or writes files on the user's machine"
+	onlyTerminal = "follows the cluster on a terminal until stopped"
+	onlyExit     = "sets the command's exit status"
+)
+
+// SettingsOptions are the kube-controller-manager settings of a replay.
+var SettingsOptions = func() options.Options[SettingsInput] {
+	d := engine.DefaultSettings()
+	return options.Options[SettingsInput]{
+		{
+			Name: "tolerance", Help: "Controller tolerance (--horizontal-pod-autoscaler-tolerance), 0 to 100",
+			Desc:  fmt.Sprintf("Controller tolerance (--horizontal-pod-autoscaler-tolerance), 0 to 100; default %v or the controller's", d.Tolerance),
+			Field: func(in *SettingsInput) options.Value { return options.Float64(&in.Tolerance, d.Tolerance) },
+		},
+		{
+			Name: "cpu-initialization-period", Help: "CPU initialization period (--horizontal-pod-autoscaler-cpu-initialization-period), at most 24h",
+			Desc: "The controller's CPU initialization period, a duration like 5m",
+			Field: func(in *SettingsInput) options.Value {
+				return options.Duration(&in.CPUInitializationPeriod, d.CPUInitializationPeriod)
+			},
+		},
+		{
+			Name: "initial-readiness-delay", Help: "Initial readiness delay (--horizontal-pod-autoscaler-initial-readiness-delay), at most 24h",
+			Desc: "The controller's initial readiness delay, a duration like 30s",
+			Field: func(in *SettingsInput) options.Value {
+				return options.Duration(&in.InitialReadinessDelay, d.InitialReadinessDelay)
+			},
+		},
+		{
+			Name: "downscale-stabilization", Help: "Downscale stabilization window (--horizontal-pod-autoscaler-downscale-stabilization), at most 24h",
+			Desc: "The controller's downscale stabilization window, a duration like 5m",
+			Field: func(in *SettingsInput) options.Value {
+				return options.Duration(&in.DownscaleStabilization, d.DownscaleStabilization)
+			},
+		},
+		{
+			Name: "sync-period", Help: "Controller sync period (--horizontal-pod-autoscaler-sync-period), at most 1h",
+			Desc:  "The controller's sync period, a duration like 15s (it paces projections and backtests)",
+			Field: func(in *SettingsInput) options.Value { return options.Duration(&in.SyncPeriod, d.SyncPeriod) },
+		},
+		{
+			Name: "feature-gates", Help: "Feature gates as Name=true|false,... on top of the controller version's defaults (see docs/versions.md)",
+			Desc:  "Feature gates as Name=true|false,... on top of the controller version's defaults",
+			Field: func(in *SettingsInput) options.Value { return options.String(&in.FeatureGates) },
+		},
+		{
+			Name: "controller-version", Help: "Kubernetes version of the kube-controller-manager to replay, like 1.32 or v1.32.13 (default: detected from the cluster, else " + profile.NewestVersion + ")",
+			Desc:  "Kubernetes version of the kube-controller-manager to replay, like 1.32; default: detected from the cluster",
+			Field: func(in *SettingsInput) options.Value { return options.String(&in.ControllerVersion) },
+		},
+		{
+			Name: "keda-version", Help: "KEDA release to replay for HPAs a ScaledObject owns, like 2.21 or v2.20.2 (default: detected from KEDA's operator, else " + keda.NewestVersion + ")",
+			Desc:  "KEDA release to replay for HPAs a ScaledObject owns, like 2.21; default: detected from KEDA's operator",
+			Field: func(in *SettingsInput) options.Value { return options.String(&in.KEDAVersion) },
+		},
+		{
+			Name: "assume-scale-update-error", Help: "Assume the controller's scale update fails with this error", Hidden: true,
+			Field: func(in *SettingsInput) options.Value { return options.String(&in.AssumeScaleUpdateError) },
+		},
+		{
+			Name: "skip-validation", Help: "Replay -f input that the API server would refuse (upstream's unit-test objects)", Hidden: true,
+			Field: func(in *SettingsInput) options.Value { return options.Bool(&in.SkipValidation) },
+		},
+	}
+}()
+
+// RecordedOptions say where recorded load is and how to read it (whatif
+// --since, explain --at).
+var RecordedOptions = append(options.Embed(prom.Declared, func(r *RecordedInput) *prom.Options { return &r.Prometheus }),
+	options.Options[RecordedInput]{
+		{
+			Name: prom.FlagQuery, Help: "PromQL of an HPA metric that is not a container counter: NAME=PROMQL (repeatable; Pods metrics: one series per pod, with a pod label)",
+			Desc:  "PromQL of an HPA metric that is not a container counter, each NAME=PROMQL",
+			Field: func(r *RecordedInput) options.Value { return options.Strings(&r.Queries) },
+		},
+		{
+			Name: "metrics-resolution", Help: "Resolution of the resource metrics the controller read (metrics-server's --metric-resolution): the window of each sample",
+			Desc: fmt.Sprintf("Resolution of the resource metrics the controller read (metrics-server's --metric-resolution), a duration; default %s", DefaultMetricsResolution),
+			Field: func(r *RecordedInput) options.Value {
+				return options.Duration(&r.MetricsResolution, DefaultMetricsResolution)
+			},
+		},
+		{
+			Name: "no-kube-state-metrics", Help: "Find the pods by their usage series even where kube-state-metrics is recorded",
+			Field: func(r *RecordedInput) options.Value { return options.Bool(&r.NoKubeStateMetrics) },
+		},
+	}...)
+
+// ExplainManyOptions select many HPAs (explain -A|-l, hpa_explain_many).
+var ExplainManyOptions = options.Options[ExplainInput]{
+	{
+		Name: "all-namespaces", Shorthand: "A", Help: "Explain the HPAs of every namespace, one line each",
+		Desc:  "Explain the HPAs of every namespace (kubectl's -A)",
+		Field: func(in *ExplainInput) options.Value { return options.Bool(&in.AllNamespaces) },
+	},
+	{
+		Name: "selector", Shorthand: "l", Help: "Explain the HPAs matching this label selector, one line each",
+		Desc:  "Only the HPAs matching this label selector (kubectl's -l)",
+		Field: func(in *ExplainInput) options.Value { return options.String(&in.Selector) },
+	},
+}
+
+// ExplainOneOptions are explain's of one HPA (hpa_explain): --at over
+// recorded load, and the history.
+var ExplainOneOptions = concat(options.Options[ExplainInput]{
+	{
+		Name: "at", Help: "Explain the sync of a past instant (14:02 UTC today, an RFC 3339 time, or a duration ago), replayed over the load recorded in --prometheus",
+		Desc:  "Explain the sync of a past instant instead (14:02 UTC today, an RFC 3339 time, or a duration ago like 2h), over the load recorded in prometheus",
+		Field: func(in *ExplainInput) options.Value { return options.String(&in.At) },
+	},
+}, options.Embed(RecordedOptions, func(in *ExplainInput) *RecordedInput { return &in.Recorded }), options.Options[ExplainInput]{
+	{
+		Name: "no-history", Help: "Ignore the controller history that earlier watches recorded (and record none)",
+		Desc:  "Ignore the controller history that explain --watch recorded",
+		Field: func(in *ExplainInput) options.Value { return options.Bool(&in.NoHistory) },
+	},
+})
+
+// ExplainCLIOptions are explain's flags that no tool takes.
+var ExplainCLIOptions = options.Options[ExplainInput]{
+	{
+		Name: "dump", CLIOnly: onlyFiles, Help: "Also write the snapshot the replay used to this file, in the offline format (replay it anywhere with -f)",
+		Field: func(in *ExplainInput) options.Value { return options.String(&in.Dump) },
+	},
+	{
+		Name: "watch", Shorthand: "w", CLIOnly: onlyTerminal, Help: "Keep replaying: at every controller sync and when an input changes, recording the controller's history (Ctrl-C stops)",
+		Field: func(in *ExplainInput) options.Value { return options.Bool(&in.Watch) },
+	},
+	{
+		Name: "exit-code", CLIOnly: onlyExit, Help: "Exit with status 2 when an explained HPA has a problem: a failed metric, scaling inactive, unable to scale, or a replay that disagrees with the controller (see docs/exit-codes.md)",
+		Field: func(in *ExplainInput) options.Value { return options.Bool(&in.ExitCode) },
+	},
+	{
+		Name: "fail-on", CLIOnly: onlyExit, Help: "The problems --exit-code fails on: a list (metric-failed,limited,...) or changes to the default (+limited,-disagrees); implies --exit-code",
+		Field: func(in *ExplainInput) options.Value { return options.String(&in.FailOn) },
+	},
+}
+
+// ExplainOptions are all of explain's.
+var ExplainOptions = concat(ExplainManyOptions, ExplainOneOptions, ExplainCLIOptions)
+
+// WhatIfLoadOptions change the load: the usage, the metric values, the
+// pods. A backtest reads the load from what was recorded and refuses
+// them, and the projection's (WhatIfProjectionOptions).
+var WhatIfLoadOptions = options.Options[WhatIfInput]{
+	{
+		Name: "cpu", Help: "CPU usage of every running pod: a quantity (200m), a relative change (+50%), a share of the request (80%), or CONTAINER=VALUE",
+		Field: func(in *WhatIfInput) options.Value { return options.String(&in.CPU) },
+	},
+	{
+		Name: "memory", Help: "Memory usage of every running pod, as for --cpu (512Mi, -20%, 75%)",
+		Desc:  "Memory usage of every running pod, as for cpu (512Mi, -20%, 75%)",
+		Field: func(in *WhatIfInput) options.Value { return options.String(&in.Memory) },
+	},
+	{
+		Name: "metric", Help: "Value of a Pods metric on every running pod: NAME=VALUE or NAME=+N% (repeatable)",
+		Desc:  "Values of Pods metrics on every running pod, each NAME=VALUE or NAME=+N%",
+		Field: func(in *WhatIfInput) options.Value { return options.Strings(&in.Metrics) },
+	},
+	{
+		Name: "object", Help: "Value of an Object metric: NAME=VALUE (repeatable)", Desc: "Values of Object metrics, each NAME=VALUE",
+		Field: func(in *WhatIfInput) options.Value { return options.Strings(&in.Objects) },
+	},
+	{
+		Name: "external", Help: "Value of an External metric: NAME=VALUE (the sum of its series) or NAME{LABEL=V,...}=VALUE (repeatable)",
+		Desc:  "Values of External metrics, each NAME=VALUE (the sum of its series) or NAME{LABEL=V,...}=VALUE",
+		Field: func(in *WhatIfInput) options.Value { return options.Strings(&in.Externals) },
+	},
+	{
+		Name: "replicas", Help: fmt.Sprintf("Run this many pods (see --load-model for their usage); up to 2147483647, of which at most %d pods are simulated: a count outside [minReplicas, maxReplicas] needs none beyond maxReplicas", whatif.MaxPods),
+		Desc:  "Run this many pods (see load-model for their usage)",
+		Field: func(in *WhatIfInput) options.Value { return options.Int32(&in.Replicas, "-1") },
+	},
+	{
+		Name: "all-ready", Help: "Make every pod of the target Running and Ready",
+		Field: func(in *WhatIfInput) options.Value { return options.Bool(&in.AllReady) },
+	},
+}
+
+// WhatIfHPAOptions change the HPA itself; a backtest takes them too.
+var WhatIfHPAOptions = options.Options[WhatIfInput]{
+	{
+		Name: "target", Help: "A metric's target: cpu=70% (utilization), cpu=250m (average value), NAME=VALUE (repeatable)",
+		Desc:  "A metric's target: cpu=70% (utilization), cpu=250m (average value), NAME=VALUE",
+		Field: func(in *WhatIfInput) options.Value { return options.Strings(&in.Targets) },
+	},
+	{
+		Name: "min", Help: "The HPA's minReplicas (0 to 2147483647, as the API)", Desc: "The HPA's minReplicas",
+		Field: func(in *WhatIfInput) options.Value { return options.Int32(&in.Min, "-1") },
+	},
+	{
+		Name: "max", Help: "The HPA's maxReplicas (1 to 2147483647, as the API)", Desc: "The HPA's maxReplicas",
+		Field: func(in *WhatIfInput) options.Value { return options.Int32(&in.Max, "-1") },
+	},
+	{
+		Name: "scale-up-tolerance", Help: "Tolerance of the HPA's scale-up rules, like 0.05 (adds the default behavior if the HPA has none)",
+		Desc:  "Tolerance of the HPA's scale-up rules, like 0.05",
+		Field: func(in *WhatIfInput) options.Value { return options.String(&in.ScaleUpTolerance) },
+	},
+	{
+		Name: "scale-down-tolerance", Help: "Tolerance of the HPA's scale-down rules, like 0.2 (adds the default behavior if the HPA has none)",
+		Desc:  "Tolerance of the HPA's scale-down rules, like 0.2",
+		Field: func(in *WhatIfInput) options.Value { return options.String(&in.ScaleDownTolerance) },
+	},
+	{
+		Name: "behavior", Help: "File holding a spec.behavior stanza (YAML or JSON, with or without the 'behavior:' key) to use instead of the HPA's",
+		Desc:  "Path of a file, on the server's machine, holding a spec.behavior stanza (YAML or JSON) to use instead of the HPA's",
+		Field: func(in *WhatIfInput) options.Value { return options.String(&in.BehaviorFile) },
+	},
+	{
+		Name: "load-model", Help: "What stays constant when the pods change: constant-total (the total load, shared by the pods) or constant-per-pod",
+		Desc:  "What stays constant when the pods change: constant-total (the total load, the default) or constant-per-pod",
+		Enum:  []string{explain.LoadConstantTotal, explain.LoadConstantPerPod},
+		Field: func(in *WhatIfInput) options.Value { return options.String(&in.LoadModel) },
+	},
+	{
+		Name: "pod-startup", Help: fmt.Sprintf("In a projection, how long a new pod takes to become ready and report samples (at most %s)", MaxPodStartup),
+		Desc:  "How long a new pod takes to become ready and report samples, a duration; default 30s in a projection, measured in a backtest",
+		Field: func(in *WhatIfInput) options.Value { return options.Duration(&in.PodStartup, whatif.DefaultPodStartup) },
+	},
+	{
+		Name: "no-history", Help: "Ignore the controller history that watches recorded (explain --watch)",
+		Desc:  "Ignore the controller history that explain --watch recorded",
+		Field: func(in *WhatIfInput) options.Value { return options.Bool(&in.NoHistory) },
+	},
+}
+
+// WhatIfProjectionOptions project the syncs after the changes.
+var WhatIfProjectionOptions = options.Options[WhatIfInput]{
+	{
+		Name: "for", Help: fmt.Sprintf("Project the syncs over this long (like 30m, at most %s and %d syncs), or 'auto': until the replicas settle (at most 1h)", MaxFor, whatif.DefaultMaxSteps),
+		Desc:  "Project the syncs after the changes over this long (a duration like 30m, at most 7 days) or auto: until the replicas settle",
+		Field: func(in *WhatIfInput) options.Value { return options.Checked(&in.For, "duration", CheckFor) },
+	},
+	{
+		Name: "trace", Help: "In a projection, a CSV load trace (time,cpu | time,cpu/pod | ..., see docs/whatif.md); implies --for",
+		Desc:  "Path of a CSV load trace on the server's machine (time,cpu | time,cpu/pod | ...) to project instead of constant load; implies for",
+		Field: func(in *WhatIfInput) options.Value { return options.String(&in.TraceFile) },
+	},
+}
+
+// WhatIfKEDAOptions change the KEDA ScaledObject that owns the HPA.
+var WhatIfKEDAOptions = options.Options[WhatIfInput]{
+	{
+		Name: "trigger", Help: "For a ScaledObject: what a trigger reads, NAME=VALUE or NAME=error[:MESSAGE] (NAME: its name, metric name or index; repeatable); --min/--max set minReplicaCount/maxReplicaCount",
+		Desc:  "For a ScaledObject: what a trigger reads, each NAME=VALUE or NAME=error[:MESSAGE] (NAME: its name, metric name or index)",
+		Field: func(in *WhatIfInput) options.Value { return options.Strings(&in.Triggers) },
+	},
+	{
+		Name: "activation", Help: "For a ScaledObject: a trigger's activation threshold, NAME=VALUE (repeatable)",
+		Desc:  "For a ScaledObject: a trigger's activation threshold, each NAME=VALUE",
+		Field: func(in *WhatIfInput) options.Value { return options.Strings(&in.Activations) },
+	},
+	{
+		Name: "cooldown", Help: "For a ScaledObject: its cooldownPeriod (whole seconds, like 30s)",
+		Desc:  "For a ScaledObject: its cooldownPeriod, a duration in whole seconds like 30s",
+		Field: func(in *WhatIfInput) options.Value { return options.Duration(&in.Cooldown, 0) },
+	},
+	{
+		Name: "polling-interval", Help: "For a ScaledObject: its pollingInterval (whole seconds)",
+		Desc:  "For a ScaledObject: its pollingInterval, a duration in whole seconds",
+		Field: func(in *WhatIfInput) options.Value { return options.Duration(&in.PollingInterval, 0) },
+	},
+	{
+		Name: "idle", Help: "For a ScaledObject: its idleReplicaCount (-1 removes it)",
+		Field: func(in *WhatIfInput) options.Value { return options.Int32(&in.Idle, "0") },
+	},
+	{
+		Name: "fallback-replicas", Help: "For a ScaledObject: fallback.replicas (adds a static fallback when it has none)",
+		Field: func(in *WhatIfInput) options.Value { return options.Int32(&in.FallbackReplicas, "0") },
+	},
+	{
+		Name: "failure-threshold", Help: "For a ScaledObject: fallback.failureThreshold",
+		Field: func(in *WhatIfInput) options.Value { return options.Int32(&in.FailureThreshold, "0") },
+	},
+}
+
+// BacktestOptions are a backtest's period (whatif --since, hpa_backtest).
+var BacktestOptions = options.Options[WhatIfInput]{
+	{
+		Name: "since", Help: "Backtest from this past instant (a duration ago like 24h, an RFC 3339 time, or 14:02 UTC) over the load recorded in --prometheus",
+		Desc:  "Start of the period: a duration ago (2h), an RFC 3339 time, or a UTC time of day (14:02)",
+		Field: func(in *WhatIfInput) options.Value { return options.String(&in.Since) },
+	},
+	{
+		Name: "until", Help: "End of the backtest (as --since; default: now)", Desc: "End of the period, as since; default: now",
+		Field: func(in *WhatIfInput) options.Value { return options.String(&in.Until) },
+	},
+	{
+		Name: "sample-delay", Help: "In a backtest, how long after its creation a pod has a metric sample (default: measured on the recorded pods)",
+		Desc:  "How long after its creation a pod has a metric sample, a duration; default: measured on the recorded pods",
+		Field: func(in *WhatIfInput) options.Value { return options.PlainDuration(&in.SampleDelay) },
+	},
+}
+
+// BacktestRecordedOptions are the recorded load of a backtest.
+var BacktestRecordedOptions = options.Embed(RecordedOptions, func(in *WhatIfInput) *RecordedInput { return &in.Recorded })
+
+// WhatIfOptions are all of whatif's.
+var WhatIfOptions = concat(WhatIfLoadOptions, WhatIfHPAOptions, WhatIfProjectionOptions, WhatIfKEDAOptions, BacktestOptions, BacktestRecordedOptions)
+
+// MigrateOptions are migrate's flags; hpa_migrate_apply takes dry-run.
+var MigrateOptions = options.Options[MigrateInput]{
+	{
+		Name: "apply", Help: "Carry the plan out (without it, migrate only reads and prints the plan)",
+		CLIOnly: "the MCP server offers it as its own tool, hpa_migrate_apply, only with --allow-writes",
+		Field:   func(in *MigrateInput) options.Value { return options.Bool(&in.Apply) },
+	},
+	{
+		Name: "dry-run", NoOpt: "server", Help: `With "server", send every write with dryRun=All: the API server checks it and persists nothing; "client" only prints the plan`,
+		Desc:  "server: the API server checks every write and persists none; none (the default) carries the plan out",
+		Enum:  []string{"none", "server"},
+		Field: func(in *MigrateInput) options.Value { return options.String(&in.DryRun) },
+	},
+	{
+		Name: "filename", Shorthand: "f", CLIOnly: onlyFiles, Help: "Manifest files or directories to remove the field from (the diff is printed; --write saves it); - reads standard input and prints the edited manifest to standard output",
+		Field: func(in *MigrateInput) options.Value { return options.CommaStrings(&in.Filenames) },
+	},
+	{
+		Name: "recursive", Shorthand: "R", CLIOnly: onlyFiles, Help: "Walk the directories given with -f recursively",
+		Field: func(in *MigrateInput) options.Value { return options.Bool(&in.Recursive) },
+	},
+	{
+		Name: "write", CLIOnly: onlyFiles, Help: "Save the edited manifests given with -f",
+		Field: func(in *MigrateInput) options.Value { return options.Bool(&in.Write) },
+	},
+}
+
+// SourceOptions say where the objects come from and when the sync
+// happens: explain's and whatif's -f and --now, and -v for the live reads.
+var SourceOptions = options.Options[SourceInput]{
+	{
+		Name: "filename", Shorthand: "f", CLIOnly: onlyFiles, Help: "Files, directories or - (stdin) holding the objects, in YAML or JSON",
+		Field: func(in *SourceInput) options.Value { return options.CommaStrings(&in.Files) },
+	},
+	{
+		Name: "now", CLIOnly: "a tool replays the cluster now", Help: "Instant of the replayed sync, in RFC 3339 with optional fractional seconds (default: the current time)",
+		Field: func(in *SourceInput) options.Value { return options.String(&in.Now) },
+	},
+	{
+		Name: "v", Shorthand: "v", CLIOnly: "prints to the terminal", Help: "Verbosity: 1 counts the API calls, 2 lists them (higher values act as 2)",
+		Field: func(in *SourceInput) options.Value { return options.Int(&in.Verbosity) },
+	},
+}
+
+func concat[T any](groups ...options.Options[T]) options.Options[T] {
+	var out options.Options[T]
+	for _, g := range groups {
+		out = append(out, g...)
+	}
+	return out
+}
