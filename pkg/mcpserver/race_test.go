@@ -6,4 +6,4 @@
 package mcpserver_test
 
 // raceScale divides the load tests' counts under the race detector.
-const raceScale = 5
+const raceScale = 10

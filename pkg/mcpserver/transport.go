@@ -214,11 +214,20 @@ type idScanner struct {
 }
 
 func (s *idScanner) feed(p []byte) {
-	for _, c := range p {
+	for i := 0; i < len(p); i++ {
 		if s.done || s.failed {
 			return
 		}
-		s.step(c)
+		if s.inString && !s.inKey && !s.capturing && !s.escaped {
+			// Inside a value's string (the bulk of a long line) only its
+			// end and escapes matter.
+			j := bytes.IndexAny(p[i:], `"\`)
+			if j < 0 {
+				return
+			}
+			i += j
+		}
+		s.step(p[i])
 	}
 }
 

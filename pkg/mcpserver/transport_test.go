@@ -163,33 +163,32 @@ type hugeLine struct {
 }
 
 func (h *hugeLine) Read(p []byte) (int, error) {
-	total := len(h.head) + h.n + len(h.tail)
-	if h.off >= total {
+	var n int
+	switch body := len(h.head) + h.n; {
+	case h.off < len(h.head):
+		n = copy(p, h.head[h.off:])
+	case h.off < body:
+		n = min(len(p), body-h.off)
+		for i := range n {
+			p[i] = 'a'
+		}
+	case h.off < body+len(h.tail):
+		n = copy(p, h.tail[h.off-body:])
+	default:
 		return 0, io.EOF
 	}
-	i := 0
-	for i < len(p) && h.off < total {
-		switch {
-		case h.off < len(h.head):
-			p[i] = h.head[h.off]
-		case h.off < len(h.head)+h.n:
-			p[i] = 'a'
-		default:
-			p[i] = h.tail[h.off-len(h.head)-h.n]
-		}
-		i++
-		h.off++
-	}
-	return i, nil
+	h.off += n
+	return n, nil
 }
 
 // A message longer than MaxMessageBytes is refused with a protocol error to
 // its id (wherever the id is in the line), the next call is served, and the
 // server does not hold the line: what it allocates while reading a 64 MiB
-// line is a small part of the line.
+// line (16 MiB under the race detector) is a few times the bound, and
+// nothing once its buffer has grown.
 func TestOversizedMessageIsRefusedWithinTheBound(t *testing.T) {
 	s := startStdio(t, options(cluster(1), false))
-	const huge = 64 << 20
+	huge := 64 << 20 / min(raceScale, 4)
 	for _, tc := range []struct {
 		what, head, tail, id string
 	}{
@@ -211,7 +210,9 @@ func TestOversizedMessageIsRefusedWithinTheBound(t *testing.T) {
 		}
 		allocated := after.TotalAlloc - before.TotalAlloc
 		t.Logf("%s: a %d MiB line: %.1f MiB allocated while it was read", tc.what, huge>>20, float64(allocated)/(1<<20))
-		if allocated > huge/8 {
+		// What a line up to the bound costs (its buffer, grown once) is the
+		// most; the line itself is several times that.
+		if allocated > 5*mcpserver.MaxMessageBytes {
 			t.Errorf("%s: %d bytes allocated while reading a line of %d: the line is held", tc.what, allocated, huge)
 		}
 	}
@@ -371,7 +372,7 @@ func TestManyCallsCancelsAndDisconnects(t *testing.T) {
 	elapsed := time.Since(start)
 
 	// Clients that go away in the middle of a call.
-	const disconnects = 20
+	disconnects := 20 / raceScale
 	for range disconnects {
 		dcs, drop := connectStdio()
 		go func() { _, _ = call(context.Background(), dcs, full) }()
