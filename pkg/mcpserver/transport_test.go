@@ -84,17 +84,6 @@ func (s *stdio) answer() reply {
 	return r
 }
 
-// answers reads n answers, by id.
-func (s *stdio) answers(n int) map[string]reply {
-	s.t.Helper()
-	got := map[string]reply{}
-	for range n {
-		r := s.answer()
-		got[string(r.ID)] = r
-	}
-	return got
-}
-
 // stop ends the input and waits for the server.
 func (s *stdio) stop() {
 	s.t.Helper()

@@ -34,7 +34,7 @@ func TestDefaultBound(t *testing.T) {
 	var params []string
 	var mu sync.Mutex
 	hang := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
 		_ = r.ParseForm()
 		mu.Lock()
 		params = append(params, r.Form.Get("timeout"))
