@@ -104,6 +104,13 @@ func filterLines(in io.Reader, pass *io.PipeWriter, out io.Writer, maxLen int) {
 				ids.feed(chunk)
 				line = line[:0]
 			default:
+				if len(line)+len(chunk) > cap(line) {
+					// Doubling (append grows a large slice by a quarter)
+					// allocates about twice the longest line in all.
+					grown := make([]byte, len(line), min(max(2*cap(line), len(line)+len(chunk)), maxLen+1))
+					copy(grown, line)
+					line = grown
+				}
 				line = append(line, chunk...)
 			}
 			if !errors.Is(err, bufio.ErrBufferFull) {
