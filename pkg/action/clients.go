@@ -6,6 +6,7 @@ package action
 import (
 	"fmt"
 	"sync"
+	"time"
 
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/discovery/cached/memory"
@@ -26,7 +27,9 @@ import (
 // is off (client-go's default of 5 requests per second, burst 10, makes a
 // many-HPA read crawl), so the API server's priority and fairness decides;
 // its 429 answers are retried after their Retry-After by client-go, and
-// --request-timeout bounds every request.
+// the GETs answered 429, 502, 503 or 504 without one here
+// (request_bound.go). --request-timeout bounds every request; without it,
+// every request but the watches is bounded by DefaultRequestTimeout.
 type Factory struct {
 	// Getter is kubectl's ConfigFlags (--kubeconfig, --context, -n, ...).
 	Getter genericclioptions.RESTClientGetter
@@ -41,6 +44,9 @@ type Factory struct {
 	// Hint ends the error of a kubeconfig that cannot be loaded: what the
 	// command reads and what to do instead.
 	Hint string
+
+	// bound replaces DefaultRequestTimeout (tests).
+	bound time.Duration
 
 	once   sync.Once
 	cfg    *rest.Config
@@ -68,6 +74,20 @@ func (f *Factory) RESTConfig() (*rest.Config, error) {
 		cfg = rest.CopyConfig(cfg)
 		// A negative QPS turns client-go's token bucket off.
 		cfg.QPS, cfg.Burst = -1, 0
+		// The bound is per request, in the transport, not the HTTP
+		// client's Timeout, which would cut the watches too; with
+		// --request-timeout (cfg.Timeout) the client's Timeout applies, as
+		// in kubectl.
+		bound := time.Duration(0)
+		if cfg.Timeout == 0 {
+			bound = f.bound
+			if bound == 0 {
+				bound = DefaultRequestTimeout
+			}
+		}
+		cfg.Wrap(requestBound(bound))
+		// Wrapped last, the counter sees each request once, whatever its
+		// retries.
 		cfg.Wrap(f.calls.Wrap)
 		f.cfg = cfg
 	})

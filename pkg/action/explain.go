@@ -148,11 +148,9 @@ func ExplainMany[T any](ctx context.Context, cfg ManyConfig, prepare func(*expla
 	if err != nil {
 		return nil, err
 	}
-	ns := src.Namespace
-	if cfg.AllNamespaces {
-		ns = ""
-	} else if ns == "" {
-		if ns, err = src.Clients.Namespace(); err != nil {
+	ns := ""
+	if !cfg.AllNamespaces {
+		if ns, err = src.liveNamespace(); err != nil {
 			return nil, err
 		}
 	}

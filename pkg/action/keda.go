@@ -428,15 +428,16 @@ func explainScaledObject(ctx context.Context, cfg ExplainConfig, name string) (*
 	if !src.Live() {
 		return explainScaledObjectFiles(cfg, name)
 	}
+	if err := CheckName("ScaledObject", name); err != nil {
+		return nil, err
+	}
 	clients, err := src.Clients.Gather()
 	if err != nil {
 		return nil, err
 	}
-	ns := src.Namespace
-	if ns == "" {
-		if ns, err = src.Clients.Namespace(); err != nil {
-			return nil, err
-		}
+	ns, err := src.liveNamespace()
+	if err != nil {
+		return nil, err
 	}
 	so, err := gather.ScaledObject(ctx, clients, ns, name)
 	if err != nil {

@@ -49,12 +49,18 @@ type MigrateResult struct {
 // Migrate inspects the target, plans the hand-over, carries it out when
 // asked, and edits the manifests.
 func Migrate(ctx context.Context, cfg MigrateConfig) (*MigrateResult, error) {
+	if err := CheckName(cfg.Type, cfg.Name); err != nil {
+		return nil, err
+	}
 	ns := cfg.Namespace
 	if ns == "" {
 		var err error
 		if ns, err = cfg.Clients.Namespace(); err != nil {
 			return nil, err
 		}
+	}
+	if err := CheckNamespace(ns); err != nil {
+		return nil, err
 	}
 	clients, err := cfg.Clients.Migrate()
 	if err != nil {

@@ -88,15 +88,16 @@ func (s Source) readWith(ctx context.Context, name string, o SettingsOverrides, 
 	if !s.Live() {
 		return s.readFiles(name, o)
 	}
+	if err := CheckName("HorizontalPodAutoscaler", name); err != nil {
+		return nil, err
+	}
 	clients, err := s.Clients.Gather()
 	if err != nil {
 		return nil, err
 	}
-	ns := s.Namespace
-	if ns == "" {
-		if ns, err = s.Clients.Namespace(); err != nil {
-			return nil, err
-		}
+	ns, err := s.liveNamespace()
+	if err != nil {
+		return nil, err
 	}
 	res, err := gather.Snapshot(ctx, clients, ns, name, gather.Options{Now: s.Now})
 	if err != nil {

@@ -67,15 +67,18 @@ type tracker struct {
 // replay. Watch returns nil when ctx ends.
 func Watch(ctx context.Context, cfg WatchConfig, update func(*WatchUpdate) error) error {
 	src := cfg.Source
+	if cfg.Name != "" {
+		if err := CheckName("HorizontalPodAutoscaler", cfg.Name); err != nil {
+			return err
+		}
+	}
 	clients, err := src.Clients.Gather()
 	if err != nil {
 		return err
 	}
-	ns := src.Namespace
-	if cfg.AllNamespaces {
-		ns = ""
-	} else if ns == "" {
-		if ns, err = src.Clients.Namespace(); err != nil {
+	ns := ""
+	if !cfg.AllNamespaces {
+		if ns, err = src.liveNamespace(); err != nil {
 			return err
 		}
 	}

@@ -19,6 +19,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -68,18 +69,21 @@ func NewServer(o Options) *mcp.Server {
 }
 
 // Run serves one client on in and out (newline-delimited JSON-RPC) until
-// it disconnects or ctx is done.
+// it disconnects or ctx is done. A line that is no JSON-RPC message, or
+// longer than MaxMessageBytes, is answered with a protocol error, and the
+// next one is served.
 func Run(ctx context.Context, o Options, in io.Reader, out io.Writer) error {
-	t := &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopCloser{out}}
+	t := &lineTransport{in: in, out: out, max: MaxMessageBytes}
 	err := NewServer(o).Run(ctx, t)
-	if err == nil || errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF) || ctx.Err() != nil {
+	if err == nil || disconnected(err) || ctx.Err() != nil {
 		return nil
 	}
 	return err
 }
 
-// nopCloser is a writer whose Close does nothing: the streams belong to
-// the caller.
-type nopCloser struct{ io.Writer }
-
-func (nopCloser) Close() error { return nil }
+// disconnected reports whether err says that the client went away: its
+// end of the input, or of the output (an answer written after it left).
+func disconnected(err error) bool {
+	return errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF) ||
+		errors.Is(err, io.ErrClosedPipe) || errors.Is(err, syscall.EPIPE)
+}

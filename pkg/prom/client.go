@@ -31,7 +31,10 @@ type Client struct {
 	raw      api.Client
 	hc       *http.Client
 	endpoint Endpoint
-	timeout  time.Duration
+	// timeout is --prometheus-timeout (0: not given), also sent as the
+	// query's timeout; bound is what each request waits at most, retries
+	// included: timeout, else DefaultTimeout.
+	timeout, bound time.Duration
 	// allowWarnings turns the server's warnings into Recording.Warnings
 	// instead of errors.
 	allowWarnings bool
@@ -57,37 +60,46 @@ func NewClient(o Options, kube *rest.Config) (*Client, error) {
 		headers.Add(name, value)
 	}
 	var hc *http.Client
-	var address string
+	var address, basePath string
 	if ep.Service != nil {
 		if kube == nil {
 			return nil, fmt.Errorf("prometheus %s: a service is reached through the Kubernetes API server, and no kubeconfig was loaded", ep)
 		}
-		hc, err = rest.HTTPClientFor(kube)
+		shared, err := rest.HTTPClientFor(kube)
 		if err != nil {
 			return nil, fmt.Errorf("prometheus %s: build the API server's client: %w", ep, err)
 		}
+		// A copy: client-go hands out http.DefaultClient itself for a
+		// config that needs nothing special, and its transport is wrapped
+		// below.
+		hc = &http.Client{Transport: shared.Transport, Timeout: shared.Timeout}
 		base, _, err := rest.DefaultServerUrlFor(kube)
 		if err != nil {
 			return nil, fmt.Errorf("prometheus %s: the kubeconfig's server: %w", ep, err)
 		}
 		base.Path = strings.TrimRight(base.Path, "/") + ep.Service.ProxyPath()
 		base.RawPath = ""
-		address = base.String()
+		address, basePath = base.String(), base.Path
 	} else {
 		hc, err = urlClient(o, ep.URL)
 		if err != nil {
 			return nil, err
 		}
-		address = ep.URL.String()
+		address, basePath = ep.URL.String(), ep.URL.Path
 	}
 	if len(headers) > 0 {
 		hc.Transport = &headerTransport{next: transportOf(hc), headers: headers}
 	}
+	hc.Transport = &readTransport{next: transportOf(hc), endpoint: ep.String(), basePath: strings.TrimRight(basePath, "/"), backoff: retryBackoff}
 	ac, err := api.NewClient(api.Config{Address: address, Client: hc})
 	if err != nil {
 		return nil, fmt.Errorf("prometheus %s: %w", ep, err)
 	}
-	return &Client{api: v1.NewAPI(ac), raw: ac, hc: hc, endpoint: ep, timeout: o.Timeout, allowWarnings: o.AllowWarnings}, nil
+	bound := o.Timeout
+	if bound <= 0 {
+		bound = DefaultTimeout
+	}
+	return &Client{api: v1.NewAPI(ac), raw: ac, hc: hc, endpoint: ep, timeout: o.Timeout, bound: bound, allowWarnings: o.AllowWarnings}, nil
 }
 
 func transportOf(hc *http.Client) http.RoundTripper {
@@ -183,6 +195,11 @@ type QueryError struct {
 }
 
 func (e *QueryError) Error() string {
+	var np *NotPrometheusError
+	if errors.As(e.Err, &np) {
+		// The query does not matter: no query would be answered.
+		return np.Error()
+	}
 	return fmt.Sprintf("prometheus %s: read %s: %s (query: %s)", e.Endpoint, e.What, oneLine(e.Err.Error()), shorten(e.Query, 400))
 }
 
@@ -204,7 +221,10 @@ func shorten(s string, n int) string {
 // QueryError: the server's own message where there is one.
 func (c *Client) explain(ctx context.Context, err error) error {
 	var apiErr *v1.Error
+	var np *NotPrometheusError
 	switch {
+	case errors.As(err, &np):
+		return np
 	case errors.As(err, &apiErr):
 		msg := apiErr.Msg
 		if d := detail(apiErr.Detail); d != "" {
@@ -215,10 +235,13 @@ func (c *Client) explain(ctx context.Context, err error) error {
 		}
 		return fmt.Errorf("%s: %s", apiErr.Type, msg)
 	case errors.Is(err, context.DeadlineExceeded):
-		if ctx.Err() == nil && c.timeout > 0 {
+		switch {
+		case ctx.Err() != nil:
+			return errors.New("timed out")
+		case c.timeout > 0:
 			return fmt.Errorf("no answer within %s (--%s)", c.timeout, FlagTimeout)
 		}
-		return errors.New("timed out")
+		return fmt.Errorf("no answer within %s, the default bound of a request (--%s sets another)", c.bound, FlagTimeout)
 	case errors.Is(err, context.Canceled):
 		return errors.New("canceled")
 	}
@@ -262,11 +285,10 @@ func (c *Client) opts() []v1.Option {
 	return nil
 }
 
+// reqContext is the context of one request, retries included: ctx, within
+// the client's bound.
 func (c *Client) reqContext(ctx context.Context) (context.Context, context.CancelFunc) {
-	if c.timeout > 0 {
-		return context.WithTimeout(ctx, c.timeout)
-	}
-	return context.WithCancel(ctx)
+	return context.WithTimeout(ctx, c.bound)
 }
 
 // warned turns warnings into an error, or returns them when allowed.
