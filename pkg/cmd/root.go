@@ -16,6 +16,8 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
 )
 
 // DisplayName is how the plugin is invoked through kubectl.
@@ -48,6 +50,11 @@ func NewCmdRoot(streams genericiooptions.IOStreams) *cobra.Command {
 
 	cf := genericclioptions.NewConfigFlags(true)
 	cf.AddFlags(root.PersistentFlags())
+	// kubectl's 0 waits forever; ours bounds each request but the watches
+	// (action.DefaultRequestTimeout).
+	if f := root.PersistentFlags().Lookup("request-timeout"); f != nil {
+		f.Usage = "The length of time to wait before giving up on a single server request, e.g. 1s, 2m, 3h. 0 (the default) bounds every request but --watch's watches at " + action.DefaultRequestTimeout.String() + "."
+	}
 	root.AddCommand(
 		NewCmdExplain(streams, cf, nil),
 		NewCmdWhatif(streams, cf, nil),

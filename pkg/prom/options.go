@@ -118,7 +118,7 @@ var Declared = options.Options[Options]{
 		Field: func(o *Options) options.Value { return options.Strings(&o.Headers) },
 	},
 	{
-		Name: FlagTimeout, Help: "Time limit of each Prometheus request (0: none but the command's)", CLIOnly: clientOnly,
+		Name: FlagTimeout, Help: "Time limit of each Prometheus request, its retries included (0: the default, 2m)", CLIOnly: clientOnly,
 		Field: func(o *Options) options.Value { return options.PlainDuration(&o.Timeout) },
 	},
 	{
