@@ -54,7 +54,7 @@ type styledView struct {
 	pods  PodsMode
 	// listPods is Options.ListPods.
 	listPods string
-	lines []string
+	lines    []string
 }
 
 func (v *styledView) add(s string) { v.lines = append(v.lines, strings.TrimRight(s, " ")) }
