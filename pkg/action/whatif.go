@@ -51,9 +51,12 @@ func WhatIf(ctx context.Context, cfg WhatIfConfig) (*WhatIfResult, error) {
 		kov.Min, kov.Max, ov.Min, ov.Max = ov.Min, ov.Max, nil, nil
 	} else if !kov.Empty() {
 		var opt WhatIfInput
-		return nil, fmt.Errorf("HPA %s belongs to no KEDA ScaledObject: %s and %s change a ScaledObject", name,
-			strings.Join([]string{opt.flag(&opt.Triggers), opt.flag(&opt.Activations), opt.flag(&opt.Cooldown), opt.flag(&opt.PollingInterval),
-				opt.flag(&opt.Idle), opt.flag(&opt.FallbackReplicas)}, ", "), opt.flag(&opt.FailureThreshold))
+		flags := []string{
+			opt.flag(&opt.Triggers), opt.flag(&opt.Activations), opt.flag(&opt.Cooldown), opt.flag(&opt.PollingInterval),
+			opt.flag(&opt.Idle), opt.flag(&opt.FallbackReplicas),
+		}
+		return nil, fmt.Errorf("HPA %s belongs to no KEDA ScaledObject: %s and %s change a ScaledObject",
+			name, strings.Join(flags, ", "), opt.flag(&opt.FailureThreshold))
 	}
 	edited, changes, err := whatif.Apply(in.snap, &ov, in.settings)
 	if err != nil {
