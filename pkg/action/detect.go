@@ -149,7 +149,9 @@ func fingerprint(c *Controller, hpas []*autoscalingv2.HorizontalPodAutoscaler) {
 			break // the controller runs with HPAGeneration off: nothing to infer
 		}
 		lag := profile.Version{Minor: v.Minor - 1, Patch: -1}
-		c.VersionSource = fmt.Sprintf("%s, one minor behind it: HPA %s has a controller-written status without observedGeneration, which a %s controller writes at every sync (an upgrade in progress?); pass --controller-version to say otherwise", c.VersionSource, withoutGen[0], v.MinorString())
+		var in SettingsInput
+		c.VersionSource = fmt.Sprintf("%s, one minor behind it: HPA %s has a controller-written status without observedGeneration, which a %s controller writes at every sync (an upgrade in progress?); pass %s to say otherwise",
+			c.VersionSource, withoutGen[0], v.MinorString(), in.flag(&in.ControllerVersion))
 		c.Version = &lag
 	}
 	if len(scaledToZero) > 0 && c.Version != nil && c.Version.Minor == 36 {

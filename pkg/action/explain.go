@@ -74,8 +74,10 @@ func explainSnapshot(cfg ExplainConfig, in *snapshot) (*ExplainResult, error) {
 		if err := writeDump(cfg.Dump, in.snap, &in.settings, k); err != nil {
 			return nil, err
 		}
-		res.Notes = append(res.Notes, fmt.Sprintf("Snapshot written to %s (replay: kubectl hpa explain %s -n %s -f %s --now %s)",
-			cfg.Dump, in.snap.HPA.Name, in.snap.HPA.Namespace, cfg.Dump, in.snap.Now.UTC().Format(time.RFC3339Nano)))
+		var src SourceInput
+		res.Notes = append(res.Notes, fmt.Sprintf("Snapshot written to %s (replay: kubectl hpa explain %s -n %s -%s %s %s %s)",
+			cfg.Dump, in.snap.HPA.Name, in.snap.HPA.Namespace, SourceOptions.Named(&src, &src.Files).Shorthand, cfg.Dump,
+			src.flag(&src.Now), in.snap.Now.UTC().Format(time.RFC3339Nano)))
 	}
 	eval := cfg.Evaluate
 	if eval == nil {
@@ -95,16 +97,20 @@ func explainSnapshot(cfg ExplainConfig, in *snapshot) (*ExplainResult, error) {
 }
 
 func writeDump(path string, snap *engine.Snapshot, set *engine.Settings, k *load.KEDADump) error {
+	var in ExplainInput
+	dump := in.flag(&in.Dump)
 	f, err := os.Create(path)
 	if err != nil {
-		return fmt.Errorf("--dump: %w", err)
+		return fmt.Errorf("%s: %w", dump, err)
 	}
-	if err := load.DumpKEDA(f, snap, set, k); err != nil {
+	var src SourceInput
+	replay := &load.ReplayFlags{Files: "-" + SourceOptions.Named(&src, &src.Files).Shorthand, Now: src.flag(&src.Now)}
+	if err := load.DumpKEDA(f, snap, set, k, replay); err != nil {
 		_ = f.Close()
-		return fmt.Errorf("--dump %s: %w", path, err)
+		return fmt.Errorf("%s %s: %w", dump, path, err)
 	}
 	if err := f.Close(); err != nil {
-		return fmt.Errorf("--dump %s: %w", path, err)
+		return fmt.Errorf("%s %s: %w", dump, path, err)
 	}
 	return nil
 }

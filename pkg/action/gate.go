@@ -20,6 +20,8 @@ type FailOn map[explain.Problem]bool
 // add to it or remove from it ("+limited,-disagrees"). "all" names every
 // problem. "" is the default set.
 func ParseFailOn(spec string) (FailOn, error) {
+	var in ExplainInput
+	failOn := in.flag(&in.FailOn)
 	set := FailOn{}
 	for _, p := range explain.DefaultProblems() {
 		set[p] = true
@@ -32,7 +34,7 @@ func ParseFailOn(spec string) (FailOn, error) {
 	var items []string
 	for _, it := range strings.Split(spec, ",") {
 		if it = strings.TrimSpace(it); it == "" {
-			return nil, fmt.Errorf("--fail-on %q: an empty name", spec)
+			return nil, fmt.Errorf("%s %q: an empty name", failOn, spec)
 		}
 		if it[0] == '+' || it[0] == '-' {
 			signed++
@@ -42,7 +44,7 @@ func ParseFailOn(spec string) (FailOn, error) {
 		items = append(items, it)
 	}
 	if signed > 0 && unsigned > 0 {
-		return nil, fmt.Errorf("--fail-on %q: give either a list of problems or changes to the default (+name, -name), not both", spec)
+		return nil, fmt.Errorf("%s %q: give either a list of problems or changes to the default (+name, -name), not both", failOn, spec)
 	}
 	if unsigned > 0 {
 		set = FailOn{}
@@ -57,7 +59,7 @@ func ParseFailOn(spec string) (FailOn, error) {
 		case slices.Contains(explain.AllProblems(), explain.Problem(name)):
 			ps = []explain.Problem{explain.Problem(name)}
 		default:
-			return nil, fmt.Errorf("--fail-on: unknown problem %q (want all or some of: %s)", name, problemNames(explain.AllProblems()))
+			return nil, fmt.Errorf("%s: unknown problem %q (want all or some of: %s)", failOn, name, problemNames(explain.AllProblems()))
 		}
 		for _, p := range ps {
 			if on {

@@ -96,15 +96,17 @@ func (in *kedaIn) foreignMetricsServer() bool {
 // release outside the replayed range is replaced with the nearest one,
 // with a warning.
 func kedaVersion(flag string, detected ...[2]string) (keda.Version, string, []string, error) {
+	var in SettingsInput
+	option := in.flag(&in.KEDAVersion)
 	if flag != "" {
 		v, err := keda.ParseVersion(flag)
 		if err != nil {
-			return keda.Version{}, "", nil, fmt.Errorf("--keda-version: %w", err)
+			return keda.Version{}, "", nil, fmt.Errorf("%s: %w", option, err)
 		}
 		if err := v.Check(); err != nil {
-			return keda.Version{}, "", nil, fmt.Errorf("--keda-version: %w", err)
+			return keda.Version{}, "", nil, fmt.Errorf("%s: %w", option, err)
 		}
-		return v, "--keda-version", nil, nil
+		return v, option, nil, nil
 	}
 	var warnings []string
 	for _, d := range detected {
@@ -122,12 +124,12 @@ func kedaVersion(flag string, detected ...[2]string) (keda.Version, string, []st
 				near = keda.MinMinor
 			}
 			nv := keda.Version{Minor: near, Patch: -1}.Proven()
-			warnings = append(warnings, fmt.Sprintf("%s (%s); replaying %s instead (--keda-version to choose)", err, d[1], nv))
+			warnings = append(warnings, fmt.Sprintf("%s (%s); replaying %s instead (%s to choose)", err, d[1], nv, option))
 			return nv, d[1] + ", replaced with the nearest release replayed", warnings, nil
 		}
 		return v, d[1], warnings, nil
 	}
-	return keda.Newest(), "the newest KEDA release replayed (assumed: its operator was not found; --keda-version to say)", warnings, nil
+	return keda.Newest(), "the newest KEDA release replayed (assumed: its operator was not found; " + option + " to say)", warnings, nil
 }
 
 // hpaKEDAVersion is the release KEDA stamped on the HPA it wrote

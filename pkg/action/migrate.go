@@ -115,7 +115,8 @@ func Migrate(ctx context.Context, cfg MigrateConfig) (*MigrateResult, error) {
 			}
 		}
 		if len(report.Steps) > 0 && (!cfg.Execute || cfg.DryRun) {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("the saved manifests no longer set %s: do not apply them before the hand-over is done (run this command with --apply first)", target.PathString()))
+			var opt MigrateInput
+			res.Warnings = append(res.Warnings, fmt.Sprintf("the saved manifests no longer set %s: do not apply them before the hand-over is done (run this command with %s first)", target.PathString(), opt.flag(&opt.Apply)))
 		}
 	}
 	if len(cfg.Filenames) > 0 {
@@ -166,6 +167,7 @@ func planAndExecute(ctx context.Context, clients *migrate.Clients, target *migra
 			continue
 		}
 		if err != nil {
+			err = migrateFlagNamed(err)
 			if len(retried) > 0 {
 				err = fmt.Errorf("%w (after %d reads, each time changed before the write)", err, attempt)
 			}

@@ -4,6 +4,7 @@
 package action
 
 import (
+	"errors"
 	"io"
 	"strings"
 
@@ -63,6 +64,31 @@ func (in MigrateInput) Config() (MigrateConfig, error) {
 
 // flag names the option that sets field, for a message.
 func (in *MigrateInput) flag(field any) string { return MigrateOptions.Named(in, field).Flag() }
+
+// MigrateOptionName words an option that migrate's text and errors
+// mention as its flag.
+func MigrateOptionName(o migrate.Option) string {
+	var in MigrateInput
+	switch o {
+	case migrate.OptionWrite:
+		return in.flag(&in.Write)
+	case migrate.OptionApply:
+		return in.flag(&in.Apply)
+	case migrate.OptionDryRunServer:
+		return in.flag(&in.DryRun) + "=server"
+	}
+	return string(o)
+}
+
+// migrateFlagNamed rewords a migrate error that mentions options with
+// their flags, keeping what precedes it.
+func migrateFlagNamed(err error) error {
+	var ne *migrate.NamedError
+	if !errors.As(err, &ne) {
+		return err
+	}
+	return errors.New(strings.Replace(err.Error(), ne.Error(), ne.Text(MigrateOptionName), 1))
+}
 
 // onlyStdin reports whether every -f is "-".
 func onlyStdin(names []string) bool {

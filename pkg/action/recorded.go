@@ -77,8 +77,10 @@ func Backtest(ctx context.Context, cfg BacktestConfig) (*WhatIfResult, error) {
 	if until.IsZero() {
 		until = cfg.Source.Now
 	}
+	var opt WhatIfInput
+	sinceFlag, untilFlag := opt.flag(&opt.Since), opt.flag(&opt.Until)
 	if !cfg.Since.Before(until) {
-		return nil, fmt.Errorf("--since %s is not before --until %s", stamp(cfg.Since), stamp(until))
+		return nil, fmt.Errorf("%s %s is not before %s %s", sinceFlag, stamp(cfg.Since), untilFlag, stamp(until))
 	}
 	in, extra, err := readForRecorded(ctx, cfg.Source, cfg.Name, cfg.Settings)
 	if err != nil {
@@ -88,13 +90,13 @@ func Backtest(ctx context.Context, cfg BacktestConfig) (*WhatIfResult, error) {
 	created := in.snap.HPA.CreationTimestamp.Time
 	if !created.IsZero() && since.Before(created) {
 		if !created.Before(until) {
-			return nil, fmt.Errorf("HPA %s was created at %s, after --until %s: there is nothing of it to replay", hpaName(in.snap), stamp(created), stamp(until))
+			return nil, fmt.Errorf("HPA %s was created at %s, after %s %s: there is nothing of it to replay", hpaName(in.snap), stamp(created), untilFlag, stamp(until))
 		}
 		// Before it, no HPA of this name scaled anything; one of the same
 		// name deleted before it (a namespace created again) had its own
 		// pods and history, which are not this one's.
 		since = created
-		in.warnings = append(in.warnings, fmt.Sprintf("HPA %s was created at %s, after --since: the replay starts there, with no controller history", hpaName(in.snap), stamp(created)))
+		in.warnings = append(in.warnings, fmt.Sprintf("HPA %s was created at %s, after %s: the replay starts there, with no controller history", hpaName(in.snap), stamp(created), sinceFlag))
 	}
 	warm := whatif.WarmUp(in.snap.HPA, in.settings)
 	if !cfg.Changes.Empty() {
@@ -137,12 +139,14 @@ func ExplainAt(ctx context.Context, cfg ExplainAtConfig) (*ExplainResult, error)
 	if err != nil {
 		return nil, err
 	}
+	var opt ExplainInput
+	atFlag := opt.flag(&opt.At)
 	if cfg.At.After(cfg.Source.Now) {
-		return nil, fmt.Errorf("--at %s is in the future (now is %s)", stamp(cfg.At), stamp(cfg.Source.Now))
+		return nil, fmt.Errorf("%s %s is in the future (now is %s)", atFlag, stamp(cfg.At), stamp(cfg.Source.Now))
 	}
 	created := in.snap.HPA.CreationTimestamp.Time
 	if cfg.At.Before(created) {
-		return nil, fmt.Errorf("HPA %s was created at %s, after --at %s: no sync of it happened then", hpaName(in.snap), stamp(created), stamp(cfg.At))
+		return nil, fmt.Errorf("HPA %s was created at %s, after %s %s: no sync of it happened then", hpaName(in.snap), stamp(created), atFlag, stamp(cfg.At))
 	}
 	warm := whatif.WarmUp(in.snap.HPA, in.settings)
 	rec, err := readRecording(ctx, in, extra, notBefore(cfg.At.Add(-warm), created), cfg.At, cfg.Load)

@@ -76,15 +76,17 @@ func ResolveSettings(c *Controller, o SettingsOverrides) (engine.Settings, error
 	}
 	s := engine.DefaultSettings()
 
+	var in SettingsInput
+	flag := in.flag(&in.ControllerVersion)
 	version, versionSource := profile.Newest(), "the newest supported controller (assumed)"
 	switch {
 	case o.ControllerVersion != nil:
-		version, versionSource = *o.ControllerVersion, "--controller-version"
+		version, versionSource = *o.ControllerVersion, flag
 	case c.Version != nil:
 		version, versionSource = *c.Version, c.VersionSource
 	}
 	if err := version.Check(); err != nil {
-		return s, fmt.Errorf("%w (the version came from %s; pass --controller-version to replay a supported one)", err, versionSource)
+		return s, fmt.Errorf("%w (the version came from %s; pass %s to replay a supported one)", err, versionSource, flag)
 	}
 	gates := map[profile.Gate]bool{}
 	var notes []string

@@ -38,7 +38,8 @@ func ParseNow(now string, clock func() time.Time) (time.Time, error) {
 	}
 	t, err := time.Parse(time.RFC3339Nano, now)
 	if err != nil {
-		return time.Time{}, fmt.Errorf("--now: %q is not an RFC 3339 time (like 2026-01-01T12:00:00Z or 2026-01-01T12:00:00.5+01:00)", now)
+		var in SourceInput
+		return time.Time{}, fmt.Errorf("%s: %q is not an RFC 3339 time (like 2026-01-01T12:00:00Z or 2026-01-01T12:00:00.5+01:00)", in.flag(&in.Now), now)
 	}
 	return t.UTC(), nil
 }
@@ -116,7 +117,8 @@ func (s Source) readWith(ctx context.Context, name string, o SettingsOverrides, 
 		if err != nil {
 			out.warnings = append(out.warnings, err.Error())
 		} else if rec != nil {
-			if st, ok := rec.State(s.Now, engine.HistoryWindow(h, set)); ok {
+			var opt ExplainInput
+			if st, ok := rec.State(s.Now, engine.HistoryWindow(h, set), "kubectl hpa explain "+opt.flag(&opt.Watch)); ok {
 				out.snap.State = st
 			}
 		}

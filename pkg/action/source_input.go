@@ -18,6 +18,9 @@ type SourceInput struct {
 	Verbosity int
 }
 
+// flag names the option that sets field, for a message.
+func (in *SourceInput) flag(field any) string { return SourceOptions.Named(in, field).Flag() }
+
 // Source resolves Now (clock gives the time without it; nil means
 // time.Now) and returns the source of the objects: the files, or the
 // cluster of clients in namespace.

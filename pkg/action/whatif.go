@@ -6,6 +6,7 @@ package action
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
@@ -49,7 +50,13 @@ func WhatIf(ctx context.Context, cfg WhatIfConfig) (*WhatIfResult, error) {
 		// copies to its HPA.
 		kov.Min, kov.Max, ov.Min, ov.Max = ov.Min, ov.Max, nil, nil
 	} else if !kov.Empty() {
-		return nil, fmt.Errorf("HPA %s belongs to no KEDA ScaledObject: --trigger, --activation, --cooldown, --polling-interval, --idle, --fallback-replicas and --failure-threshold change a ScaledObject", name)
+		var opt WhatIfInput
+		flags := []string{
+			opt.flag(&opt.Triggers), opt.flag(&opt.Activations), opt.flag(&opt.Cooldown), opt.flag(&opt.PollingInterval),
+			opt.flag(&opt.Idle), opt.flag(&opt.FallbackReplicas),
+		}
+		return nil, fmt.Errorf("HPA %s belongs to no KEDA ScaledObject: %s and %s change a ScaledObject",
+			name, strings.Join(flags, ", "), opt.flag(&opt.FailureThreshold))
 	}
 	edited, changes, err := whatif.Apply(in.snap, &ov, in.settings)
 	if err != nil {

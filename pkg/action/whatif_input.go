@@ -153,7 +153,7 @@ func (in WhatIfInput) overrides() (whatif.Overrides, whatif.KEDAOverrides, error
 		for _, v := range *list.field {
 			m, err := whatif.ParseMetric(v, list.external)
 			if err != nil {
-				return ov, kov, usageErrorf("%s: %w", in.flag(list.field), err)
+				return ov, kov, usageErrorf("%s: %w", in.flag(list.field), flagNamed(err))
 			}
 			*list.out = append(*list.out, m)
 		}
@@ -318,7 +318,7 @@ func fieldFlag(f whatif.Field) (string, bool) {
 		whatif.FieldCPU: &in.CPU, whatif.FieldMemory: &in.Memory, whatif.FieldMetric: &in.Metrics,
 		whatif.FieldObject: &in.Objects, whatif.FieldExternal: &in.Externals, whatif.FieldTarget: &in.Targets,
 		whatif.FieldMin: &in.Min, whatif.FieldMax: &in.Max, whatif.FieldReplicas: &in.Replicas,
-		whatif.FieldTrace: &in.TraceFile, whatif.FieldBehavior: &in.BehaviorFile,
+		whatif.FieldTrace: &in.TraceFile, whatif.FieldFor: &in.For, whatif.FieldBehavior: &in.BehaviorFile,
 		whatif.FieldTrigger: &in.Triggers, whatif.FieldActivation: &in.Activations, whatif.FieldCooldown: &in.Cooldown,
 		whatif.FieldPollingInterval: &in.PollingInterval, whatif.FieldIdle: &in.Idle,
 		whatif.FieldFallbackReplicas: &in.FallbackReplicas, whatif.FieldFailureThreshold: &in.FailureThreshold,
@@ -339,19 +339,27 @@ func fieldFlag(f whatif.Field) (string, bool) {
 	return in.flag(field), true
 }
 
-// flagNamed rewords a whatif field error with its flag, keeping what
+// flagNamed rewords a whatif error that names overrides (a
+// *whatif.FieldError, a *whatif.NamedError) with their flags, keeping what
 // precedes it ("HPA shop/web: ").
 func flagNamed(err error) error {
-	var fe *whatif.FieldError
-	if !errors.As(err, &fe) {
+	var ne interface {
+		error
+		Text(name func(whatif.Field) string) string
+	}
+	if !errors.As(err, &ne) {
 		return err
 	}
-	flag, ok := fieldFlag(fe.Field)
-	if !ok {
+	named := ne.Text(func(f whatif.Field) string {
+		if flag, ok := fieldFlag(f); ok {
+			return flag
+		}
+		return string(f)
+	})
+	if named == ne.Error() {
 		return err
 	}
-	msg := err.Error()
-	return errors.New(strings.Replace(msg, fe.Error(), fe.Text(flag), 1))
+	return errors.New(strings.Replace(err.Error(), ne.Error(), named, 1))
 }
 
 // noChanges is the error of a whatif given nothing to change.

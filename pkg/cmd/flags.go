@@ -106,6 +106,10 @@ func (o *OutputFlags) AddFlags(c *cobra.Command, withDisplay bool) {
 	}
 }
 
+// flagPods lists every pod; the text names it after a table that leaves
+// pods out.
+const flagPods = "pods"
+
 // addDisplayFlags binds --color, --pods and --no-pods.
 func addDisplayFlags(fs *pflag.FlagSet, d *display.Options) {
 	if d.Color == "" {
@@ -116,7 +120,7 @@ func addDisplayFlags(fs *pflag.FlagSet, d *display.Options) {
 	}
 	fs.Var(display.ColorValue(&d.Color), "color",
 		"Color the text view: auto (when stdout is a terminal and NO_COLOR is unset), always or never; without color the plain layout is printed")
-	fs.VarPF(display.PodsValue(&d.Pods, render.PodsAll, render.PodsNone), "pods", "",
+	fs.VarPF(display.PodsValue(&d.Pods, render.PodsAll, render.PodsNone), flagPods, "",
 		fmt.Sprintf("List every pod in the per-pod tables (default: up to %d per metric)", render.MaxPodRows)).NoOptDefVal = "true"
 	fs.VarPF(display.PodsValue(&d.Pods, render.PodsNone, render.PodsAll), "no-pods", "",
 		"Leave out the per-pod tables, keeping the pod counts").NoOptDefVal = "true"
@@ -128,7 +132,9 @@ func (o *OutputFlags) ToPrinter(c *cobra.Command, out io.Writer) (render.Printer
 	if err != nil {
 		return render.Printer{}, flagErrorf(c, "%w", err)
 	}
-	return render.Printer{Format: f, Options: o.Display.RenderOptions(out)}, nil
+	opts := o.Display.RenderOptions(out)
+	opts.ListPods = "--" + flagPods
+	return render.Printer{Format: f, Options: opts}, nil
 }
 
 // dedent trims the common leading tabs of a raw string literal.

@@ -191,7 +191,7 @@ func (o *MigrateOptions) Run(ctx context.Context) error {
 	if res.StdinManifest != nil {
 		report = o.ErrOut
 	}
-	err = o.printer.Print(report, render.Document(res.Report, func(w io.Writer) error { return migrate.WriteText(w, res.Report) }))
+	err = o.printer.Print(report, render.Document(res.Report, func(w io.Writer) error { return migrate.WriteText(w, res.Report, action.MigrateOptionName) }))
 	if err == nil && res.StdinManifest != nil {
 		_, err = o.Out.Write(res.StdinManifest)
 	}

@@ -190,9 +190,10 @@ func (r *Record) AddScaleEvent(t time.Time, from, to int32) {
 }
 
 // State returns the controller state the record describes at now, keeping
-// what lies inside keep, with provenance observed and a note saying when it
-// was recorded. ok is false when nothing is left to use.
-func (r *Record) State(now time.Time, keep time.Duration) (explain.ControllerState, bool) {
+// what lies inside keep, with provenance observed and a note saying when
+// and by what it was recorded (recorder: the command line that records,
+// which pkg/action words). ok is false when nothing is left to use.
+func (r *Record) State(now time.Time, keep time.Duration, recorder string) (explain.ControllerState, bool) {
 	c := *r
 	c.Recommendations = append([]explain.TimestampedRecommendation(nil), r.Recommendations...)
 	c.ScaleUpEvents = append([]explain.ScaleEvent(nil), r.ScaleUpEvents...)
@@ -207,8 +208,8 @@ func (r *Record) State(now time.Time, keep time.Duration) (explain.ControllerSta
 		ScaleUpEvents:              c.ScaleUpEvents,
 		ScaleDownEvents:            c.ScaleDownEvents,
 		Provenance:                 explain.Observed,
-		Notes: []string{fmt.Sprintf("history recorded by kubectl hpa explain --watch from %s to %s (every %s); syncs since then were not seen",
-			r.Since.UTC().Format(time.RFC3339), r.Until.UTC().Format(time.RFC3339), r.SyncPeriod)},
+		Notes: []string{fmt.Sprintf("history recorded by %s from %s to %s (every %s); syncs since then were not seen",
+			recorder, r.Since.UTC().Format(time.RFC3339), r.Until.UTC().Format(time.RFC3339), r.SyncPeriod)},
 	}
 	if r.Until.Sub(r.Since) < keep {
 		// The watch has not covered the whole window: what came before it

@@ -58,7 +58,7 @@ func TestStateKeepsTheWindow(t *testing.T) {
 	}
 	r.AddScaleEvent(t0.Add(time.Minute), 2, 5)
 	r.AddScaleEvent(t0.Add(9*time.Minute), 5, 3)
-	st, ok := r.State(t0.Add(10*time.Minute), 5*time.Minute)
+	st, ok := r.State(t0.Add(10*time.Minute), 5*time.Minute, "kubectl hpa explain --watch")
 	if !ok || st.Provenance != explain.Observed || !st.RecommendationsInitialized {
 		t.Fatalf("state %+v", st)
 	}
@@ -71,7 +71,7 @@ func TestStateKeepsTheWindow(t *testing.T) {
 	if len(r.Recommendations) != 41 {
 		t.Error("State modified the record")
 	}
-	if _, ok := r.State(t0.Add(2*time.Hour), 5*time.Minute); ok {
+	if _, ok := r.State(t0.Add(2*time.Hour), 5*time.Minute, "kubectl hpa explain --watch"); ok {
 		t.Error("a record entirely out of the window was used")
 	}
 }

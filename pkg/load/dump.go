@@ -24,9 +24,10 @@ import (
 // and the API errors. Other HPAs (for the ambiguous-selector check) are
 // written as minimal HPA + Scale pairs carrying only their selectors. With
 // set, a Controller document records the controller settings the replay
-// used, so that replaying the file uses them too.
+// used, so that replaying the file uses them too. The header names no
+// command line that replays the file (DumpKEDA's replay does).
 func Dump(w io.Writer, snap *engine.Snapshot, set *engine.Settings) error {
-	return DumpKEDA(w, snap, set, nil)
+	return DumpKEDA(w, snap, set, nil, nil)
 }
 
 // KEDADump is what a snapshot of an HPA a ScaledObject owns adds: the
@@ -37,17 +38,28 @@ type KEDADump struct {
 	VersionSource string
 }
 
+// ReplayFlags are the options of the command line that replays a dump,
+// which its header comment shows (pkg/action gives them; nil leaves the
+// line out).
+type ReplayFlags struct {
+	// Files reads the file ("-f"); Now sets the instant ("--now").
+	Files, Now string
+}
+
 // DumpKEDA is Dump with, when k is set, the ScaledObject and the KEDA
 // release (in the Controller document), so that replaying the file
-// explains KEDA's part too.
-func DumpKEDA(w io.Writer, snap *engine.Snapshot, set *engine.Settings, k *KEDADump) error {
+// explains KEDA's part too, and with replay the command line that replays
+// it.
+func DumpKEDA(w io.Writer, snap *engine.Snapshot, set *engine.Settings, k *KEDADump, replay *ReplayFlags) error {
 	if snap == nil || snap.HPA == nil {
 		return fmt.Errorf("nothing to dump: the snapshot has no HPA")
 	}
 	hpa := snap.HPA
 	ns, name := hpa.Namespace, hpa.Name
 	fmt.Fprintf(w, "# kubectl-hpa snapshot of HorizontalPodAutoscaler %s/%s, taken at %s.\n", ns, name, snap.Now.UTC().Format(time.RFC3339Nano))
-	fmt.Fprintf(w, "# Replay it: kubectl hpa explain %s -n %s -f FILE --now %s\n", name, ns, snap.Now.UTC().Format(time.RFC3339Nano))
+	if replay != nil {
+		fmt.Fprintf(w, "# Replay it: kubectl hpa explain %s -n %s %s FILE %s %s\n", name, ns, replay.Files, replay.Now, snap.Now.UTC().Format(time.RFC3339Nano))
+	}
 
 	var docs []any
 	h := hpa.DeepCopy()

@@ -41,7 +41,7 @@ func TestDumpRoundTrip(t *testing.T) {
 			first := loadOne(t, []load.Source{{Name: f, Data: raw}})
 			first.Now = now
 			var dumped bytes.Buffer
-			if err := load.Dump(&dumped, first, nil); err != nil {
+			if err := load.DumpKEDA(&dumped, first, nil, nil, &load.ReplayFlags{Files: "-f", Now: "--now"}); err != nil {
 				t.Fatal(err)
 			}
 			second := loadOne(t, []load.Source{{Name: "dump.yaml", Data: dumped.Bytes()}})

@@ -258,8 +258,10 @@ func checkPatchAllowed(ctx context.Context, c *Clients, t *Target) error {
 	if res.Status.Reason != "" {
 		why = " (" + res.Status.Reason + ")"
 	}
-	return fmt.Errorf("not allowed to patch %s%s: migrate --apply and --dry-run=server need get and patch on it; nothing was written (without them, migrate only reads and prints the plan)",
-		t.describe(), why)
+	return &NamedError{
+		format: "not allowed to patch %s%s: migrate %s and %s need get and patch on it; nothing was written (without them, migrate only reads and prints the plan)",
+		args:   []any{t.describe(), why, OptionApply, OptionDryRunServer},
+	}
 }
 
 // isFieldConflict says whether err is a server-side apply conflict between

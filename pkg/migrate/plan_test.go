@@ -59,7 +59,7 @@ func TestPlan(t *testing.T) {
 			}
 			t.Run("text", func(t *testing.T) {
 				var b bytes.Buffer
-				if err := WriteText(&b, r); err != nil {
+				if err := WriteText(&b, r, func(o Option) string { return "--" + string(o) }); err != nil {
 					t.Fatal(err)
 				}
 				testutil.AssertGolden(t, b.Bytes(), *update)

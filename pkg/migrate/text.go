@@ -11,10 +11,10 @@ import (
 
 // WriteText writes the report for people: what was found, the numbered
 // steps with their exact requests, what is left to do outside the cluster,
-// and the manifest diffs.
-func WriteText(w io.Writer, r *Report) error {
+// and the manifest diffs. name words the options the text mentions.
+func WriteText(w io.Writer, r *Report, name OptionName) error {
 	var b strings.Builder
-	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", named(name, args)...) }
 	t := r.Target
 	path := t.ReplicasPath
 
@@ -120,7 +120,7 @@ func WriteText(w io.Writer, r *Report) error {
 			case d.File == StdinPath:
 				p("Diff of %s (the edited manifest is printed to standard output):", d.File)
 			default:
-				p("Diff of %s (not saved; --write saves it):", d.File)
+				p("Diff of %s (not saved; %s saves it):", d.File, OptionWrite)
 			}
 			b.WriteString(d.Diff)
 		}
@@ -146,7 +146,7 @@ func writeSteps(p func(string, ...any), r *Report) {
 		p("")
 		return
 	case r.Mode == ModePlan:
-		p("Plan: %d %s; nothing has been written (--apply carries it out, --dry-run=server has the API server check it)", n, plural(n, "step", "steps"))
+		p("Plan: %d %s; nothing has been written (%s carries it out, %s has the API server check it)", n, plural(n, "step", "steps"), OptionApply, OptionDryRunServer)
 	case r.Mode == ModeDryRun:
 		p("Dry run: %d %s sent with dryRun=All; the API server accepted them and persisted nothing", n, plural(n, "step", "steps"))
 	default:

@@ -4,7 +4,8 @@
 package migrate
 
 import (
-	"sort"
+	"maps"
+	"slices"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
@@ -45,7 +46,7 @@ func DetectTools(obj *unstructured.Unstructured) []Tool {
 	if v, ok := labels["app.kubernetes.io/instance"]; ok && len(found[ToolHelm]) == 0 {
 		add(ToolArgoCD, "label app.kubernetes.io/instance="+v+" (Argo CD's label tracking)")
 	}
-	for _, k := range sortedKeys(labels) {
+	for _, k := range slices.Sorted(maps.Keys(labels)) {
 		switch k {
 		case "kustomize.toolkit.fluxcd.io/name", "kustomize.toolkit.fluxcd.io/namespace":
 			add(ToolFluxKustomize, "label "+k+"="+labels[k])
@@ -81,14 +82,5 @@ func DetectTools(obj *unstructured.Unstructured) []Tool {
 			out = append(out, Tool{Name: name, Evidence: ev})
 		}
 	}
-	return out
-}
-
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
 	return out
 }

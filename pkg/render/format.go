@@ -56,6 +56,9 @@ type Options struct {
 	Width int
 	// Pods says which per-pod tables to print.
 	Pods PodsMode
+	// ListPods is how the reader asks for every pod (pkg/cmd: its flag),
+	// named after a table that leaves pods out; "" names nothing.
+	ListPods string
 }
 
 // DefaultWidth is the width of the styled view when the terminal's is not

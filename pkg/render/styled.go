@@ -34,7 +34,7 @@ func Styled(w io.Writer, d *explain.Decision, opts Options) []byte {
 	if width <= 0 {
 		width = DefaultWidth
 	}
-	v := &styledView{d: d, th: newTheme(w, opts.Palette), width: max(width, minWidth), pods: opts.Pods}
+	v := &styledView{d: d, th: newTheme(w, opts.Palette), width: max(width, minWidth), pods: opts.Pods, listPods: opts.ListPods}
 	v.verdict()
 	v.keda(d.KEDA, false)
 	v.metrics()
@@ -52,7 +52,9 @@ type styledView struct {
 	th    *theme
 	width int
 	pods  PodsMode
-	lines []string
+	// listPods is Options.ListPods.
+	listPods string
+	lines    []string
 }
 
 func (v *styledView) add(s string) { v.lines = append(v.lines, strings.TrimRight(s, " ")) }
@@ -334,7 +336,7 @@ func (v *styledView) podTable(p *explain.PodAccounting, unit explain.MetricUnit)
 		v.podRows(shown, unit)
 	}
 	if len(hidden) > 0 && v.pods != PodsNone {
-		v.add(strings.Repeat(" ", 4) + paint(v.th.dim, hiddenPodsLine(hidden)))
+		v.add(strings.Repeat(" ", 4) + paint(v.th.dim, hiddenPodsLine(hidden, v.listPods)))
 	}
 }
 

@@ -34,7 +34,10 @@ func manyPods() *explain.Decision {
 }
 
 // styled256 are the options of the styled goldens.
-var styled256 = Options{Color: true, Width: 100, Palette: Palette256}
+var styled256 = Options{Color: true, Width: 100, Palette: Palette256, ListPods: listPods}
+
+// listPods is the hint of the goldens: the command line's.
+const listPods = "--pods"
 
 func TestStyled(t *testing.T) {
 	all := map[string]func() *explain.Decision{"many-pods": manyPods}
@@ -55,7 +58,7 @@ func TestStyled(t *testing.T) {
 // TestPods covers --pods and --no-pods in both text views.
 func TestPods(t *testing.T) {
 	for _, mode := range []PodsMode{PodsAuto, PodsAll, PodsNone} {
-		for view, opts := range map[string]Options{"plain": {}, "styled": styled256} {
+		for view, opts := range map[string]Options{"plain": {ListPods: listPods}, "styled": styled256} {
 			t.Run(view+"-"+string(mode), func(t *testing.T) {
 				opts.Pods = mode
 				var buf bytes.Buffer
@@ -77,8 +80,11 @@ func TestVisiblePods(t *testing.T) {
 	if got := shown[len(shown)-1].Name; got != "web-5f8d7c9b6-x3" {
 		t.Errorf("the pods that are not ready must be kept, in order; last shown = %s", got)
 	}
-	if got := hiddenPodsLine(hidden); got != "… and 13 more (13 ready); use --pods to list all" {
+	if got := hiddenPodsLine(hidden, listPods); got != "… and 13 more (13 ready); use --pods to list all" {
 		t.Errorf("hidden line = %q", got)
+	}
+	if got := hiddenPodsLine(hidden, ""); got != "… and 13 more (13 ready)" {
+		t.Errorf("hidden line without a way to list them = %q", got)
 	}
 	if s, h := visiblePods(entries, PodsAll); len(s) != len(entries) || h != nil {
 		t.Errorf("all: %d shown, %d hidden", len(s), len(h))

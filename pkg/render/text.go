@@ -380,7 +380,7 @@ func (t *textView) pods(p *explain.PodAccounting, unit explain.MetricUnit) {
 	}
 	t.table(3, []string{"POD", "CLASS", "USAGE", "REQUEST", "FILL-IN", "REASON"}, rows)
 	if len(hidden) > 0 {
-		t.line(3, hiddenPodsLine(hidden))
+		t.line(3, hiddenPodsLine(hidden, t.opts.ListPods))
 	}
 }
 

@@ -514,9 +514,14 @@ func classCount(p *explain.PodAccounting, class string) int {
 	}
 }
 
-// hiddenPodsLine summarizes the rows visiblePods left out in PodsAuto mode.
-func hiddenPodsLine(hidden []explain.PodEntry) string {
-	return fmt.Sprintf("… and %d more (%s); use --pods to list all", len(hidden), classCounts(hidden))
+// hiddenPodsLine summarizes the rows visiblePods left out in PodsAuto
+// mode, and says how to list them (listPods: Options.ListPods).
+func hiddenPodsLine(hidden []explain.PodEntry, listPods string) string {
+	line := fmt.Sprintf("… and %d more (%s)", len(hidden), classCounts(hidden))
+	if listPods != "" {
+		line += "; use " + listPods + " to list all"
+	}
+	return line
 }
 
 // ---- times ----

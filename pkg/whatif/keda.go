@@ -165,10 +165,7 @@ func (out *KEDAEdit) triggerValues(metrics []keda.TriggerMetric, overrides []Tri
 			return err
 		}
 		if !m.External {
-			return &FieldError{
-				Field: FieldTrigger, Value: t.Raw,
-				Msg: fmt.Sprintf("trigger %d is %s: a metric of the HPA, not KEDA's (use --cpu or --memory)", m.Index, m.Type),
-			}
+			return fieldErr(FieldTrigger, t.Raw, "trigger %d is %s: a metric of the HPA, not KEDA's (use %s or %s)", m.Index, m.Type, FieldCPU, FieldMemory)
 		}
 		if t.Error != "" {
 			out.Triggers[m.Index] = keda.TriggerResult{Error: t.Error}

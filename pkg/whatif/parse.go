@@ -153,7 +153,7 @@ func ParseMetric(s string, labelsAllowed bool) (MetricOverride, error) {
 			return m, fmt.Errorf("%q: want NAME{LABEL=VALUE,...}=VALUE", s)
 		}
 		if !labelsAllowed {
-			return m, fmt.Errorf("%q: series labels only apply to --external", s)
+			return m, namedErr("%q: series labels only apply to %s", s, FieldExternal)
 		}
 		lbls, err := parseLabels(s[i+1 : j])
 		if err != nil {

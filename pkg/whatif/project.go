@@ -116,7 +116,7 @@ func Project(snap *engine.Snapshot, set engine.Settings, opts ProjectOptions) (*
 	}
 	steps := int(span/set.SyncPeriod) + 1
 	if steps > opts.MaxSteps {
-		return nil, fmt.Errorf("a projection of %s at a %s sync period is %d syncs; the limit is %d (at most %s at this sync period): shorten --for", span, set.SyncPeriod, steps, opts.MaxSteps, time.Duration(opts.MaxSteps-1)*set.SyncPeriod)
+		return nil, namedErr("a projection of %s at a %s sync period is %d syncs; the limit is %d (at most %s at this sync period): shorten %s", span, set.SyncPeriod, steps, opts.MaxSteps, time.Duration(opts.MaxSteps-1)*set.SyncPeriod, FieldFor)
 	}
 	if opts.Trace != nil {
 		if err := opts.Trace.check(opts.TraceName, snap.HPA); err != nil {
@@ -180,10 +180,10 @@ func Project(snap *engine.Snapshot, set engine.Settings, opts ProjectOptions) (*
 			return nil, err
 		}
 		if work += len(sim.snap.Pods); work > opts.MaxPodSyncs {
-			return nil, fmt.Errorf("the projection stops at %s: it simulated more than %d pods over its syncs (pods times replayed syncs), the limit; shorten --for or lower --max", offset(t.Sub(snap.Now)), opts.MaxPodSyncs)
+			return nil, namedErr("the projection stops at %s: it simulated more than %d pods over its syncs (pods times replayed syncs), the limit; shorten %s or lower %s", offset(t.Sub(snap.Now)), opts.MaxPodSyncs, FieldFor, FieldMax)
 		}
 		if dec.Rescale && dec.DesiredReplicas > MaxPods && int(dec.DesiredReplicas) > sim.countMeasured() {
-			return nil, fmt.Errorf("the projection scales to %d replicas at %s; whatif simulates at most %d pods: lower --max (or the load), or shorten --for", dec.DesiredReplicas, offset(t.Sub(snap.Now)), MaxPods)
+			return nil, namedErr("the projection scales to %d replicas at %s; whatif simulates at most %d pods: lower %s (or the load), or shorten %s", dec.DesiredReplicas, offset(t.Sub(snap.Now)), MaxPods, FieldMax, FieldFor)
 		}
 		step := stepOf(dec, t, snap.Now, sim.readyPods())
 		p.Steps = append(p.Steps, step)
