@@ -84,6 +84,51 @@ type PathSummary struct {
 	// and LagStart when that rise began; absent when nothing lagged.
 	LongestLag string     `json:"longestLag,omitempty"`
 	LagStart   *time.Time `json:"lagStart,omitempty"`
+
+	// CoreHours is the CPU the curve's pods requested over the period (the
+	// replica count times a pod's CPU request), GiBHours the memory; absent
+	// when a pod requests none.
+	CoreHours *float64 `json:"coreHours,omitempty"`
+	GiBHours  *float64 `json:"gibHours,omitempty"`
+	// RescalesPerHour is Rescales over the period's length in hours.
+	RescalesPerHour float64 `json:"rescalesPerHour"`
+	// BeyondTolerance is, per metric, how long its usage ratio was above
+	// the target by more than the scale-up tolerance: the HPA wanted more
+	// replicas than the curve had.
+	BeyondTolerance []MetricTime `json:"beyondTolerance"`
+	// AboveBound is, per metric, how long its load per ready pod was above
+	// the service bound (BacktestOptions.Bounds), and the longest stretch.
+	AboveBound []BoundTime `json:"aboveBound"`
+	// MetricsFailed is, per metric, how long the controller could not
+	// compute it (no metrics): those syncs are replayed as the controller
+	// runs them, with the metric left out.
+	MetricsFailed []MetricTime `json:"metricsFailed"`
+	// Lags lists every load rise (the metrics asking for more replicas than
+	// the curve had) with how long until the curve met it or the load fell
+	// back; Met is false for one still open at the end of the period.
+	Lags []Lag `json:"lags"`
+}
+
+// BoundTime is how long one metric's load per ready pod was above its
+// service bound.
+type BoundTime struct {
+	Metric string `json:"metric"`
+	// Bound is the bound in words ("90% of the request", "40 per pod").
+	Bound string `json:"bound"`
+	// Duration is the time above the bound; Fraction its share of the
+	// period.
+	Duration string  `json:"duration"`
+	Fraction float64 `json:"fraction"`
+	// Worst is the longest continuous stretch above it, from WorstStart.
+	Worst      string     `json:"worst"`
+	WorstStart *time.Time `json:"worstStart,omitempty"`
+}
+
+// Lag is one load rise and how long the curve took to meet it.
+type Lag struct {
+	Start    time.Time `json:"start"`
+	Duration string    `json:"duration"`
+	Met      bool      `json:"met"`
 }
 
 // MetricTime is how long one metric was above its target.

@@ -40,6 +40,9 @@ type BacktestOptions struct {
 	SampleDelay time.Duration
 	// Source names where the recorded load came from.
 	Source string
+	// Bounds are the service bounds of the HPA's metrics (DefaultBound
+	// for a metric without one).
+	Bounds []Bound
 }
 
 // WarmUp is how long before a period a replay must begin so that the
@@ -77,21 +80,10 @@ func Backtest(snap *engine.Snapshot, rec *recording.Recording, set engine.Settin
 	if snap == nil || snap.HPA == nil {
 		return nil, errors.New("snapshot has no HorizontalPodAutoscaler")
 	}
-	if err := rec.Validate(); err != nil {
+	first, opts, err := prepare(rec, opts)
+	if err != nil {
 		return nil, err
 	}
-	if opts.LoadModel == "" {
-		opts.LoadModel = explain.LoadConstantTotal
-	}
-	if opts.LoadModel != explain.LoadConstantTotal && opts.LoadModel != explain.LoadConstantPerPod {
-		return nil, fmt.Errorf("unknown load model %q (want %s or %s)", opts.LoadModel, explain.LoadConstantTotal, explain.LoadConstantPerPod)
-	}
-	// The first counted sync: the first instant at or after Start.
-	first := 0
-	for first < rec.Len-1 && rec.Instant(first).Before(opts.Start) {
-		first++
-	}
-	opts = estimateDelays(rec, opts)
 	bt := &explain.Backtest{
 		Start: rec.Instant(first), End: rec.End(), SyncPeriod: rec.Step.String(),
 		WarmUp: rec.Instant(first).Sub(rec.Start).String(), Source: opts.Source,
@@ -177,9 +169,10 @@ func Backtest(snap *engine.Snapshot, rec *recording.Recording, set engine.Settin
 		}
 		actual.add(k, n, o)
 	}
-	acc[0].labels, actual.labels = asIs.labels, asIs.labels
+	acc[0].describe(asIs)
+	actual.describe(asIs)
 	if len(paths) > 1 {
-		acc[1].labels = paths[1].labels
+		acc[1].describe(paths[1])
 	}
 	proj.FinalReplicas = projected.replicas
 	proj.Duration = rec.End().Sub(rec.Instant(first)).String()
@@ -196,6 +189,60 @@ func Backtest(snap *engine.Snapshot, rec *recording.Recording, set engine.Settin
 	}
 	res := &BacktestResult{Backtest: bt, Projection: proj, AsIs: paths[0].last, Changed: projected.last}
 	return res, nil
+}
+
+// prepare checks the recording and the options, fills in their defaults
+// and returns the index of the first counted sync: the first instant at or
+// after opts.Start.
+func prepare(rec *recording.Recording, opts BacktestOptions) (int, BacktestOptions, error) {
+	if err := rec.Validate(); err != nil {
+		return 0, opts, err
+	}
+	if opts.LoadModel == "" {
+		opts.LoadModel = explain.LoadConstantTotal
+	}
+	if opts.LoadModel != explain.LoadConstantTotal && opts.LoadModel != explain.LoadConstantPerPod {
+		return 0, opts, fmt.Errorf("unknown load model %q (want %s or %s)", opts.LoadModel, explain.LoadConstantTotal, explain.LoadConstantPerPod)
+	}
+	first := 0
+	for first < rec.Len-1 && rec.Instant(first).Before(opts.Start) {
+		first++
+	}
+	return first, estimateDelays(rec, opts), nil
+}
+
+// ReplayHPA replays the recording once with hpa in place of the snapshot's
+// HPA and sums the curve up as Backtest sums up its replay with changes:
+// tune's candidates. It is that replay alone (no as-is and no actual
+// curve), so a candidate's figures are those `whatif --since` gives for the
+// same HPA.
+func ReplayHPA(snap *engine.Snapshot, rec *recording.Recording, set engine.Settings, hpa *autoscalingv2.HorizontalPodAutoscaler, opts BacktestOptions) (*explain.BacktestPath, error) {
+	if snap == nil || hpa == nil {
+		return nil, errors.New("no HorizontalPodAutoscaler to replay")
+	}
+	first, opts, err := prepare(rec, opts)
+	if err != nil {
+		return nil, err
+	}
+	p, err := newReplayPath("changed", snap, hpa, rec, set, opts)
+	if err != nil {
+		return nil, err
+	}
+	outcomes, err := p.run(first, nil)
+	if err != nil {
+		return nil, err
+	}
+	acc := newSummer(rec, first)
+	for k := first; k < rec.Len; k++ {
+		o := &outcomes[k-first]
+		acc.add(k, o.after(), o)
+		if o.rescale {
+			acc.rescale(rec.Instant(k), o)
+		}
+	}
+	acc.describe(p)
+	path := acc.path("changed", "replay")
+	return &path, nil
 }
 
 // ReplayAt replays the controller over a recording with the HPA of snap

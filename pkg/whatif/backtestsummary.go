@@ -25,10 +25,47 @@ type summer struct {
 	lagNeed   int32
 	longest   time.Duration
 	longestAt time.Time
+	lags      []explain.Lag
+
+	// beyond, over and failed are each metric's time beyond the tolerance,
+	// above its bound and failed; overFrom the start of a stretch above
+	// the bound still running, worst and worstAt the longest one.
+	beyond, over, failed []time.Duration
+	overFrom             []*time.Time
+	worst                []time.Duration
+	worstAt              []time.Time
+	// bounds name each metric's bound; cpuMilli and memBytes are a pod's
+	// requests (memBytes only counted when the HPA scales on memory).
+	bounds   []string
+	cpuMilli int64
+	memBytes int64
 }
 
 func newSummer(rec *recording.Recording, first int) *summer {
-	return &summer{rec: rec, first: first, above: make([]time.Duration, 64)}
+	const n = 64
+	return &summer{
+		rec: rec, first: first, above: make([]time.Duration, n),
+		beyond: make([]time.Duration, n), over: make([]time.Duration, n), failed: make([]time.Duration, n),
+		overFrom: make([]*time.Time, n), worst: make([]time.Duration, n), worstAt: make([]time.Time, n),
+	}
+}
+
+// describe gives the summer what names the metrics, their bounds and a
+// pod's requests: those of the replay p.
+func (s *summer) describe(p *replayPath) {
+	s.labels = p.labels
+	s.bounds = make([]string, len(p.bounds))
+	for i, b := range p.bounds {
+		var m *explain.MetricResult
+		if p.last != nil && i < len(p.last.Metrics) {
+			m = &p.last.Metrics[i]
+		}
+		s.bounds[i] = b.words(m)
+	}
+	s.cpuMilli, s.memBytes = podRequests(&p.template)
+	if !hasMemoryMetric(p.snap.HPA) {
+		s.memBytes = 0
+	}
 }
 
 // add counts the sync at k, after which the curve had n replicas; o, when
@@ -49,8 +86,25 @@ func (s *summer) add(k int, n int32, o *syncOutcome) {
 		return
 	}
 	for i := range s.above {
-		if o.above&(1<<i) != 0 {
+		bit := uint64(1) << i
+		if o.above&bit != 0 {
 			s.above[i] += step
+		}
+		if o.beyond&bit != 0 {
+			s.beyond[i] += step
+		}
+		if o.failed&bit != 0 {
+			s.failed[i] += step
+		}
+		switch {
+		case o.over&bit != 0:
+			s.over[i] += step
+			if s.overFrom[i] == nil {
+				at := t
+				s.overFrom[i] = &at
+			}
+		case s.overFrom[i] != nil:
+			s.endStretch(i, t)
 		}
 	}
 	// A lag begins when the metrics ask for more replicas than the curve
@@ -63,11 +117,21 @@ func (s *summer) add(k int, n int32, o *syncOutcome) {
 		at := t
 		s.lagStart, s.lagNeed = &at, min(o.recommendation, o.maxReplicas)
 	case s.lagStart != nil && (n >= s.lagNeed || (o.recOK && o.recommendation <= n && !o.filled)):
-		if lag := t.Sub(*s.lagStart); lag > s.longest {
+		lag := t.Sub(*s.lagStart)
+		if lag > s.longest {
 			s.longest, s.longestAt = lag, *s.lagStart
 		}
+		s.lags = append(s.lags, explain.Lag{Start: *s.lagStart, Duration: lag.String(), Met: true})
 		s.lagStart = nil
 	}
+}
+
+// endStretch closes metric i's stretch above its bound at t.
+func (s *summer) endStretch(i int, t time.Time) {
+	if d := t.Sub(*s.overFrom[i]); d > s.worst[i] {
+		s.worst[i], s.worstAt[i] = d, *s.overFrom[i]
+	}
+	s.overFrom[i] = nil
 }
 
 func (s *summer) rescale(t time.Time, o *syncOutcome) {
@@ -101,9 +165,18 @@ func aboveTarget(m *explain.MetricResult) bool {
 }
 
 func (s *summer) path(name, source string) explain.BacktestPath {
+	end := s.rec.End()
 	if s.lagStart != nil {
-		if lag := s.rec.End().Sub(*s.lagStart); lag > s.longest {
+		lag := end.Sub(*s.lagStart)
+		if lag > s.longest {
 			s.longest, s.longestAt = lag, *s.lagStart
+		}
+		s.lags = append(s.lags, explain.Lag{Start: *s.lagStart, Duration: lag.String()})
+		s.lagStart = nil
+	}
+	for i := range s.overFrom {
+		if s.overFrom[i] != nil {
+			s.endStretch(i, end)
 		}
 	}
 	out := explain.BacktestPath{Name: name, Source: source, Replicas: s.points, Rescales: s.rescales}
@@ -132,5 +205,52 @@ func (s *summer) path(name, source string) explain.BacktestPath {
 		at := s.longestAt
 		out.Summary.LongestLag, out.Summary.LagStart = s.longest.String(), &at
 	}
+	s.measures(&out.Summary, period)
 	return out
+}
+
+// measures fills in the cost and risk figures tune compares curves by.
+func (s *summer) measures(sum *explain.PathSummary, period time.Duration) {
+	share := func(d time.Duration) float64 {
+		if period <= 0 {
+			return 0
+		}
+		return math.Round(float64(d)/float64(period)*1000) / 1000
+	}
+	hours := func(perPod float64) *float64 {
+		v := math.Round(s.podSec/3600*perPod*1000) / 1000
+		return &v
+	}
+	if s.cpuMilli > 0 {
+		sum.CoreHours = hours(float64(s.cpuMilli) / 1000)
+	}
+	if s.memBytes > 0 {
+		sum.GiBHours = hours(float64(s.memBytes) / (1 << 30))
+	}
+	if period > 0 {
+		sum.RescalesPerHour = math.Round(float64(sum.Rescales)/period.Hours()*100) / 100
+	}
+	sum.BeyondTolerance = make([]explain.MetricTime, 0, len(s.labels))
+	sum.AboveBound = make([]explain.BoundTime, 0, len(s.labels))
+	sum.MetricsFailed = make([]explain.MetricTime, 0, len(s.labels))
+	for i, m := range s.labels {
+		if i >= len(s.beyond) {
+			break
+		}
+		sum.BeyondTolerance = append(sum.BeyondTolerance, explain.MetricTime{Metric: m, Duration: s.beyond[i].String(), Fraction: share(s.beyond[i])})
+		sum.MetricsFailed = append(sum.MetricsFailed, explain.MetricTime{Metric: m, Duration: s.failed[i].String(), Fraction: share(s.failed[i])})
+		bt := explain.BoundTime{Metric: m, Duration: s.over[i].String(), Fraction: share(s.over[i]), Worst: s.worst[i].String()}
+		if i < len(s.bounds) {
+			bt.Bound = s.bounds[i]
+		}
+		if s.worst[i] > 0 {
+			at := s.worstAt[i]
+			bt.WorstStart = &at
+		}
+		sum.AboveBound = append(sum.AboveBound, bt)
+	}
+	sum.Lags = s.lags
+	if sum.Lags == nil {
+		sum.Lags = []explain.Lag{}
+	}
 }

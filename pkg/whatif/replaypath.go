@@ -69,6 +69,8 @@ type replayPath struct {
 	started  bool
 	// last is the decision of the last sync run.
 	last *explain.Decision
+	// bounds are the service bounds of the HPA's metrics, in spec order.
+	bounds []Bound
 	// full explains every sync in full (ReplayAt's last one).
 	full      bool
 	lastReady int
@@ -96,7 +98,7 @@ type extraPod struct {
 }
 
 func newReplayPath(name string, base *engine.Snapshot, hpa *autoscalingv2.HorizontalPodAutoscaler, rec *recording.Recording, set engine.Settings, opts BacktestOptions) (*replayPath, error) {
-	p := &replayPath{name: name, rec: rec, set: set, opts: opts}
+	p := &replayPath{name: name, rec: rec, set: set, opts: opts, bounds: bounds(hpa, opts.Bounds)}
 	p.snap = engine.Snapshot{HPA: hpa.DeepCopy(), Target: base.Target, OtherHPAs: base.OtherHPAs}
 	p.snap.HPA.Status = autoscalingv2.HorizontalPodAutoscalerStatus{}
 	p.sel = labels.Everything()
@@ -441,8 +443,10 @@ type syncOutcome struct {
 	recommendation int32
 	recOK, filled  bool
 	maxReplicas    int32
-	// above has bit i set when metric i was above its target.
-	above uint64
+	// above has bit i set when metric i was above its target; beyond when
+	// it was above it by more than the tolerance; over when its load was
+	// above its service bound; failed when it could not be computed.
+	above, beyond, over, failed uint64
 }
 
 func (o *syncOutcome) after() int32 {
@@ -469,7 +473,7 @@ func (p *replayPath) run(first int, proj *explain.Projection) ([]syncOutcome, er
 					p.labels = append(p.labels, dec.Metrics[i].Label())
 				}
 			}
-			out = append(out, outcomeOf(dec))
+			out = append(out, p.outcomeOf(dec))
 			p.last = dec
 			if proj != nil {
 				step := stepOf(dec, t, p.rec.Instant(first), p.lastReady)
@@ -485,7 +489,7 @@ func (p *replayPath) run(first int, proj *explain.Projection) ([]syncOutcome, er
 }
 
 // outcomeOf keeps what the summaries need of a decision.
-func outcomeOf(dec *explain.Decision) syncOutcome {
+func (p *replayPath) outcomeOf(dec *explain.Decision) syncOutcome {
 	o := syncOutcome{
 		current: dec.CurrentReplicas, desired: dec.DesiredReplicas, rescale: dec.Rescale, reason: dec.RescaleReason,
 		maxReplicas: dec.Target.MaxReplicas, filled: filledIn(dec),
@@ -494,8 +498,21 @@ func outcomeOf(dec *explain.Decision) syncOutcome {
 		o.recommendation, o.recOK = r.Replicas, true
 	}
 	for i := range dec.Metrics {
-		if i < 64 && aboveTarget(&dec.Metrics[i]) {
+		if i >= 64 {
+			break
+		}
+		m := &dec.Metrics[i]
+		if aboveTarget(m) {
 			o.above |= 1 << i
+		}
+		if beyondTolerance(m) {
+			o.beyond |= 1 << i
+		}
+		if i < len(p.bounds) && p.bounds[i].over(m) {
+			o.over |= 1 << i
+		}
+		if m.Error != nil {
+			o.failed |= 1 << i
 		}
 	}
 	return o
@@ -512,7 +529,7 @@ func (p *replayPath) syncAt(k int, n int32) (syncOutcome, error) {
 		return syncOutcome{}, fmt.Errorf("replay the sync at %s: %w", p.rec.Instant(k).UTC().Format(time.RFC3339), err)
 	}
 	p.apply(dec)
-	return outcomeOf(dec), nil
+	return p.outcomeOf(dec), nil
 }
 
 // apply carries a decision into the next sync.

@@ -1,0 +1,166 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package whatif
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"testing"
+	"time"
+
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/recording"
+)
+
+// TestSummerMeasures sums a hand-made curve: 10 syncs 15 s apart, 2
+// replicas, then 3 from the sixth on; metric 0 above its bound at syncs
+// 1-2 and 4-6 (the second stretch the worst, 45 s), beyond the tolerance
+// at 1-2, failed at 8; a pod requests 250m and 512 MiB (memory not
+// counted: the HPA does not scale on it).
+func TestSummerMeasures(t *testing.T) {
+	rec := &recording.Recording{Start: bt0, Step: 15 * time.Second, Len: 10}
+	s := newSummer(rec, 0)
+	s.labels = []string{"cpu"}
+	s.bounds = []string{"90% of the request"}
+	s.cpuMilli = 250
+	over := map[int]bool{1: true, 2: true, 4: true, 5: true, 6: true}
+	for k := range 10 {
+		n := int32(2)
+		if k >= 5 {
+			n = 3
+		}
+		o := &syncOutcome{current: n, desired: n}
+		if over[k] {
+			o.over = 1
+		}
+		if k == 1 || k == 2 {
+			o.beyond = 1
+			o.recOK, o.recommendation, o.maxReplicas = true, 3, 10
+		}
+		if k == 8 {
+			o.failed = 1
+		}
+		s.add(k, n, o)
+	}
+	sum := s.path("x", "replay").Summary
+	// 9 steps of 15 s are counted (the last instant ends the period).
+	period := 135 * time.Second
+	if want := (2*5 + 3*4) * 15.0 / 3600; math.Abs(sum.PodHours-math.Round(want*1000)/1000) > 1e-9 {
+		t.Errorf("pod-hours %v, want %v", sum.PodHours, want)
+	}
+	if sum.CoreHours == nil || math.Abs(*sum.CoreHours-math.Round(0.25*(2*5+3*4)*15.0/3600*1000)/1000) > 1e-9 {
+		t.Errorf("core-hours %v", sum.CoreHours)
+	}
+	if sum.GiBHours != nil {
+		t.Errorf("GiB-hours %v without a memory metric", *sum.GiBHours)
+	}
+	ab := sum.AboveBound[0]
+	if ab.Duration != "1m15s" || ab.Worst != "45s" || ab.WorstStart == nil || !ab.WorstStart.Equal(bt0.Add(60*time.Second)) || ab.Bound != "90% of the request" {
+		t.Errorf("above the bound: %+v", ab)
+	}
+	if f := math.Round(float64(75*time.Second)/float64(period)*1000) / 1000; ab.Fraction != f {
+		t.Errorf("fraction %v, want %v", ab.Fraction, f)
+	}
+	if sum.BeyondTolerance[0].Duration != "30s" || sum.MetricsFailed[0].Duration != "15s" {
+		t.Errorf("beyond %+v, failed %+v", sum.BeyondTolerance, sum.MetricsFailed)
+	}
+	// The rise at sync 1 (3 asked for, 2 had) was met at sync 5 (3 pods).
+	if len(sum.Lags) != 1 || !sum.Lags[0].Start.Equal(bt0.Add(15*time.Second)) || sum.Lags[0].Duration != "1m0s" || !sum.Lags[0].Met {
+		t.Errorf("lags %+v", sum.Lags)
+	}
+	if sum.RescalesPerHour != 0 {
+		t.Errorf("rescales per hour %v with no rescale", sum.RescalesPerHour)
+	}
+}
+
+// TestBoundOver: each target type against its bound.
+func TestBoundOver(t *testing.T) {
+	u := func(v int32) *int32 { return &v }
+	q := func(s string) *resource.Quantity { v := resource.MustParse(s); return &v }
+	for _, c := range []struct {
+		b    Bound
+		m    explain.MetricResult
+		want bool
+	}{
+		{Bound{Utilization: 0.9}, explain.MetricResult{Utilization: u(91)}, true},
+		{Bound{Utilization: 0.9}, explain.MetricResult{Utilization: u(90)}, false},
+		{Bound{Milli: 40000}, explain.MetricResult{TargetType: "AverageValue", Usage: &explain.Usage{AverageMilli: 40001}}, true},
+		{Bound{Milli: 40000}, explain.MetricResult{TargetType: "AverageValue", Usage: &explain.Usage{AverageMilli: 40000}}, false},
+		{Bound{Milli: 1500}, explain.MetricResult{TargetType: "Value", Value: q("1600m")}, true},
+		{Bound{Utilization: 0.9}, explain.MetricResult{Utilization: u(120), Error: ptr("no metrics")}, false},
+	} {
+		if got := c.b.over(&c.m); got != c.want {
+			t.Errorf("%+v over %+v: %v, want %v", c.b, c.m, got, c.want)
+		}
+	}
+	cpu := autoscalingv2.MetricSpec{Type: autoscalingv2.ResourceMetricSourceType, Resource: &autoscalingv2.ResourceMetricSource{
+		Name: corev1.ResourceCPU, Target: autoscalingv2.MetricTarget{Type: autoscalingv2.UtilizationMetricType, AverageUtilization: u(85)},
+	}}
+	if b := DefaultBound(0, &cpu); b.Utilization != 0.925 {
+		t.Errorf("default bound at an 85%% target: %v", b.Utilization)
+	}
+	ext := autoscalingv2.MetricSpec{Type: autoscalingv2.ExternalMetricSourceType, External: &autoscalingv2.ExternalMetricSource{
+		Target: autoscalingv2.MetricTarget{Type: autoscalingv2.AverageValueMetricType, AverageValue: q("30")},
+	}}
+	if b := DefaultBound(1, &ext); b.Milli != 45000 || b.Metric != 1 {
+		t.Errorf("default bound of an average value of 30: %+v", b)
+	}
+}
+
+// TestReplayHPAEqualsBacktest: a candidate's replay is the backtest's
+// replay with the same changes, figure for figure (the property tune's
+// reported figures rest on).
+func TestReplayHPAEqualsBacktest(t *testing.T) {
+	start := bt0
+	w := newWorld(start, 15*time.Second, 81)
+	rise, fall := start.Add(5*time.Minute), start.Add(12*time.Minute)
+	for i := range 3 {
+		w.pod(fmt.Sprintf("web-%d", i), start.Add(-time.Hour), nil, func(t time.Time) float64 {
+			switch {
+			case t.Before(rise):
+				return 0.25
+			case t.Before(fall):
+				return 0.5
+			}
+			return 0.1
+		})
+	}
+	w.replicas(start.Add(-time.Hour), 3)
+	for _, ch := range []*Overrides{
+		{Behavior: &autoscalingv2.HorizontalPodAutoscalerBehavior{ScaleUp: &autoscalingv2.HPAScalingRules{
+			StabilizationWindowSeconds: ptr(int32(0)),
+			Policies:                   []autoscalingv2.HPAScalingPolicy{{Type: autoscalingv2.PodsScalingPolicy, Value: 1, PeriodSeconds: 60}},
+		}}, BehaviorSource: "slow.yaml"},
+		{Targets: []TargetOverride{mustTarget(t, "cpu=70%")}},
+	} {
+		snap := btSnapshot(nil)
+		opts := BacktestOptions{Start: start, Changes: ch, PodStartup: 2 * time.Second, SampleDelay: 10 * time.Second, Bounds: []Bound{{Metric: 0, Utilization: 0.8}}}
+		res, err := Backtest(snap, w.rec, engine.DefaultSettings(), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		edited, _, err := Apply(snap, ch, engine.DefaultSettings())
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReplayHPA(snap, w.rec, engine.DefaultSettings(), edited.HPA, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := json.Marshal(res.Backtest.Changed)
+		b, _ := json.Marshal(got)
+		if string(a) != string(b) {
+			t.Errorf("changes %+v:\nbacktest %s\nreplay   %s", ch, a, b)
+		}
+		if got.Summary.AboveBound[0].Bound != "80% of the request" || got.Summary.AboveBound[0].Fraction == 0 {
+			t.Errorf("above the bound: %+v", got.Summary.AboveBound)
+		}
+	}
+}
