@@ -73,31 +73,12 @@ type ExplainAtConfig struct {
 // (and the controller's warm-up before it), and replays the controller
 // over it as the HPA is and with the changes.
 func Backtest(ctx context.Context, cfg BacktestConfig) (*WhatIfResult, error) {
-	until := cfg.Until
-	if until.IsZero() {
-		until = cfg.Source.Now
-	}
 	var opt WhatIfInput
-	sinceFlag, untilFlag := opt.flag(&opt.Since), opt.flag(&opt.Until)
-	if !cfg.Since.Before(until) {
-		return nil, fmt.Errorf("%s %s is not before %s %s", sinceFlag, stamp(cfg.Since), untilFlag, stamp(until))
-	}
-	in, extra, err := readForRecorded(ctx, cfg.Source, cfg.Name, cfg.Settings)
+	in, extra, since, until, err := readPeriod(ctx, cfg.Source, cfg.Name, cfg.Settings, cfg.Since, cfg.Until, opt.flag(&opt.Since), opt.flag(&opt.Until))
 	if err != nil {
 		return nil, err
 	}
-	since := cfg.Since
 	created := in.snap.HPA.CreationTimestamp.Time
-	if !created.IsZero() && since.Before(created) {
-		if !created.Before(until) {
-			return nil, fmt.Errorf("HPA %s was created at %s, after %s %s: there is nothing of it to replay", hpaName(in.snap), stamp(created), untilFlag, stamp(until))
-		}
-		// Before it, no HPA of this name scaled anything; one of the same
-		// name deleted before it (a namespace created again) had its own
-		// pods and history, which are not this one's.
-		since = created
-		in.warnings = append(in.warnings, fmt.Sprintf("HPA %s was created at %s, after %s: the replay starts there, with no controller history", hpaName(in.snap), stamp(created), sinceFlag))
-	}
 	warm := whatif.WarmUp(in.snap.HPA, in.settings)
 	if !cfg.Changes.Empty() {
 		edited, _, err := whatif.Apply(in.snap, &cfg.Changes, in.settings)

@@ -58,6 +58,7 @@ func NewCmdRoot(streams genericiooptions.IOStreams) *cobra.Command {
 	root.AddCommand(
 		NewCmdExplain(streams, cf, nil),
 		NewCmdWhatif(streams, cf, nil),
+		NewCmdTune(streams, cf, nil),
 		NewCmdMigrate(streams, cf, nil),
 		NewCmdVersion(streams, nil),
 		NewCmdSchema(streams),

@@ -69,6 +69,10 @@ func backtestArgs(in *action.WhatIfInput, s *action.SettingsInput) [][]options.B
 	}
 }
 
+func tuneArgs(in *action.TuneInput, s *action.SettingsInput) [][]options.Bound {
+	return [][]options.Bound{action.TuneOptions.Bind(in), action.SettingsOptions.Bind(s)}
+}
+
 func migrateApplyArgs(in *action.MigrateInput) [][]options.Bound {
 	return [][]options.Bound{action.MigrateOptions.Bind(in)}
 }

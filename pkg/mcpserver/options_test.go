@@ -41,6 +41,7 @@ func TestCommandsAndToolsOfferTheSameOptions(t *testing.T) {
 		{"explain", []string{mcpserver.ToolExplain, mcpserver.ToolExplainMany}},
 		// whatif NAME; whatif --since.
 		{"whatif", []string{mcpserver.ToolWhatIf, mcpserver.ToolBacktest}},
+		{"tune", []string{mcpserver.ToolTune}},
 		// migrate; migrate --apply.
 		{"migrate", []string{mcpserver.ToolMigratePlan, mcpserver.ToolMigrateApply}},
 	} {
@@ -127,7 +128,7 @@ func declaredFlagOnly() map[string]bool {
 	out := map[string]bool{}
 	for _, g := range [][]opts.Bound{
 		action.ExplainOptions.Bind(&action.ExplainInput{}), action.WhatIfOptions.Bind(&action.WhatIfInput{}),
-		action.MigrateOptions.Bind(&action.MigrateInput{}), action.SourceOptions.Bind(&action.SourceInput{}),
+		action.MigrateOptions.Bind(&action.MigrateInput{}), action.SourceOptions.Bind(&action.SourceInput{}), action.TuneOptions.Bind(&action.TuneInput{}),
 		action.SettingsOptions.Bind(&action.SettingsInput{}), prom.Declared.Bind(&prom.Options{}),
 	} {
 		for _, o := range g {

@@ -179,6 +179,7 @@ func TestListTools(t *testing.T) {
 			want := map[string]pkgschema.Kind{
 				mcpserver.ToolExplain: pkgschema.Explanation, mcpserver.ToolExplainMany: pkgschema.Summaries,
 				mcpserver.ToolWhatIf: pkgschema.WhatIf, mcpserver.ToolBacktest: pkgschema.WhatIf, mcpserver.ToolMigratePlan: pkgschema.Migrate,
+				mcpserver.ToolTune: pkgschema.Tune,
 			}
 			if allow {
 				want[mcpserver.ToolMigrateApply] = pkgschema.Migrate
@@ -324,6 +325,9 @@ func TestErrors(t *testing.T) {
 		{mcpserver.ToolExplain, map[string]any{"name": "web-0", "namespace": "shop", "sync-period": "5x"}, []string{"explain", "web-0", "--sync-period", "5x"}},
 		{mcpserver.ToolBacktest, map[string]any{"name": "web-0", "namespace": "shop", "since": "2h"}, []string{"whatif", "web-0", "--since", "2h"}},
 		{mcpserver.ToolBacktest, map[string]any{"name": "web-0", "namespace": "shop", "since": "soon", "prometheus": "http://127.0.0.1:1"}, []string{"whatif", "web-0", "--since", "soon", "--prometheus", "http://127.0.0.1:1"}},
+		{mcpserver.ToolTune, map[string]any{"name": "web-0", "namespace": "shop", "since": "2h"}, []string{"tune", "web-0", "--since", "2h"}},
+		{mcpserver.ToolTune, map[string]any{"name": "web-0", "namespace": "shop", "since": "2h", "budget": 0, "prometheus": "http://127.0.0.1:1"}, []string{"tune", "web-0", "--since", "2h", "--budget", "0", "--prometheus", "http://127.0.0.1:1"}},
+		{mcpserver.ToolTune, map[string]any{"name": "web-0", "namespace": "shop", "max-risk": "lots", "since": "1h", "prometheus": "http://127.0.0.1:1"}, []string{"tune", "web-0", "--since", "1h", "--max-risk", "lots", "--prometheus", "http://127.0.0.1:1"}},
 		{mcpserver.ToolExplainMany, map[string]any{"namespace": "shop", "cursor": "!"}, nil},
 		{mcpserver.ToolMigratePlan, map[string]any{"name": "web"}, []string{"migrate", "web"}},
 	} {
@@ -363,6 +367,11 @@ func cliLine(t *testing.T, c *gather.Clients, args []string) string {
 		})
 	case "whatif":
 		cc = cmd.NewCmdWhatif(streams, nil, func(o *cmd.WhatifOptions) error {
+			o.Clients.GatherClients = c
+			return o.Run(context.Background())
+		})
+	case "tune":
+		cc = cmd.NewCmdTune(streams, nil, func(o *cmd.TuneOptions) error {
 			o.Clients.GatherClients = c
 			return o.Run(context.Background())
 		})

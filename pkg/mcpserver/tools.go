@@ -26,6 +26,7 @@ const (
 	ToolExplainMany  = "hpa_explain_many"
 	ToolWhatIf       = "hpa_whatif"
 	ToolBacktest     = "hpa_backtest"
+	ToolTune         = "hpa_tune"
 	ToolMigratePlan  = "hpa_migrate_plan"
 	ToolMigrateApply = "hpa_migrate_apply"
 )
@@ -56,6 +57,11 @@ func addTools(s *mcp.Server, h *handlers) {
 		Description: "Replay the controller for one HPA over a past period (since, until) on the load Prometheus recorded (`kubectl hpa whatif NAME --since ... -o json`): as the HPA is, against what really happened, and with changes of the HPA (target, min, max, tolerances, behavior) to see what they would have done. Needs Prometheus (prometheus, or the server's default). Only reads.",
 		Annotations: readOnly, InputSchema: inputSchema([]ownArg{nameArg("The HorizontalPodAutoscaler's name"), namespaceArg, contextArg}, backtestArgs(&action.WhatIfInput{}, &action.SettingsInput{}), "since"), OutputSchema: outputSchema(schema.WhatIf),
 	}, h.backtest)
+	mcp.AddTool(s, &mcp.Tool{
+		Name: ToolTune, Title: "Tune an HPA's settings over recorded load",
+		Description: "Search one HPA's settings (each metric's target, the stabilization windows, the scaling policies, the per-direction tolerances, optionally minReplicas) for the cheapest that would not have run hotter over a past period (since, until) on the load Prometheus recorded (`kubectl hpa tune NAME --since ... -o json`): every candidate replayed exactly as hpa_backtest replays, their cost (requested core-hours or pod-hours) and risk (the share of the period above a service bound, slo), the frontier, and one recommendation with the merge patch that applies it. Needs Prometheus (prometheus, or the server's default). Only reads; nothing is patched.",
+		Annotations: readOnly, InputSchema: inputSchema([]ownArg{nameArg("The HorizontalPodAutoscaler's name"), namespaceArg, contextArg}, tuneArgs(&action.TuneInput{}, &action.SettingsInput{}), "since"), OutputSchema: outputSchema(schema.Tune),
+	}, h.tune)
 	mcp.AddTool(s, &mcp.Tool{
 		Name: ToolMigratePlan, Title: "Plan a replica-count hand-over",
 		Description: "Plan the hand-over of a workload's spec.replicas to the HPA that scales it (`kubectl hpa migrate TYPE/NAME -o json`): who manages the field (kubectl apply, server-side appliers, Helm, Argo CD, Flux...), the numbered steps with their exact requests, and what is left to do outside the cluster. Only reads; hpa_migrate_apply carries the plan out when the server allows writes.",
@@ -204,6 +210,28 @@ func (h *handlers) runWhatIf(ctx context.Context, args map[string]any, bind func
 		return fail(err)
 	}
 	return result(res.WhatIf, res.Warnings)
+}
+
+func (h *handlers) tune(ctx context.Context, _ *mcp.CallToolRequest, args map[string]any) (*mcp.CallToolResult, json.RawMessage, error) {
+	in, set, conn := action.DefaultTuneInput(), action.SettingsInput{}, connArgs{}
+	in.Recorded = h.recorded()
+	if err := decode(args, &conn, tuneArgs(&in, &set)); err != nil {
+		return fail(err)
+	}
+	settings, err := set.Overrides()
+	if err != nil {
+		return fail(err)
+	}
+	c := h.newCall(conn, true)
+	cfg, err := in.Config(c.source, conn.Name, settings)
+	if err != nil {
+		return fail(err)
+	}
+	res, err := action.Tune(ctx, *cfg)
+	if err != nil {
+		return fail(err)
+	}
+	return result(res.Tune, res.Warnings)
 }
 
 func (h *handlers) migratePlan(ctx context.Context, _ *mcp.CallToolRequest, args map[string]any) (*mcp.CallToolResult, json.RawMessage, error) {

@@ -50,6 +50,8 @@ const (
 	// Summaries is what the MCP tool hpa_explain_many returns (kubectl hpa
 	// mcp): explain.ExplanationSummaryList.
 	Summaries Kind = "summaries"
+	// Tune is what tune -o json prints: explain.Tune.
+	Tune Kind = "tune"
 )
 
 // BaseURL is where the schemas of this version of the documents
@@ -107,6 +109,11 @@ var documents = []document{
 		"A page of the summaries of many HorizontalPodAutoscalers' replays, as the tool hpa_explain_many of `kubectl hpa mcp` returns it (docs/mcp.md).",
 		"mcp hpa_explain_many: a page of summaries of many HPAs (ExplanationSummaryList)",
 	},
+	{
+		Tune, reflect.TypeFor[explain.Tune](), "Tune",
+		"A search of an HPA's settings over recorded load, as `kubectl hpa tune -o json` prints it: every candidate replayed exactly, the frontier of cost against risk, and the recommendation with its patch (docs/tune.md).",
+		"tune -o json: the candidates, the frontier and the recommendation (Tune)",
+	},
 }
 
 // consts are the properties whose value is fixed: the apiVersion and kind
@@ -116,6 +123,7 @@ var consts = map[reflect.Type]map[string]string{
 	reflect.TypeFor[explain.ExplanationList]():        {"apiVersion": explain.APIVersion, "kind": explain.KindExplanationList},
 	reflect.TypeFor[explain.ExplanationSummaryList](): {"apiVersion": explain.APIVersion, "kind": explain.KindExplanationSummaryList},
 	reflect.TypeFor[explain.WhatIf]():                 {"apiVersion": explain.APIVersion, "kind": explain.KindWhatIf},
+	reflect.TypeFor[explain.Tune]():                   {"apiVersion": explain.APIVersion, "kind": explain.KindTune},
 	reflect.TypeFor[explain.KEDAExplanation]():        {"apiVersion": explain.APIVersion, "kind": explain.KindKEDA},
 	reflect.TypeFor[migrate.Report]():                 {"apiVersion": migrate.APIVersion, "kind": migrate.Kind},
 }
@@ -131,6 +139,12 @@ var nonNull = map[reflect.Type]map[string]bool{
 	reflect.TypeFor[explain.ExplanationSummaryList](): {"items": true},
 	reflect.TypeFor[explain.ExplanationSummary]():     {"problems": true},
 	reflect.TypeFor[explain.KEDAExplanation]():        {"keda": true},
+	reflect.TypeFor[explain.Tune]():                   {"bounds": true, "space": true, "candidates": true, "notes": true},
+	reflect.TypeFor[explain.TuneAxis]():               {"values": true},
+	reflect.TypeFor[explain.TuneCandidate]():          {"values": true},
+	reflect.TypeFor[explain.TuneRecommendation]():     {"changes": true},
+	reflect.TypeFor[explain.PathSummary]():            {"aboveTarget": true, "beyondTolerance": true, "aboveBound": true, "metricsFailed": true, "lags": true},
+	reflect.TypeFor[explain.TuneFigures]():            {"aboveBound": true, "beyondTolerance": true, "metricsFailed": true},
 }
 
 // Kinds returns every kind, in the order `kubectl hpa schema` lists them.

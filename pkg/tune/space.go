@@ -128,6 +128,20 @@ type SpaceOptions struct {
 	Tolerance bool
 	// MaxReplicas bounds the minReplicas axis.
 	MaxReplicas int32
+	// VaryName and SetName name the options that set Vary and Set in
+	// errors (the command's flags, a tool's arguments); default "vary"
+	// and "set".
+	VaryName, SetName string
+}
+
+func (o SpaceOptions) varyName() string { return orName(o.VaryName, "vary") }
+func (o SpaceOptions) setName() string  { return orName(o.SetName, "set") }
+
+func orName(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
 
 // NewSpace builds the search space around the HPA's setting cur.
@@ -141,13 +155,13 @@ func NewSpace(cur Setting, o SpaceOptions) (*Space, error) {
 	}
 	for _, d := range vary {
 		if !slices.Contains(Dimensions, d) {
-			return nil, fmt.Errorf("--vary: unknown dimension %q (known: %s)", d, dimList())
+			return nil, fmt.Errorf("%s: unknown dimension %q (known: %s)", o.varyName(), d, dimList())
 		}
 	}
 	for k := range o.Set {
 		d, _, _ := strings.Cut(k, ":")
 		if !slices.Contains(Dimensions, Dimension(d)) {
-			return nil, fmt.Errorf("--set %s: unknown dimension %q (known: %s)", k, d, dimList())
+			return nil, fmt.Errorf("%s %s: unknown dimension %q (known: %s)", o.setName(), k, d, dimList())
 		}
 	}
 	sp := &Space{Base: cur}
@@ -162,7 +176,7 @@ func NewSpace(cur Setting, o SpaceOptions) (*Space, error) {
 		}
 		ax, err := targetAxis(i, m, cur.Targets[i], given)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s %s: %w", o.setName(), DimTarget, err)
 		}
 		sp.Axes = append(sp.Axes, ax)
 	}
@@ -199,7 +213,7 @@ func NewSpace(cur Setting, o SpaceOptions) (*Space, error) {
 		}
 		if (d.dim == DimUpTolerance || d.dim == DimDownTolerance) && !o.Tolerance {
 			if given != nil {
-				return nil, fmt.Errorf("--set %s: the controller version does not honour a per-direction tolerance (HPAConfigurableTolerance, v1.33 and later)", d.dim)
+				return nil, fmt.Errorf("%s %s: the controller version does not honour a per-direction tolerance (HPAConfigurableTolerance, v1.33 and later)", o.setName(), d.dim)
 			}
 			continue
 		}
@@ -208,7 +222,7 @@ func NewSpace(cur Setting, o SpaceOptions) (*Space, error) {
 		}
 		ax, err := d.b(given)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s %s: %w", o.setName(), d.dim, err)
 		}
 		if len(ax.Fine) > 1 {
 			sp.Axes = append(sp.Axes, ax)
@@ -231,7 +245,7 @@ func (o SpaceOptions) values(d Dimension, metric int) ([]string, error) {
 	for k := range o.Set {
 		if dd, n, ok := strings.Cut(k, ":"); ok && Dimension(dd) == d {
 			if i, err := strconv.Atoi(n); err != nil || d != DimTarget || i < 0 || i >= len(o.Metrics) {
-				return nil, fmt.Errorf("--set %s: only target takes a metric index, from 0 to %d (target:0, ...)", k, len(o.Metrics)-1)
+				return nil, fmt.Errorf("%s %s: only target takes a metric index, from 0 to %d (target:0, ...)", o.setName(), k, len(o.Metrics)-1)
 			}
 		}
 	}
@@ -281,7 +295,7 @@ func targetAxis(i int, m MetricInfo, cur int64, given []string) (Axis, error) {
 		for _, g := range given {
 			v, err := parseTarget(m.Type, g)
 			if err != nil {
-				return Axis{}, fmt.Errorf("--set target: %q: %w", g, err)
+				return Axis{}, fmt.Errorf("%q: %w", g, err)
 			}
 			add(v)
 			coarse = append(coarse, label(v))
@@ -348,7 +362,7 @@ func windowAxis(d Dimension, cur int32, fine, coarse []int32, given []string, se
 		for _, g := range given {
 			w, err := time.ParseDuration(g)
 			if err != nil || w < 0 || w%time.Second != 0 || w > time.Hour {
-				return Axis{}, fmt.Errorf("--set %s: %q: want whole seconds between 0s and 1h, such as 60s or 5m", d, g)
+				return Axis{}, fmt.Errorf("%q: want whole seconds between 0s and 1h, such as 60s or 5m", g)
 			}
 			fine = append(fine, int32(w/time.Second))
 			coarse = append(coarse, int32(w/time.Second))
@@ -378,7 +392,7 @@ func policyAxis(d Dimension, cur Policy, fine, coarse []string, given []string, 
 	for _, f := range fine {
 		p, err := ParsePolicy(f)
 		if err != nil {
-			return Axis{}, fmt.Errorf("--set %s: %w", d, err)
+			return Axis{}, err
 		}
 		if p.Equal(cur) {
 			continue // the current one, perhaps written in another order
@@ -420,7 +434,7 @@ func toleranceAxis(d Dimension, cur int64, given []string, set func(*Setting, in
 				f /= 100
 			}
 			if err != nil || f < 0 || f > 1 {
-				return Axis{}, fmt.Errorf("--set %s: %q: want a fraction between 0 and 1 (0.05) or a percent (5%%)", d, g)
+				return Axis{}, fmt.Errorf("%q: want a fraction between 0 and 1 (0.05) or a percent (5%%)", g)
 			}
 			v := int64(math.Round(f * 1000))
 			fine = append(fine, v)
@@ -443,7 +457,7 @@ func minAxis(cur, maxReplicas int32, given []string) (Axis, error) {
 		for _, g := range given {
 			n, err := strconv.Atoi(g)
 			if err != nil || n < 1 || (maxReplicas > 0 && int32(n) > maxReplicas) {
-				return Axis{}, fmt.Errorf("--set min-replicas: %q: want a whole number from 1 to maxReplicas (%d)", g, maxReplicas)
+				return Axis{}, fmt.Errorf("%q: want a whole number from 1 to maxReplicas (%d)", g, maxReplicas)
 			}
 			add(int32(n))
 			coarse = append(coarse, g)

@@ -201,6 +201,7 @@ func TestNewSpace(t *testing.T) {
 		{SpaceOptions{Set: map[string][]string{"min-replicas": {"11"}}, MaxReplicas: 10}, "from 1 to maxReplicas"},
 	} {
 		c.o.Metrics = []MetricInfo{{Name: "cpu", Type: autoscalingv2.UtilizationMetricType}}
+		c.o.SetName, c.o.VaryName = "--set", "--vary"
 		if _, err := NewSpace(cur, c.o); err == nil || !strings.Contains(err.Error(), c.err) {
 			t.Errorf("%+v: error %v, want %q", c.o, err, c.err)
 		}

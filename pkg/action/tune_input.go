@@ -1,0 +1,254 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package action
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/options"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/tune"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/whatif"
+)
+
+// DefaultTuneBudget is how many candidates tune replays unless told.
+const DefaultTuneBudget = 300
+
+// MaxTuneBudget bounds --budget: each candidate is a whole replay of the
+// period.
+const MaxTuneBudget = 5000
+
+// TuneInput is tune's options (TuneOptions), unchecked.
+type TuneInput struct {
+	// Since and Until bound the period, as whatif --since takes them.
+	Since, Until string
+	// LoadModel, PodStartup and SampleDelay: as a backtest's.
+	LoadModel   string
+	PodStartup  *time.Duration
+	SampleDelay time.Duration
+	// Vary lists the dimensions to vary; Set gives a dimension's values
+	// (DIM=V1,V2,...).
+	Vary []string
+	Set  []string
+	// Budget is the most candidates replayed; MaxRisk the bound on the
+	// recommendation's risk ("" for the HPA's own).
+	Budget  int
+	MaxRisk string
+	// SLO gives a metric's service bound, METRIC=BOUND.
+	SLO []string
+	// Emit says what to print instead of the report: "patch" (the merge
+	// patch) or "command" (the kubectl patch command).
+	Emit     string
+	Recorded RecordedInput
+}
+
+// DefaultTuneInput is the input before any option is given.
+func DefaultTuneInput() TuneInput {
+	return TuneInput{LoadModel: explain.LoadConstantTotal, Budget: DefaultTuneBudget}
+}
+
+// flag names the option that sets field, for a message.
+func (in *TuneInput) flag(field any) string { return TuneOptions.Named(in, field).Flag() }
+
+// The values of --emit.
+const (
+	EmitPatch   = "patch"
+	EmitCommand = "command"
+)
+
+// TuneOptions are tune's own options (hpa_tune's arguments); the recorded
+// load's are RecordedOptions'.
+var TuneOptions = concat(options.Options[TuneInput]{
+	{
+		Name: "since", Help: "Tune over the load recorded from this past instant (a duration ago like 7d or 24h, an RFC 3339 time, or 14:02 UTC)",
+		Desc:  "Start of the period: a duration ago (24h), an RFC 3339 time, or a UTC time of day (14:02)",
+		Field: func(in *TuneInput) options.Value { return options.String(&in.Since) },
+	},
+	{
+		Name: "until", Help: "End of the period (as --since; default: now)", Desc: "End of the period, as since; default: now",
+		Field: func(in *TuneInput) options.Value { return options.String(&in.Until) },
+	},
+	{
+		Name: "vary", Help: "Dimensions to vary, comma-separated: target, up-window, down-window, up-policy, down-policy, up-tolerance, down-tolerance, min-replicas (default: all but min-replicas; tolerances where the controller honours them)",
+		Desc:  "Dimensions to vary: target, up-window, down-window, up-policy, down-policy, up-tolerance, down-tolerance, min-replicas; default all but min-replicas",
+		Field: func(in *TuneInput) options.Value { return options.CommaStrings(&in.Vary) },
+	},
+	{
+		Name: "set", Help: "A dimension's values instead of the default grid, DIM=V1,V2,... (repeatable; target:N for metric N; policies as 4/15s+100%/15s, 10%/60s:min, disabled)",
+		Desc:  "A dimension's values instead of the default grid, each DIM=V1,V2,... (target:N for metric N; policies as 4/15s+100%/15s, 10%/60s:min, disabled)",
+		Field: func(in *TuneInput) options.Value { return options.Strings(&in.Set) },
+	},
+	{
+		Name: "budget", Help: fmt.Sprintf("The most candidates to replay, each over the whole period (at most %d)", MaxTuneBudget),
+		Field: func(in *TuneInput) options.Value { return options.Int(&in.Budget) },
+	},
+	{
+		Name: "slo", Help: "A metric's service bound, METRIC=BOUND: a percent of the request for a utilization target (cpu=90%), else a value per pod (queue=40) (repeatable; default: 90% of the request, or 1.5 times the target)",
+		Desc:  "Service bounds, each METRIC=BOUND: a percent of the request for a utilization target (cpu=90%), else a value per pod (queue=40); default 90% of the request, or 1.5 times the target",
+		Field: func(in *TuneInput) options.Value { return options.Strings(&in.SLO) },
+	},
+	{
+		Name: "max-risk", Help: "Recommend the cheapest setting whose time above the bound is at most this share of the period (like 5% or 0.05; default: the HPA's own, as replayed)",
+		Desc:  "The recommendation's bound on its time above the service bound, a share of the period like 5% or 0.05; default: the HPA's own",
+		Field: func(in *TuneInput) options.Value { return options.String(&in.MaxRisk) },
+	},
+	{
+		Name: "emit", Help: "Print only the recommendation: patch (the merge patch for kubectl patch --type merge -p) or command (the kubectl patch command)",
+		Enum: []string{EmitPatch, EmitCommand}, CLIOnly: "shapes the command's output; the tool's result holds both",
+		Field: func(in *TuneInput) options.Value { return options.String(&in.Emit) },
+	},
+	{
+		Name: "load-model", Help: "What stays constant when a candidate runs another number of pods than the real ones: constant-total (the recorded load shared by the ready pods; the default) or constant-per-pod",
+		Desc:  "constant-total (the recorded load shared by the ready pods; the default) or constant-per-pod",
+		Enum:  []string{explain.LoadConstantTotal, explain.LoadConstantPerPod},
+		Field: func(in *TuneInput) options.Value { return options.String(&in.LoadModel) },
+	},
+	{
+		Name: "pod-startup", Help: "How long a pod a candidate adds takes to become ready (default: measured on the recorded pods)",
+		Desc:  "How long a pod a candidate adds takes to become ready, a duration; default: measured on the recorded pods",
+		Field: func(in *TuneInput) options.Value { return options.Duration(&in.PodStartup, 0) },
+	},
+	{
+		Name: "sample-delay", Help: "How long after its creation a pod has a metric sample (default: measured on the recorded pods)",
+		Desc:  "How long after its creation a pod has a metric sample, a duration; default: measured on the recorded pods",
+		Field: func(in *TuneInput) options.Value { return options.PlainDuration(&in.SampleDelay) },
+	},
+}, options.Embed(RecordedOptions, func(in *TuneInput) *RecordedInput { return &in.Recorded }))
+
+// TuneConfig is a checked tune.
+type TuneConfig struct {
+	Source   Source
+	Name     string
+	Settings SettingsOverrides
+	Since    time.Time
+	Until    time.Time
+	Vary     []tune.Dimension
+	Set      map[string][]string
+	Budget   int
+	MaxRisk  *float64
+	// SLO holds the service bounds by metric name ("cpu", "queue").
+	SLO         map[string]string
+	LoadModel   string
+	PodStartup  time.Duration
+	SampleDelay time.Duration
+	Load        RecordedLoad
+	// Workers is how many replays run at once (0: one per core).
+	Workers int
+}
+
+// Config checks the input into a tune of HPA name.
+func (in TuneInput) Config(src Source, name string, settings SettingsOverrides) (*TuneConfig, error) {
+	if in.Since == "" {
+		return nil, usageErrorf("%s is required: the period whose recorded load the candidates are replayed over", in.flag(&in.Since))
+	}
+	now := src.Now
+	since, err := ParsePast(in.Since, now)
+	if err != nil {
+		return nil, usageErrorf("%s: %w", in.flag(&in.Since), err)
+	}
+	until := now
+	if in.Until != "" {
+		if until, err = ParsePast(in.Until, now); err != nil {
+			return nil, usageErrorf("%s: %w", in.flag(&in.Until), err)
+		}
+	}
+	if in.LoadModel != explain.LoadConstantTotal && in.LoadModel != explain.LoadConstantPerPod {
+		return nil, usageErrorf("%s must be %s or %s, got %q", in.flag(&in.LoadModel), explain.LoadConstantTotal, explain.LoadConstantPerPod, in.LoadModel)
+	}
+	if in.Budget < 1 || in.Budget > MaxTuneBudget {
+		return nil, usageErrorf("%s must be between 1 and %d, got %d", in.flag(&in.Budget), MaxTuneBudget, in.Budget)
+	}
+	if in.SampleDelay < 0 || in.SampleDelay > MaxPodStartup {
+		return nil, usageErrorf("%s must be between 0s and %s, got %v", in.flag(&in.SampleDelay), MaxPodStartup, in.SampleDelay)
+	}
+	cfg := &TuneConfig{
+		Source: src, Name: name, Settings: settings, Since: since, Until: until, Budget: in.Budget,
+		LoadModel: in.LoadModel, SampleDelay: in.SampleDelay, Set: map[string][]string{}, SLO: map[string]string{},
+	}
+	if d := in.PodStartup; d != nil {
+		if *d < 0 || *d > MaxPodStartup {
+			return nil, usageErrorf("%s must be between 0s and %s, got %v", in.flag(&in.PodStartup), MaxPodStartup, *d)
+		}
+		cfg.PodStartup = *d
+	}
+	for _, v := range in.Vary {
+		cfg.Vary = append(cfg.Vary, tune.Dimension(strings.TrimSpace(v)))
+	}
+	for _, s := range in.Set {
+		dim, vals, ok := strings.Cut(s, "=")
+		if !ok || dim == "" || vals == "" {
+			return nil, usageErrorf("%s %q: want DIM=V1,V2,... such as down-window=0s,60s,300s", in.flag(&in.Set), s)
+		}
+		for _, v := range strings.Split(vals, ",") {
+			if v = strings.TrimSpace(v); v != "" {
+				cfg.Set[strings.TrimSpace(dim)] = append(cfg.Set[strings.TrimSpace(dim)], v)
+			}
+		}
+	}
+	for _, s := range in.SLO {
+		m, b, ok := strings.Cut(s, "=")
+		if !ok || m == "" || b == "" {
+			return nil, usageErrorf("%s %q: want METRIC=BOUND such as cpu=90%% or queue=40", in.flag(&in.SLO), s)
+		}
+		cfg.SLO[strings.TrimSpace(m)] = strings.TrimSpace(b)
+	}
+	if in.MaxRisk != "" {
+		r, err := parseShare(in.MaxRisk)
+		if err != nil {
+			return nil, usageErrorf("%s %q: %w", in.flag(&in.MaxRisk), in.MaxRisk, err)
+		}
+		cfg.MaxRisk = &r
+	}
+	if cfg.Load, err = in.Recorded.Load(); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// parseShare reads a share of the period: 5% or 0.05.
+func parseShare(s string) (float64, error) {
+	pct := strings.HasSuffix(s, "%")
+	f, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
+	if pct {
+		f /= 100
+	}
+	if err != nil || f < 0 || f > 1 {
+		return 0, fmt.Errorf("want a share of the period between 0 and 1, like 0.05 or 5%%")
+	}
+	return f, nil
+}
+
+// boundFor reads a service bound for the metric at index i of the HPA: a
+// percent of the request for a utilization target, a quantity otherwise.
+func boundFor(i int, utilization bool, s string) (whatif.Bound, error) {
+	b := whatif.Bound{Metric: i}
+	if utilization {
+		f, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
+		if err != nil || f <= 0 || f > 1000 {
+			return b, fmt.Errorf("%q: want a percent of the request such as 90%%", s)
+		}
+		b.Utilization = f / 100
+		return b, nil
+	}
+	q, err := parseQuantity(s)
+	if err != nil || q <= 0 {
+		return b, fmt.Errorf("%q: want a positive quantity such as 40 or 500m", s)
+	}
+	b.Milli = q
+	return b, nil
+}
+
+// parseQuantity reads a Kubernetes quantity in thousandths.
+func parseQuantity(s string) (int64, error) {
+	q, err := resource.ParseQuantity(s)
+	if err != nil {
+		return 0, err
+	}
+	return q.MilliValue(), nil
+}

@@ -1,0 +1,155 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package cmd
+
+import (
+	"bytes"
+	"context"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
+)
+
+// TuneOptions are the options of the tune command: the objects and the
+// controller settings as whatif reads them, and tune's own
+// (action.TuneOptions), which action.TuneInput.Config checks.
+type TuneOptions struct {
+	genericiooptions.IOStreams
+
+	Name     string
+	Input    action.TuneInput
+	Source   action.SourceInput
+	Settings action.SettingsInput
+	Output   OutputFlags
+
+	ConfigFlags *genericclioptions.ConfigFlags
+	Clients     *action.Factory
+	HPANames    HPANamesFunc
+
+	printer render.Printer
+	cfg     *action.TuneConfig
+}
+
+// NewCmdTune returns the tune command; runF, when set, replaces Run after
+// Complete and Validate (for tests).
+func NewCmdTune(streams genericiooptions.IOStreams, cf *genericclioptions.ConfigFlags, runF func(*TuneOptions) error) *cobra.Command {
+	o := &TuneOptions{IOStreams: streams, Input: action.DefaultTuneInput(), HPANames: defaultHPANames}
+	c := &cobra.Command{
+		Use:   "tune NAME --since DURATION|TIME [--until TIME] [--prometheus URL|NS/SERVICE:PORT] [--vary ...] [--set DIM=...] [--slo METRIC=BOUND] [-o text|json|yaml]",
+		Short: "Find the HPA settings that would have cost least over the recorded load without running hotter",
+		Long: dedent(`
+			Tune replays the HorizontalPodAutoscaler controller over the load Prometheus
+			recorded for a past period, once as the HPA is and once for each candidate
+			setting: each metric's target, the scale-up and scale-down stabilization windows
+			and policies, the per-direction tolerance where the controller honours it, and
+			minReplicas with --vary min-replicas. Every candidate is replayed exactly, sync
+			by sync, by the same replay as whatif --since.
+
+			Each replay is measured by its cost (requested core-hours, or pod-hours when the
+			pods request no CPU) and its risk: the share of the period some metric's load per
+			ready pod was above its service bound (--slo; by default 90% of the request for a
+			utilization target, 1.5 times the target otherwise). The report shows the
+			frontier, the candidates no other beats on both, and one recommendation: the
+			cheapest candidate whose risk is not above the HPA's own (or --max-risk), with the
+			kubectl patch that applies it. --emit patch prints only that patch.
+
+			The search replays a coarse grid first, then the neighbours of the frontier,
+			within --budget replays; --vary and --set narrow or widen it. See docs/tune.md.`),
+		Example: dedent(`
+			# The last week, read from Prometheus through the API server's service proxy
+			kubectl hpa tune web --since 7d --prometheus monitoring/prometheus-k8s:9090
+
+			# Only the target and the scale-down window, with the bound at 80% of the request
+			kubectl hpa tune web --since 24h --vary target,down-window --slo cpu=80%
+
+			# Apply the recommendation
+			kubectl patch hpa web --type merge -p "$(kubectl hpa tune web --since 7d --emit patch)"`),
+		Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := o.Complete(c, args); err != nil {
+				return err
+			}
+			if err := o.Validate(); err != nil {
+				return &FlagError{Err: err, CommandPath: c.CommandPath()}
+			}
+			if runF != nil {
+				return runF(o)
+			}
+			return o.Run(c.Context())
+		},
+	}
+	addOptions(c.Flags(), action.TuneOptions.Bind(&o.Input), action.SourceOptions.Bind(&o.Source), action.SettingsOptions.Bind(&o.Settings))
+	o.Output.AddFlags(c, false)
+	o.ConfigFlags = addConfigFlags(c.Flags(), cf)
+	c.ValidArgsFunction = func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		if len(args) > 0 || len(o.Source.Files) > 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		return completeNames(c, o.ConfigFlags, o.HPANames, toComplete)
+	}
+	_ = c.RegisterFlagCompletionFunc("load-model", cobra.FixedCompletions([]string{explain.LoadConstantTotal, explain.LoadConstantPerPod}, cobra.ShellCompDirectiveNoFileComp))
+	_ = c.RegisterFlagCompletionFunc("emit", cobra.FixedCompletions([]string{action.EmitPatch, action.EmitCommand}, cobra.ShellCompDirectiveNoFileComp))
+	return c
+}
+
+// Complete resolves the source, the settings and the output, then checks
+// tune's options (action.TuneInput.Config).
+func (o *TuneOptions) Complete(c *cobra.Command, args []string) error {
+	o.Name = args[0]
+	if o.Clients == nil {
+		o.Clients = action.NewFactory(o.ConfigFlags)
+	}
+	source, err := o.Source.Source(o.In, o.Clients, namespaceOf(o.ConfigFlags), nil)
+	if err != nil {
+		return flagErrorf(c, "%w", err)
+	}
+	settings, err := o.Settings.Overrides()
+	if err != nil {
+		return flagErrorf(c, "%w", err)
+	}
+	if o.printer, err = o.Output.ToPrinter(c, o.Out); err != nil {
+		return err
+	}
+	if o.cfg, err = o.Input.Config(source, o.Name, settings); err != nil {
+		return usageError(c, err)
+	}
+	o.cfg.Load.Progress = recordedProgress(o.ErrOut)
+	return nil
+}
+
+// Validate has nothing left to check: Config checked the values where the
+// MCP tool's arguments are checked too.
+func (o *TuneOptions) Validate() error { return nil }
+
+// Run tunes and prints the report, or with --emit the recommendation
+// alone.
+func (o *TuneOptions) Run(ctx context.Context) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	res, err := action.Tune(ctx, *o.cfg)
+	if err != nil {
+		return err
+	}
+	render.Warnings(o.ErrOut, res.Warnings)
+	reportCalls(o.ErrOut, o.Source, o.Clients, "")
+	result := render.TuneResult(res.Tune)
+	switch o.Input.Emit {
+	case action.EmitPatch:
+		result = render.TunePatch(res.Tune)
+	case action.EmitCommand:
+		result = render.TuneCommand(res.Tune)
+	}
+	var buf bytes.Buffer
+	if err := o.printer.Print(&buf, result); err != nil {
+		return err
+	}
+	_, err = o.Out.Write(buf.Bytes())
+	return err
+}
