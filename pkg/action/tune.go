@@ -299,7 +299,7 @@ func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
 // tell.
 func tuneNotes(t *explain.Tune, res *tune.Result, set engine.Settings, cfg TuneConfig, bt *explain.Backtest) []string {
 	notes := []string{
-		fmt.Sprintf("%d of the grid's %d settings replayed, each over the whole period, sync by sync, by the same replay as whatif --since (%d refinement rounds after the first%s)",
+		fmt.Sprintf("%d of the grid's %d settings replayed, each over the whole period, sync by sync, by the same replay as a backtest (%d refinement rounds after the first%s)",
 			t.Replayed, t.GridSize, t.Rounds, map[bool]string{true: "; the budget ended the search", false: ""}[t.Exhausted]),
 		fmt.Sprintf("load model %s: a candidate that runs another number of pods than the workload really had %s", t.LoadModel, map[bool]string{
 			true:  "shares the recorded total load over its ready pods",
@@ -308,7 +308,8 @@ func tuneNotes(t *explain.Tune, res *tune.Result, set engine.Settings, cfg TuneC
 		"the recording holds no CPU limits or throttling: where the pods ran at their limit the real demand may have been higher than recorded, so the time above the bound is a lower bound there (censored demand is not detected yet)",
 	}
 	if cfg.Settings.SyncPeriod == nil && strings.HasPrefix(set.Source, "kube-controller-manager defaults") {
-		notes = append(notes, fmt.Sprintf("the controller's sync period was not read (%s assumed, the default): if it differs, give --sync-period; a wrong one shifts every replayed rescale by up to a period and changes how often the policies act", set.SyncPeriod))
+		var so SettingsInput
+		notes = append(notes, fmt.Sprintf("the controller's sync period was not read (%s assumed, the default): if it differs, give %s; a wrong one shifts every replayed rescale by up to a period and changes how often the policies act", set.SyncPeriod, SettingsOptions.Named(&so, &so.SyncPeriod).Flag()))
 	}
 	if res.Current >= 0 {
 		c := &res.Candidates[res.Current]
@@ -323,7 +324,8 @@ func tuneNotes(t *explain.Tune, res *tune.Result, set engine.Settings, cfg TuneC
 		}
 	}
 	if t.Recommended < 0 {
-		notes = append(notes, fmt.Sprintf("no candidate kept the time above the bound within %s of the period: widen the search (--vary, --set) or allow more (--max-risk)", pct(t.RiskBound)))
+		notes = append(notes, fmt.Sprintf("no candidate kept the time above the bound within %s of the period: widen the search (%s, %s) or allow more (%s)", pct(t.RiskBound),
+			tuneFlag(func(in *TuneInput) any { return &in.Vary }), tuneFlag(func(in *TuneInput) any { return &in.Set }), tuneFlag(func(in *TuneInput) any { return &in.MaxRisk })))
 	}
 	for _, r := range bt.Reconstructed {
 		notes = append(notes, "reconstructed: "+r)

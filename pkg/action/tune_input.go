@@ -12,7 +12,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
-	"github.com/kubectl-hpa/kubectl-hpa/pkg/options"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/tune"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/whatif"
 )
@@ -61,65 +60,6 @@ const (
 	EmitPatch   = "patch"
 	EmitCommand = "command"
 )
-
-// TuneOptions are tune's own options (hpa_tune's arguments); the recorded
-// load's are RecordedOptions'.
-var TuneOptions = concat(options.Options[TuneInput]{
-	{
-		Name: "since", Help: "Tune over the load recorded from this past instant (a duration ago like 7d or 24h, an RFC 3339 time, or 14:02 UTC)",
-		Desc:  "Start of the period: a duration ago (24h), an RFC 3339 time, or a UTC time of day (14:02)",
-		Field: func(in *TuneInput) options.Value { return options.String(&in.Since) },
-	},
-	{
-		Name: "until", Help: "End of the period (as --since; default: now)", Desc: "End of the period, as since; default: now",
-		Field: func(in *TuneInput) options.Value { return options.String(&in.Until) },
-	},
-	{
-		Name: "vary", Help: "Dimensions to vary, comma-separated: target, up-window, down-window, up-policy, down-policy, up-tolerance, down-tolerance, min-replicas (default: all but min-replicas; tolerances where the controller honours them)",
-		Desc:  "Dimensions to vary: target, up-window, down-window, up-policy, down-policy, up-tolerance, down-tolerance, min-replicas; default all but min-replicas",
-		Field: func(in *TuneInput) options.Value { return options.CommaStrings(&in.Vary) },
-	},
-	{
-		Name: "set", Help: "A dimension's values instead of the default grid, DIM=V1,V2,... (repeatable; target:N for metric N; policies as 4/15s+100%/15s, 10%/60s:min, disabled)",
-		Desc:  "A dimension's values instead of the default grid, each DIM=V1,V2,... (target:N for metric N; policies as 4/15s+100%/15s, 10%/60s:min, disabled)",
-		Field: func(in *TuneInput) options.Value { return options.Strings(&in.Set) },
-	},
-	{
-		Name: "budget", Help: fmt.Sprintf("The most candidates to replay, each over the whole period (at most %d)", MaxTuneBudget),
-		Field: func(in *TuneInput) options.Value { return options.Int(&in.Budget) },
-	},
-	{
-		Name: "slo", Help: "A metric's service bound, METRIC=BOUND: a percent of the request for a utilization target (cpu=90%), else a value per pod (queue=40) (repeatable; default: 90% of the request, or 1.5 times the target)",
-		Desc:  "Service bounds, each METRIC=BOUND: a percent of the request for a utilization target (cpu=90%), else a value per pod (queue=40); default 90% of the request, or 1.5 times the target",
-		Field: func(in *TuneInput) options.Value { return options.Strings(&in.SLO) },
-	},
-	{
-		Name: "max-risk", Help: "Recommend the cheapest setting whose time above the bound is at most this share of the period (like 5% or 0.05; default: the HPA's own, as replayed)",
-		Desc:  "The recommendation's bound on its time above the service bound, a share of the period like 5% or 0.05; default: the HPA's own",
-		Field: func(in *TuneInput) options.Value { return options.String(&in.MaxRisk) },
-	},
-	{
-		Name: "emit", Help: "Print only the recommendation: patch (the merge patch for kubectl patch --type merge -p) or command (the kubectl patch command)",
-		Enum: []string{EmitPatch, EmitCommand}, CLIOnly: "shapes the command's output; the tool's result holds both",
-		Field: func(in *TuneInput) options.Value { return options.String(&in.Emit) },
-	},
-	{
-		Name: "load-model", Help: "What stays constant when a candidate runs another number of pods than the real ones: constant-total (the recorded load shared by the ready pods; the default) or constant-per-pod",
-		Desc:  "constant-total (the recorded load shared by the ready pods; the default) or constant-per-pod",
-		Enum:  []string{explain.LoadConstantTotal, explain.LoadConstantPerPod},
-		Field: func(in *TuneInput) options.Value { return options.String(&in.LoadModel) },
-	},
-	{
-		Name: "pod-startup", Help: "How long a pod a candidate adds takes to become ready (default: measured on the recorded pods)",
-		Desc:  "How long a pod a candidate adds takes to become ready, a duration; default: measured on the recorded pods",
-		Field: func(in *TuneInput) options.Value { return options.Duration(&in.PodStartup, 0) },
-	},
-	{
-		Name: "sample-delay", Help: "How long after its creation a pod has a metric sample (default: measured on the recorded pods)",
-		Desc:  "How long after its creation a pod has a metric sample, a duration; default: measured on the recorded pods",
-		Field: func(in *TuneInput) options.Value { return options.PlainDuration(&in.SampleDelay) },
-	},
-}, options.Embed(RecordedOptions, func(in *TuneInput) *RecordedInput { return &in.Recorded }))
 
 // TuneConfig is a checked tune.
 type TuneConfig struct {
