@@ -140,3 +140,30 @@ func benchBacktest(b *testing.B, changes *Overrides) {
 		}
 	}
 }
+
+// BenchmarkReplayHPAWeek replays the 40,320 syncs of weekRecording once
+// with a tune candidate (a 70% target, a 30 s scale-down window): the cost
+// of one candidate of kubectl hpa tune over a week.
+func BenchmarkReplayHPAWeek(b *testing.B) {
+	rec := weekRecording()
+	s := cpuSnapshot(50, "250m")
+	s.Pods = s.Pods[:1]
+	s.HPA.Spec.MinReplicas, s.HPA.Spec.MaxReplicas = ptr(int32(10)), 100
+	set := engine.DefaultSettings()
+	t70, err := ParseTarget("cpu=70%")
+	if err != nil {
+		b.Fatal(err)
+	}
+	edited, _, err := Apply(s, &Overrides{Targets: []TargetOverride{t70}, Behavior: &autoscalingv2.HorizontalPodAutoscalerBehavior{
+		ScaleDown: &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: ptr(int32(30))},
+	}}, set)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ReplayHPA(s, rec, set, edited.HPA, BacktestOptions{Start: rec.Start}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
