@@ -217,9 +217,9 @@ func tuneSpace(hpa *autoscalingv2.HorizontalPodAutoscaler, set engine.Settings, 
 func sloFlag() string { return tuneFlag(func(in *TuneInput) any { return &in.SLO }) }
 
 // tuneFlag names the option of a field of TuneInput.
-func tuneFlag(field func(*TuneInput) any) string {
+func tuneFlag(pick func(*TuneInput) any) string {
 	var in TuneInput
-	return in.flag(field(&in))
+	return in.flag(pick(&in))
 }
 
 func metricTargetType(m *autoscalingv2.MetricSpec) autoscalingv2.MetricTargetType {

@@ -385,7 +385,7 @@ func (s *searcher) result(rounds int) *Result {
 		return cmp.Compare(a.Figures.Risk, b.Figures.Risk)
 	})
 	r := &Result{Candidates: cands, Current: -1, Bound: s.bound, Rounds: rounds, GridSize: s.sp.Size()}
-	r.Exhausted = len(s.cands) >= s.o.Budget+1
+	r.Exhausted = len(s.cands) > s.o.Budget
 	cur := key(s.sp.CurrentIndex())
 	for i := range cands {
 		if key(cands[i].Index) == cur && cands[i].Err == "" {

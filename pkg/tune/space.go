@@ -354,7 +354,9 @@ func parseTarget(t autoscalingv2.MetricTargetType, s string) (int64, error) {
 func windowAxis(d Dimension, cur int32, fine, coarse []int32, given []string, set func(*Setting, int32)) (Axis, error) {
 	ax := Axis{Dim: d, Name: string(d)}
 	label := func(v int32) string { return (time.Duration(v) * time.Second).String() }
-	add := func(v int32) { ax.Fine = append(ax.Fine, Value{Label: label(v), order: float64(v), set: func(s *Setting) { set(s, v) }}) }
+	add := func(v int32) {
+		ax.Fine = append(ax.Fine, Value{Label: label(v), order: float64(v), set: func(s *Setting) { set(s, v) }})
+	}
 	add(cur)
 	var cl []string
 	if given != nil {
@@ -377,7 +379,7 @@ func windowAxis(d Dimension, cur int32, fine, coarse []int32, given []string, se
 	return finish(ax, label(cur), cl), nil
 }
 
-func policyAxis(d Dimension, cur Policy, fine, coarse []string, given []string, set func(*Setting, Policy)) (Axis, error) {
+func policyAxis(d Dimension, cur Policy, fine, coarse, given []string, set func(*Setting, Policy)) (Axis, error) {
 	ax := Axis{Dim: d, Name: string(d)}
 	add := func(p Policy) {
 		ax.Fine = append(ax.Fine, Value{Label: p.String(), order: p.speed(), set: func(s *Setting) {
@@ -450,7 +452,9 @@ func toleranceAxis(d Dimension, cur int64, given []string, set func(*Setting, in
 func minAxis(cur, maxReplicas int32, given []string) (Axis, error) {
 	ax := Axis{Dim: DimMinReplicas, Name: string(DimMinReplicas)}
 	label := func(v int32) string { return strconv.Itoa(int(v)) }
-	add := func(v int32) { ax.Fine = append(ax.Fine, Value{Label: label(v), order: float64(v), set: func(s *Setting) { s.MinReplicas = v }}) }
+	add := func(v int32) {
+		ax.Fine = append(ax.Fine, Value{Label: label(v), order: float64(v), set: func(s *Setting) { s.MinReplicas = v }})
+	}
 	add(cur)
 	var coarse []string
 	if given != nil {

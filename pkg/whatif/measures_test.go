@@ -4,6 +4,7 @@
 package whatif
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -156,7 +157,7 @@ func TestReplayHPAEqualsBacktest(t *testing.T) {
 		}
 		a, _ := json.Marshal(res.Backtest.Changed)
 		b, _ := json.Marshal(got)
-		if string(a) != string(b) {
+		if !bytes.Equal(a, b) {
 			t.Errorf("changes %+v:\nbacktest %s\nreplay   %s", ch, a, b)
 		}
 		if got.Summary.AboveBound[0].Bound != "80% of the request" || got.Summary.AboveBound[0].Fraction == 0 {
