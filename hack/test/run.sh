@@ -8,9 +8,11 @@
 #
 #   critical path (nice 0)   the e2e tools (control plane, etcd, kwok,
 #                            metrics-server, adapter, Prometheus), then the e2e
-#                            suite's phases (E2E_PHASES, default "main keda");
-#                            the suite mostly waits on the controller's syncs
-#   checks (nice 10)         vet, verify-code-patterns, lint, go test -race
+#                            suite's phases (E2E_PHASES, default "main keda"),
+#                            which mostly wait on the controller's syncs, then
+#                            go test -race ./... (after the suite: its CPU would
+#                            disturb the timing the suite's replays are held to)
+#   checks (nice 10)         vet, verify-code-patterns, lint
 #   KEDA (nice 15)           KEDA's operator and adapter, for the keda phase
 #                            (started only when missing)
 #   beside (nice 19)         release-check-host and test-differential, started
@@ -75,19 +77,23 @@ if echo " $phases " | grep -q ' keda ' && ! hack/e2e-tools/bin-dir.sh --check --
 	echo "started the KEDA build at nice 15 (log: _output/keda-build.log)"
 fi
 
-run_job checks 10 _output/test-checks.log vet verify-code-patterns lint test-unit
+run_job checks 10 _output/test-checks.log vet verify-code-patterns lint
 
 rc=0
 section "e2e tools (the critical path: control plane, etcd, kwok, metrics-server, adapter, Prometheus)"
 "$step" e2e-tools "$make" --no-print-directory e2e-tools || rc=$?
 
+urc=0
 if [ "$rc" = 0 ]; then
 	run_job beside 19 _output/test-beside.log release-check-host test-differential
 	"$step" test-e2e "$make" --no-print-directory test-e2e || rc=$?
+	section "go test -race ./... (after the e2e suite)"
+	"$step" test-unit "$make" --no-print-directory test-unit || urc=$?
 else
 	echo "building the e2e tools failed: the e2e suite does not run" >&2
 	# The beside job still runs: its checks do not need the control plane.
 	run_job beside 19 _output/test-beside.log release-check-host test-differential
+	"$step" test-unit "$make" --no-print-directory test-unit || urc=$?
 fi
 
 wait_job() { # NAME LOG
@@ -101,7 +107,7 @@ wait_job() { # NAME LOG
 	return "$r"
 }
 crc=0 brc=0
-wait_job "checks: vet, verify-code-patterns, lint, go test -race (nice 10)" _output/test-checks.log || crc=$?
+wait_job "checks: vet, verify-code-patterns, lint (nice 10)" _output/test-checks.log || crc=$?
 wait_job "beside the e2e suite: release-check-host, test-differential (nice 19)" _output/test-beside.log || brc=$?
 if [ -f _output/keda-build.pid ] && kill -0 "$(cat _output/keda-build.pid)" 2>/dev/null; then
 	# Only when the keda phase did not run (it waits for the build).
@@ -114,6 +120,7 @@ hack/test/timeline.sh "$KUBECTL_HPA_TIMELINE" "$t0" || true
 
 fail=
 [ "$rc" = 0 ] || fail+=" e2e"
+[ "$urc" = 0 ] || fail+=" unit"
 [ "$crc" = 0 ] || fail+=" checks"
 [ "$brc" = 0 ] || fail+=" beside"
 if [ -n "$fail" ]; then

@@ -351,12 +351,15 @@ type auditEvent struct {
 	} `json:"objectRef"`
 }
 
-// writtenOnPurpose reports whether e is in a namespace of TestMigrate, whose
-// runs of the plugin write on purpose while other tests run beside it: the
-// read-only checks of the plugin's requests leave those out. Nothing else
-// the suite runs touches those namespaces.
-func (e *auditEvent) writtenOnPurpose() bool {
-	return e.ObjectRef != nil && strings.HasPrefix(e.ObjectRef.Namespace, "e2e-mig-")
+// inOwnNamespaces reports whether e concerns a namespace of the test whose
+// scenarios are named with prefix (e2e-PREFIX...), or no namespace at all
+// (a cluster-scoped or all-namespaces request). The top-level tests run
+// beside each other and the plugin's binary identifies itself the same way
+// in all of them (TestWatch's watches, TestMigrate's writes): a test's
+// audit of its own runs leaves out the requests in other tests'
+// namespaces.
+func (e *auditEvent) inOwnNamespaces(prefix string) bool {
+	return e.ObjectRef == nil || e.ObjectRef.Namespace == "" || strings.HasPrefix(e.ObjectRef.Namespace, "e2e-"+prefix)
 }
 
 func (e *auditEvent) code() int {

@@ -200,7 +200,7 @@ func TestMCP(t *testing.T) {
 	// agent, kubectl-hpa/...) during the session was a get or a list.
 	ended := time.Now()
 	evs, err := waitAudit(`"userAgent":"kubectl-hpa/`, 1, func(e *auditEvent) bool {
-		return strings.HasPrefix(e.UserAgent, "kubectl-hpa/") && inWindow(e, began, ended) && !e.writtenOnPurpose()
+		return strings.HasPrefix(e.UserAgent, "kubectl-hpa/") && inWindow(e, began, ended) && e.inOwnNamespaces("mcp-")
 	})
 	switch {
 	case err != nil:

@@ -45,7 +45,7 @@ var deploymentsGVR = schema.GroupVersionResource{Group: "apps", Version: "v1", R
 func TestMigrate(t *testing.T) {
 	// Beside the other top-level tests: its namespaces are its own, and the
 	// read-only checks of the tests beside it leave its namespaces out
-	// (writtenOnPurpose).
+	// (inOwnNamespaces).
 	t.Parallel()
 	for _, sc := range []struct {
 		name string
