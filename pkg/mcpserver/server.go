@@ -56,7 +56,7 @@ type Options struct {
 
 // instructions tell a client what the server is for.
 const instructions = `kubectl-hpa replays the Kubernetes HorizontalPodAutoscaler controller of the cluster's version, step by step, to explain why an HPA has its replica count, and what it would do under other conditions.
-Start with hpa_explain_many (one summary per HPA of a namespace, or all namespaces), then hpa_explain for one HPA's whole decision. hpa_whatif replays an HPA with changed usage, targets, bounds or behavior, and projects later syncs (for); hpa_backtest replays a past period over the load Prometheus recorded. hpa_migrate_plan shows how to hand a workload's replica count over to its HPA.
+Start with hpa_explain_many (one summary per HPA of a namespace, or all namespaces), then hpa_explain for one HPA's whole decision. hpa_whatif replays an HPA with changed usage, targets, bounds or behavior, and projects later syncs (for); hpa_backtest replays a past period over the load Prometheus recorded; hpa_tune searches an HPA's settings over that load for the cheapest that would not have run hotter. hpa_migrate_plan shows how to hand a workload's replica count over to its HPA.
 Arguments are named as kubectl's and the plugin's flags: name, namespace, context, cpu, target, min, max, for, sync-period...`
 
 // NewServer returns the server with its tools.
