@@ -57,8 +57,12 @@ func (s *scenario) getScale(ref autoscalingv2.CrossVersionObjectReference) (*aut
 
 // selectorOverlap: a canary Deployment's pods carry the app=web label too,
 // so the HPA of web counts them (user question 4). Both at 80% of request,
-// target 50%: the controller wants ceil(1.6 x 3) = 5 replicas of web and
-// the replay agrees; the canary pod is pointed out as not owned by web.
+// target 50%: the controller wants ceil(1.6 x 3) = 5 replicas of web; once
+// web's three new pods report too, ceil(1.6 x 6) = 10, held at the maximum
+// of 5 (ScalingLimited TooManyReplicas). The replay is compared in that
+// steady state (before it, the replay can read a new pod's first sample
+// that the controller's last sync did not have) and agrees; the canary pod
+// is pointed out as not owned by web.
 func selectorOverlap(s *scenario) {
 	t := s.t
 	s.deploy("web", 2, map[string]string{annCPU: "400500u"})
@@ -94,7 +98,8 @@ func selectorOverlap(s *scenario) {
 		return nil
 	})
 	s.createHPA(hpaFor("web", 1, 5, noWindows(), cpuUtilization(50)))
-	s.settle("web", settleOptions{allowMoving: true}, desired(5))
+	s.settle("web", settleOptions{allowMoving: true}, desired(5),
+		hasCondition(autoscalingv2.ScalingLimited, corev1.ConditionTrue, "TooManyReplicas"), samplesForAllPods(s))
 	d := s.explainAgrees("web")
 	if d.Selector == nil || len(d.Selector.ForeignPods) == 0 {
 		t.Fatalf("the canary pod is not pointed out: selector check %s", jsonString(d.Selector))
