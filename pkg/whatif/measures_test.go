@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"sync"
 	"testing"
 	"time"
 
@@ -162,6 +163,55 @@ func TestReplayHPAEqualsBacktest(t *testing.T) {
 		}
 		if got.Summary.AboveBound[0].Bound != "80% of the request" || got.Summary.AboveBound[0].Fraction == 0 {
 			t.Errorf("above the bound: %+v", got.Summary.AboveBound)
+		}
+	}
+}
+
+// TestReplayHPAConcurrent: tune replays its candidates on every core, over
+// one recording and one snapshot; replays running at once give what each
+// gives alone (and, under -race, share nothing they write).
+func TestReplayHPAConcurrent(t *testing.T) {
+	start := bt0
+	w := newWorld(start, 15*time.Second, 61)
+	rise := start.Add(5 * time.Minute)
+	for i := range 3 {
+		w.pod(fmt.Sprintf("web-%d", i), start.Add(-time.Hour), nil, step(rise, 0.25, 0.5))
+	}
+	w.replicas(start.Add(-time.Hour), 3)
+	snap := btSnapshot(nil)
+	set := engine.DefaultSettings()
+	opts := BacktestOptions{Start: start}
+	var hpas []*autoscalingv2.HorizontalPodAutoscaler
+	var want [][]byte
+	for _, target := range []int32{40, 50, 60, 70} {
+		h := snap.HPA.DeepCopy()
+		h.Spec.Metrics[0].Resource.Target.AverageUtilization = ptr(target)
+		path, err := ReplayHPA(snap, w.rec, set, h, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(path)
+		hpas, want = append(hpas, h), append(want, b)
+	}
+	got := make([][]byte, len(hpas))
+	errs := make([]error, len(hpas))
+	var wg sync.WaitGroup
+	for i, h := range hpas {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			path, err := ReplayHPA(snap, w.rec, set, h, opts)
+			errs[i] = err
+			got[i], _ = json.Marshal(path)
+		}()
+	}
+	wg.Wait()
+	for i := range hpas {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		if !bytes.Equal(got[i], want[i]) {
+			t.Errorf("target %d%%: the replay run beside others differs from the one run alone", *hpas[i].Spec.Metrics[0].Resource.Target.AverageUtilization)
 		}
 	}
 }
