@@ -223,17 +223,8 @@ func tuneFlag(pick func(*TuneInput) any) string {
 }
 
 func metricTargetType(m *autoscalingv2.MetricSpec) autoscalingv2.MetricTargetType {
-	switch {
-	case m.Resource != nil:
-		return m.Resource.Target.Type
-	case m.ContainerResource != nil:
-		return m.ContainerResource.Target.Type
-	case m.Pods != nil:
-		return m.Pods.Target.Type
-	case m.Object != nil:
-		return m.Object.Target.Type
-	case m.External != nil:
-		return m.External.Target.Type
+	if t, err := tune.TargetOf(m); err == nil {
+		return t.Type
 	}
 	return ""
 }

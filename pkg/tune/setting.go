@@ -67,7 +67,7 @@ func FromHPA(hpa *autoscalingv2.HorizontalPodAutoscaler, downWindow time.Duratio
 		s.MinReplicas = *hpa.Spec.MinReplicas
 	}
 	for i := range hpa.Spec.Metrics {
-		t, err := targetOf(&hpa.Spec.Metrics[i])
+		t, err := TargetOf(&hpa.Spec.Metrics[i])
 		if err != nil {
 			return Setting{}, fmt.Errorf("spec.metrics[%d]: %w", i, err)
 		}
@@ -105,8 +105,8 @@ func readRules(r *autoscalingv2.HPAScalingRules, window *int32, p *Policy, tol *
 	}
 }
 
-// targetOf returns the target of a metric, whatever its source.
-func targetOf(m *autoscalingv2.MetricSpec) (*autoscalingv2.MetricTarget, error) {
+// TargetOf returns the target of a metric, whatever its source.
+func TargetOf(m *autoscalingv2.MetricSpec) (*autoscalingv2.MetricTarget, error) {
 	switch {
 	case m.Resource != nil:
 		return &m.Resource.Target, nil
@@ -152,7 +152,7 @@ func (s Setting) Apply(hpa *autoscalingv2.HorizontalPodAutoscaler) (*autoscaling
 		return nil, fmt.Errorf("the setting has %d targets, the HPA %d metrics", len(s.Targets), len(out.Spec.Metrics))
 	}
 	for i := range out.Spec.Metrics {
-		t, err := targetOf(&out.Spec.Metrics[i])
+		t, err := TargetOf(&out.Spec.Metrics[i])
 		if err != nil {
 			return nil, fmt.Errorf("spec.metrics[%d]: %w", i, err)
 		}
