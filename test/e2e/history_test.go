@@ -26,7 +26,7 @@ import (
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 )
 
-// The recorded-load proof (issue 24): one load pattern of 11 minutes
+// The recorded-load proof (issue 24): one load pattern of 8 minutes
 // (rise, hold, fall, spike, fall) runs through the real controller twice
 // at once, in two namespaces that differ only in the HPA's behavior. The
 // load is a total shared by the ready pods (a load balancer's way), set
@@ -37,7 +37,13 @@ import (
 //     same sizes, each within one sync period and one scrape interval;
 //   - its replay with B's behavior has the rescales B really made;
 //   - explain --at a moment of A's scale-down hold gives the hold's real
-//     end: the time A's first step down happened.
+//     end: the time A's first step down happened;
+//   - tune's proof (issue 31): tune over A's recording recommends a
+//     setting; its patch is applied to a third namespace's HPA, which was
+//     A's, and the same pattern runs through the real controller there.
+//     Its real pod-hours must be those tune predicted within 10%, its
+//     time above the bound tune's within 10% of the period, and it must
+//     cost less than A without more time above the bound.
 //
 // Both behaviors move one pod at a time (a Pods policy of 1 per 20 s), so
 // every histRescale's size is 1 whatever a single sample says: metrics-server
@@ -66,24 +72,34 @@ const (
 )
 
 // loadAt is the pattern's total CPU load in millicores, t after its start.
-// Each level lasts until both runs have settled on it, so that the next
-// change meets them at rest.
+// The rise and the fall each last until both runs have settled on them,
+// so that the next change meets them at rest.
 func loadAt(t time.Duration) int64 {
 	switch {
-	case t < 60*time.Second:
+	case t < 30*time.Second:
 		return 500 // 2 pods at 50%
-	case t < 240*time.Second:
-		return 2000 // 8 pods
-	case t < 480*time.Second:
+	case t < fallAt:
+		return 1500 // 6 pods
+	case t < 310*time.Second:
 		return 750 // 3 pods
-	case t < 540*time.Second:
+	case t < 370*time.Second:
 		return 1500 // a spike: 6 pods, if it lasted
 	default:
 		return 500
 	}
 }
 
-const patternLength = 660 * time.Second
+const (
+	// fallAt is when the load falls after the rise.
+	fallAt = 150 * time.Second
+	// patternLength is the pattern's length: the period replayed is it
+	// and 15 s more.
+	patternLength = 480 * time.Second
+	// histRequest is a pod's CPU request (app()), histBound the service
+	// bound tune is given: 90% of it.
+	histRequest = 500
+	histBound   = 450
+)
 
 // histBehavior moves one pod per 20 s either way, with the scale-down
 // window given. 20 s is longer than a new pod takes to have its first
@@ -120,17 +136,20 @@ func TestHistoryBacktest(t *testing.T) {
 		t.Fatalf("the local cluster's Prometheus does not answer (%v): hack/cluster/up.sh starts it", err)
 	}
 	a, b := newScenario(t, "history-a"), newScenario(t, "history-b")
+	// C has A's HPA until tune's recommendation is applied to it.
+	c := newScenario(t, "history-c")
 	runs := []*histRun{{s: a, window: 60}, {s: b, window: 20}}
-	for _, r := range runs {
+	tuned := &histRun{s: c, window: 60}
+	for _, r := range append(runs, tuned) {
 		// kube-state-metrics' series of these namespaces (served by the
 		// adapter, recorded by Prometheus: hack/cluster/README.md).
 		r.s.labelNamespace("kubectl-hpa.io/state-metrics", "true")
 	}
-	for _, r := range runs {
+	for _, r := range append(runs, tuned) {
 		r.s.deploy("web", 2, map[string]string{annCPU: "250500u"})
 		r.s.createHPA(hpaFor("web", 1, 10, histBehavior(r.window), cpuUtilization(50)))
 	}
-	for _, r := range runs {
+	for _, r := range append(runs, tuned) {
 		r.s.settle("web", settleOptions{historyHorizon: 10 * time.Second}, desired(2), metricUtilization(0, 50), samplesForAllPods(r.s))
 	}
 	// Both runs start together, so that B is A with another behavior.
@@ -162,6 +181,10 @@ func TestHistoryBacktest(t *testing.T) {
 	if len(realA) < 8 {
 		t.Fatalf("run A made %d rescales; the pattern should make at least 8", len(realA))
 	}
+
+	// Tune over A's recording; its recommendation goes to C, whose run of
+	// the same pattern goes on while A's and B's replays are checked.
+	tuneDoc, tunedRun := tuneAndRun(t, a, tuned, start, end)
 
 	// The backtest of A, as it is and with B's behavior.
 	dir := t.TempDir()
@@ -269,11 +292,11 @@ func TestHistoryBacktest(t *testing.T) {
 		t.Errorf("whatif --since's text view (exit %d):\n%s%s", text.code, text.stdout, text.stderr)
 	}
 
-	// explain --at a moment of A's scale-down hold after the fall (240 s):
+	// explain --at a moment of A's scale-down hold after the fall:
 	// the hold ends when A really stepped down.
 	var firstDown *histRescale
 	for i := range realA {
-		if r := &realA[i]; r.To < r.From && r.At.After(start.Add(240*time.Second)) {
+		if r := &realA[i]; r.To < r.From && r.At.After(start.Add(fallAt)) {
 			firstDown = r
 			break
 		}
@@ -281,7 +304,7 @@ func TestHistoryBacktest(t *testing.T) {
 	if firstDown == nil {
 		t.Fatalf("run A never scaled down after the fall: %v", realA)
 	}
-	at := start.Add(240*time.Second + 35*time.Second)
+	at := start.Add(fallAt + 35*time.Second)
 	if !at.Before(firstDown.At) {
 		t.Fatalf("run A stepped down at %s, before the hold's middle %s: the window did not hold", firstDown, at.UTC().Format(time.RFC3339))
 	}
@@ -319,6 +342,8 @@ func TestHistoryBacktest(t *testing.T) {
 	} else {
 		t.Logf("explain --at %s: held until %s; A stepped down at %s", at.UTC().Format("15:04:05"), d.DecidedBy.HeldUntil.UTC().Format("15:04:05"), firstDown)
 	}
+
+	checkTuned(t, tuneDoc, runs[0], start, tunedRun())
 }
 
 // histRun is one namespace of the proof.
@@ -328,7 +353,16 @@ type histRun struct {
 
 	mu       sync.Mutex
 	rescales []histRescale
+	passes   []loadPass
 	err      error
+}
+
+// loadPass is one pass of drive: the total load it shared and how many
+// ready pods shared it.
+type loadPass struct {
+	At    time.Time
+	Total int64
+	Ready int
 }
 
 // drive sets each ready pod's usage to the pattern's total over the ready
@@ -347,7 +381,12 @@ func (r *histRun) drive(ctx context.Context, start time.Time) {
 				}
 			}
 			if len(ready) > 0 {
-				per := loadAt(time.Since(start)) / int64(len(ready))
+				now := time.Now()
+				total := loadAt(now.Sub(start))
+				per := total / int64(len(ready))
+				r.mu.Lock()
+				r.passes = append(r.passes, loadPass{At: now, Total: total, Ready: len(ready)})
+				r.mu.Unlock()
 				// Half a millicore above, as everywhere in this suite (see
 				// cpuIdle): metrics-server's rate never crosses a millicore.
 				v := fmt.Sprintf("%du", per*1000+500)

@@ -1,0 +1,176 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+)
+
+// tunedRunResult is the tuned namespace's run of the pattern.
+type tunedRunResult struct {
+	run        *histRun
+	start, end time.Time
+}
+
+// tuneAndRun runs tune over run A's period (start to end) in namespace a,
+// applies the emitted patch to the tuned run's HPA (A's until then), lets
+// its controller settle on it, and starts the same load pattern there. It
+// returns tune's document and a function that waits for the run's end.
+func tuneAndRun(t *testing.T, a *scenario, tuned *histRun, start, end time.Time) (*explain.Tune, func() tunedRunResult) {
+	t.Helper()
+	args := []string{
+		"tune", "web", "-n", a.ns, "--kubeconfig", env.kubeconfig,
+		"--since", start.UTC().Format(time.RFC3339Nano), "--until", end.UTC().Format(time.RFC3339Nano),
+		"--prometheus", prometheusURL(), "--sync-period", syncPeriod.String(), "--metrics-resolution", histResolution.String(),
+		"--pod-startup", "1s", "--sample-delay", "15s", "--slo", "cpu=90%",
+	}
+	began := time.Now()
+	out := inProcess(append(slices.Clone(args), "-o", "json"))
+	if out.code != 0 {
+		t.Fatalf("tune exited %d:\n%s", out.code, out.stderr)
+	}
+	took := time.Since(began)
+	var doc explain.Tune
+	if err := json.Unmarshal(out.stdout, &doc); err != nil {
+		t.Fatalf("tune -o json: %v\n%.2000s", err, out.stdout)
+	}
+	t.Logf("tune: %d of %d settings replayed in %s (%d rounds); load model %s; cost in %s; notes: %q",
+		doc.Replayed, doc.GridSize, took.Round(time.Millisecond), doc.Rounds, doc.LoadModel, doc.CostUnit, doc.Notes)
+	if doc.Recommended < 0 || doc.Recommendation == nil {
+		t.Fatalf("tune recommended nothing over run A (reference: %s)", jsonString(doc.Reference))
+	}
+	rec := doc.Candidates[doc.Recommended]
+	t.Logf("tune: reference (A as-is) %.3f pod-hours, risk %.3f; recommendation %v: %.3f pod-hours, risk %.3f; changes %q",
+		doc.Reference.PodHours, doc.Reference.Risk, rec.Values, rec.Figures.PodHours, rec.Figures.Risk, doc.Recommendation.Changes)
+
+	// The patch a user applies: what --emit patch prints.
+	emitted := inProcess(append(slices.Clone(args), "--emit", "patch"))
+	if emitted.code != 0 {
+		t.Fatalf("tune --emit patch exited %d:\n%s", emitted.code, emitted.stderr)
+	}
+	patch := strings.TrimSpace(string(emitted.stdout))
+	if patch != doc.Recommendation.Patch {
+		t.Fatalf("tune --emit patch printed\n%s\nbut -o json's recommendation.patch is\n%s", patch, doc.Recommendation.Patch)
+	}
+	c := tuned.s
+	if _, err := env.kube.AutoscalingV2().HorizontalPodAutoscalers(c.ns).Patch(c.ctx, "web", types.MergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
+		t.Fatalf("kubectl patch hpa web --type merge -p %s: %v", patch, err)
+	}
+	// A sync on the new spec, then the usual rest.
+	time.Sleep(syncPeriod + time.Second)
+	c.settle("web", settleOptions{historyHorizon: 10 * time.Second}, desired(2), metricUtilization(0, 50), samplesForAllPods(c))
+
+	ctx, cancel := context.WithCancel(c.ctx)
+	cStart := time.Now()
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); tuned.drive(ctx, cStart) }()
+	go func() { defer wg.Done(); tuned.watchScale(ctx) }()
+	t.Logf("%s: the pattern again from %s, with tune's recommendation", c.ns, cStart.UTC().Format(time.RFC3339))
+	return &doc, func() tunedRunResult {
+		defer cancel()
+		select {
+		case <-time.After(time.Until(cStart.Add(patternLength + 20*time.Second))):
+		case <-ctx.Done():
+			t.Fatal(ctx.Err())
+		}
+		cancel()
+		wg.Wait()
+		if tuned.err != nil {
+			t.Fatalf("%s: %v", c.ns, tuned.err)
+		}
+		return tunedRunResult{run: tuned, start: cStart, end: cStart.Add(end.Sub(start))}
+	}
+}
+
+// podHours integrates a run's spec.replicas from start to end: the count
+// before its first rescale is initial.
+func (r *histRun) podHours(start, end time.Time, initial int32) float64 {
+	n, at, sum := initial, start, 0.0
+	for _, rs := range r.rescales {
+		if rs.At.After(end) {
+			break
+		}
+		if rs.At.After(at) {
+			sum += float64(n) * rs.At.Sub(at).Hours()
+			at = rs.At
+		}
+		n = rs.To
+	}
+	return sum + float64(n)*end.Sub(at).Hours()
+}
+
+// aboveBound is how long, between start and end, the load each ready pod
+// was given (drive's passes: the total over the ready pods) was above the
+// bound, in millicores: each pass counts until the next.
+func (r *histRun) aboveBound(start, end time.Time, bound int64) time.Duration {
+	var sum time.Duration
+	for i, p := range r.passes {
+		next := end
+		if i+1 < len(r.passes) && r.passes[i+1].At.Before(end) {
+			next = r.passes[i+1].At
+		}
+		from := p.At
+		if from.Before(start) {
+			from = start
+		}
+		if next.After(from) && p.Total/int64(p.Ready) > bound {
+			sum += next.Sub(from)
+		}
+	}
+	return sum
+}
+
+// checkTuned compares the tuned run with tune's prediction and with run A.
+func checkTuned(t *testing.T, doc *explain.Tune, runA *histRun, startA time.Time, c tunedRunResult) {
+	t.Helper()
+	period := c.end.Sub(c.start)
+	rec := doc.Candidates[doc.Recommended].Figures
+	initial := func(r *histRun) int32 {
+		if len(r.rescales) > 0 {
+			return r.rescales[0].From
+		}
+		return 2
+	}
+	aHours := runA.podHours(startA, startA.Add(period), initial(runA))
+	aAbove := runA.aboveBound(startA, startA.Add(period), histBound)
+	cHours := c.run.podHours(c.start, c.end, initial(c.run))
+	cAbove := c.run.aboveBound(c.start, c.end, histBound)
+	t.Logf("%s with tune's recommendation: rescales %v", c.run.s.ns, c.run.rescales)
+	t.Logf("run A (as it was): %.3f pod-hours, %s above %dm per pod; tune's replay of it: %.3f pod-hours, %.1f%% of the period above",
+		aHours, aAbove.Round(time.Second), histBound, doc.Reference.PodHours, 100*doc.Reference.Risk)
+	t.Logf("recommendation: tune predicted %.3f pod-hours and %.1f%% of the period above; run for real: %.3f pod-hours (%+.1f%%), %s above (%.1f%% of %s)",
+		rec.PodHours, 100*rec.Risk, cHours, 100*(cHours-rec.PodHours)/rec.PodHours, cAbove.Round(time.Second),
+		100*cAbove.Seconds()/period.Seconds(), period)
+	if d := math.Abs(cHours-rec.PodHours) / rec.PodHours; d > 0.10 {
+		t.Errorf("the recommendation really used %.3f pod-hours; tune predicted %.3f (%.1f%% apart, at most 10%%)", cHours, rec.PodHours, 100*d)
+	}
+	if d := math.Abs(cAbove.Seconds()/period.Seconds() - rec.Risk); d > 0.10 {
+		t.Errorf("the recommendation really ran above the bound %.1f%% of the period; tune predicted %.1f%% (at most 10 points apart)",
+			100*cAbove.Seconds()/period.Seconds(), 100*rec.Risk)
+	}
+	if cHours >= aHours {
+		t.Errorf("the recommendation really used %.3f pod-hours, run A %.3f: not cheaper", cHours, aHours)
+	}
+	// drive's passes are a second or two apart, so each stretch above
+	// the bound is measured to within a pass at either end.
+	const passSlack = 5 * time.Second
+	if cAbove > aAbove+passSlack {
+		t.Errorf("the recommendation really ran above the bound for %s, run A for %s: hotter", cAbove.Round(time.Second), aAbove.Round(time.Second))
+	}
+}
