@@ -69,14 +69,16 @@ func (c *Censoring) At(k int) bool {
 // limit and without throttling series, nothing tells.
 func (c *Censoring) Known() bool { return c != nil && (c.Limits || c.Throttling) }
 
-// Censor marks where a recording's demand was censored: a container's
+// Censor marks where a recording's demand was censored, from instant
+// from on (the instants before it, a replay's warm-up, are not marked): a
+// container's
 // sample is censored when its CPU usage is at least AtLimitShare of its CPU
 // limit, or when at least ThrottledShare of its CFS periods were throttled
 // in the window of that instant; an instant is censored when a pod that
 // existed and was ready then had a censored container. A container without
 // a limit (and without throttling series) is never censored; a pod not
 // ready does not count (the controller leaves its usage out of the ratio).
-func (r *Recording) Censor() *Censoring {
+func (r *Recording) Censor(from int) *Censoring {
 	out := &Censoring{Throttling: len(r.Throttling) > 0}
 	var usage map[string]map[string]*Series
 	if m := r.Metric(KindResource, "cpu"); m != nil {
@@ -103,32 +105,32 @@ func (r *Recording) Censor() *Censoring {
 				if s := usage[p.Name][c.Name]; s != nil {
 					for j, v := range s.Values {
 						// v is in cores, the limit in millicores.
-						if v*1000 >= AtLimitShare*float64(limit) {
-							mark(s.First + j)
+						if k := s.First + j; k >= from && v*1000 >= AtLimitShare*float64(limit) {
+							mark(k)
 						}
 					}
 				}
 			}
 			if s := r.Throttling[p.Name][c.Name]; s != nil {
 				for j, v := range s.Values {
-					if v >= ThrottledShare {
-						mark(s.First + j)
+					if k := s.First + j; k >= from && v >= ThrottledShare {
+						mark(k)
 					}
 				}
 			}
 		}
-		from := -1
+		start := -1
 		for k := 0; k <= len(hit); k++ {
 			on := k < len(hit) && hit[k] && r.readyPodAt(p, k)
 			switch {
-			case on && from < 0:
-				from = k
-			case !on && from >= 0:
-				runs = append(runs, podRun{i, from, k - 1})
-				for x := from; x < k; x++ {
+			case on && start < 0:
+				start = k
+			case !on && start >= 0:
+				runs = append(runs, podRun{i, start, k - 1})
+				for x := start; x < k; x++ {
 					count[x]++
 				}
-				from = -1
+				start = -1
 			}
 		}
 	}

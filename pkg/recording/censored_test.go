@@ -55,7 +55,7 @@ func TestCensorAtTheLimit(t *testing.T) {
 	r := censorWorld()
 	// 200m limit: 0.19 cores is 95% of it (censored), 0.1899 just below.
 	r.addPod("web-a", map[string]int64{"app": 200}, map[string][]float64{"app": with(flat(12, 0.1), map[int]float64{3: 0.19, 4: 0.2, 5: 0.1899, 8: 0.25})})
-	c := r.Censor()
+	c := r.Censor(0)
 	want := []CensoredStretch{{From: 3, To: 4, Pods: 1}, {From: 8, To: 8, Pods: 1}}
 	if !reflect.DeepEqual(c.Stretches, want) {
 		t.Errorf("stretches %+v, want %+v", c.Stretches, want)
@@ -76,7 +76,7 @@ func TestCensorThrottled(t *testing.T) {
 	// 24% at 9 (below the threshold).
 	r.addPod("web-a", map[string]int64{"app": 1000}, map[string][]float64{"app": flat(12, 0.2)})
 	r.Throttling = map[string]map[string]*Series{"web-a": {"app": {First: 5, Values: []float64{0.1, 0.3, 0.3, 0, 0.24}}}}
-	c := r.Censor()
+	c := r.Censor(0)
 	if want := []CensoredStretch{{From: 6, To: 7, Pods: 1}}; !reflect.DeepEqual(c.Stretches, want) {
 		t.Errorf("stretches %+v, want %+v", c.Stretches, want)
 	}
@@ -89,7 +89,7 @@ func TestCensorNothingKnown(t *testing.T) {
 	r := censorWorld()
 	// Usage of a full core, but no limit and no throttling series.
 	r.addPod("web-a", map[string]int64{"app": 0}, map[string][]float64{"app": flat(12, 1)})
-	c := r.Censor()
+	c := r.Censor(0)
 	if c.Known() || c.Mask != nil || len(c.Stretches) != 0 || c.At(3) {
 		t.Errorf("censoring without limits: %+v", c)
 	}
@@ -108,7 +108,7 @@ func TestCensorStretchOverSeveralPods(t *testing.T) {
 	r.addPod("web-c", map[string]int64{"app": 100}, map[string][]float64{"app": with(flat(12, 0), map[int]float64{5: 0.1, 9: 0.1})})
 	d := r.addPod("web-d", map[string]int64{"app": 100}, map[string][]float64{"app": with(flat(12, 0), map[int]float64{2: 0.1, 3: 0.1, 4: 0.1, 5: 0.1, 6: 0.1, 7: 0.1, 8: 0.1, 9: 0.1, 10: 0.1})})
 	d.Ready = []ReadyChange{{At: r.Instant(9), Ready: true}}
-	c := r.Censor()
+	c := r.Censor(0)
 	want := []CensoredStretch{{From: 2, To: 6, Pods: 3}, {From: 9, To: 10, Pods: 2}}
 	if !reflect.DeepEqual(c.Stretches, want) {
 		t.Errorf("stretches %+v, want %+v", c.Stretches, want)
@@ -128,9 +128,20 @@ func TestCensorContainerWithoutLimit(t *testing.T) {
 	gone.Deleted = &del
 	term := r.Instant(1)
 	gone.Terminating = &term
-	c := r.Censor()
+	c := r.Censor(0)
 	want := []CensoredStretch{{From: 0, To: 0, Pods: 1}, {From: 7, To: 7, Pods: 1}}
 	if !reflect.DeepEqual(c.Stretches, want) {
+		t.Errorf("stretches %+v, want %+v", c.Stretches, want)
+	}
+}
+
+func TestCensorFrom(t *testing.T) {
+	r := censorWorld()
+	r.addPod("web-a", map[string]int64{"app": 100}, map[string][]float64{"app": with(flat(12, 0), map[int]float64{1: 0.1, 2: 0.1, 3: 0.1, 4: 0.1})})
+	r.addPod("web-b", map[string]int64{"app": 100}, map[string][]float64{"app": with(flat(12, 0), map[int]float64{1: 0.1, 2: 0.1})})
+	// From instant 3 on, only web-a's 3..4 count.
+	c := r.Censor(3)
+	if want := []CensoredStretch{{From: 3, To: 4, Pods: 1}}; !reflect.DeepEqual(c.Stretches, want) || c.At(2) {
 		t.Errorf("stretches %+v, want %+v", c.Stretches, want)
 	}
 }
