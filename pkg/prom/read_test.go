@@ -524,7 +524,7 @@ func TestReadLimitsAndThrottling(t *testing.T) {
 	if last.Done != last.Total || last.Total != 5*240 || last.Requests != 13 {
 		t.Errorf("last progress = %+v", last)
 	}
-	c := rec.Censor()
+	c := rec.Censor(0)
 	want := []recording.CensoredStretch{{From: 0, To: 77, Pods: 1}, {From: 80, To: 99, Pods: 1}}
 	if !c.Limits || !c.Throttling || len(c.Stretches) != 2 || c.Stretches[0] != want[0] || c.Stretches[1] != want[1] {
 		t.Errorf("censoring = %+v, want stretches %+v", c, want)
@@ -547,7 +547,7 @@ func TestReadThrottlingRefused(t *testing.T) {
 	if rec.Throttling != nil || rec.ThrottlingFrom != "" || !strings.Contains(strings.Join(rec.Warnings, "\n"), "cpu throttling not read") {
 		t.Errorf("throttling %v from %q, warnings %q", rec.Throttling, rec.ThrottlingFrom, rec.Warnings)
 	}
-	if c := rec.Censor(); !c.Limits || c.Throttling {
+	if c := rec.Censor(0); !c.Limits || c.Throttling {
 		t.Errorf("censoring = %+v", c)
 	}
 }

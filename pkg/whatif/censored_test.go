@@ -4,6 +4,7 @@
 package whatif
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -11,9 +12,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubectl-hpa/kubectl-hpa/internal/testutil"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/recording"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
 )
 
 // censoredWorld is 20 minutes of three pods (500m requests and, with
@@ -222,4 +225,24 @@ func TestSummerCensoredTime(t *testing.T) {
 	if b.Duration != "1m15s" || b.CensoredTime != "45s" || !b.LowerBound {
 		t.Errorf("above bound = %+v", b)
 	}
+}
+
+// TestBacktestViewsCensored renders the backtest of TestBacktestCensored
+// as text: the one line on censored demand under the summaries, and the
+// note.
+func TestBacktestViewsCensored(t *testing.T) {
+	w := censoredWorld(500, recording.LimitsKubeStateMetrics)
+	res, err := Backtest(btSnapshot(nil), w.rec, engine.DefaultSettings(), BacktestOptions{Start: bt0, Source: "Prometheus at http://127.0.0.1:9090"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wi := &explain.WhatIf{
+		APIVersion: explain.APIVersion, Kind: explain.KindWhatIf, Changes: res.Backtest.Changes,
+		Before: res.AsIs, After: res.Changed, Projection: res.Projection, Backtest: res.Backtest,
+	}
+	var buf bytes.Buffer
+	if err := render.WriteWhatIf(&buf, render.FormatText, wi, render.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	testutil.AssertGolden(t, buf.Bytes(), *updateGolden)
 }
