@@ -530,8 +530,13 @@ func (rd *reader) readThrottling(ctx context.Context, st *readState) error {
 			byC = map[string]*recording.Series{}
 			throttling[strings.Clone(pod)] = byC
 		}
-		s := &recording.Series{}
-		byC[strings.Clone(container)] = s
+		// A long period comes in pieces: each piece's series goes on
+		// the one the pieces before began.
+		s := byC[container]
+		if s == nil {
+			s = &recording.Series{}
+			byC[strings.Clone(container)] = s
+		}
 		return func(k int, v float64) {
 			if !math.IsNaN(v) {
 				rd.set(s, k, v)

@@ -6,6 +6,7 @@ package prom
 import (
 	"context"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -529,6 +530,35 @@ func TestReadLimitsAndThrottling(t *testing.T) {
 	if !c.Limits || !c.Throttling || len(c.Stretches) != 2 || c.Stretches[0] != want[0] || c.Stretches[1] != want[1] {
 		t.Errorf("censoring = %+v, want stretches %+v", c, want)
 	}
+	// Read in pieces of 100 instants, the series are the same.
+	req.MaxPoints = 100
+	pieces, err := newTestClient(t, srv.URL).Read(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(seriesValues(pieces.Throttling), seriesValues(rec.Throttling)) {
+		t.Errorf("throttling read in pieces differs:\n%v\n%v", seriesValues(pieces.Throttling), seriesValues(rec.Throttling))
+	}
+}
+
+// seriesValues lists series by pod/container, each as its values from
+// instant 0 (NaN as -1, so that equal series compare equal).
+func seriesValues(m map[string]map[string]*recording.Series) map[string][]float64 {
+	out := map[string][]float64{}
+	for pod, byC := range m {
+		for c, s := range byC {
+			var vs []float64
+			for k := 0; k < s.First+len(s.Values); k++ {
+				v, ok := s.At(k)
+				if !ok {
+					v = -1
+				}
+				vs = append(vs, v)
+			}
+			out[pod+"/"+c] = vs
+		}
+	}
+	return out
 }
 
 // TestReadThrottlingRefused: a store that refuses the throttling query
