@@ -67,6 +67,8 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 		return nil, fmt.Errorf("backtest of HPA %s: %w", hpaName(in.snap), err)
 	}
 	bt := ref.Backtest
+	// The recording is marked once; every candidate counts by it.
+	opts.Censoring = ref.Censoring
 	unit := "pod-hours"
 	if bt.AsIs.Summary.CoreHours != nil {
 		unit = "core-hours"
@@ -98,6 +100,7 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 		Start: bt.Start, End: bt.End, SyncPeriod: bt.SyncPeriod, Source: bt.Source, LoadModel: bt.LoadModel, CostUnit: unit,
 		GridSize: res.GridSize, Replayed: len(res.Candidates), Rounds: res.Rounds, Exhausted: res.Exhausted,
 		Actual: bt.Actual.Summary, Reference: refFig, Current: res.Current, Recommended: res.Recommended, RiskBound: res.Bound,
+		Censored: bt.Censored,
 	}
 	for _, b := range bt.AsIs.Summary.AboveBound {
 		t.Bounds = append(t.Bounds, explain.MetricBound{Metric: b.Metric, Bound: b.Bound})
@@ -296,7 +299,7 @@ func tuneNotes(t *explain.Tune, res *tune.Result, set engine.Settings, cfg TuneC
 			true:  "shares the recorded total load over its ready pods",
 			false: "gives each of its pods the load a real pod recorded",
 		}[t.LoadModel == explain.LoadConstantTotal]),
-		"the recording holds no CPU limits or throttling: where the pods ran at their limit the real demand may have been higher than recorded, so the time above the bound is a lower bound there (censored demand is not detected yet)",
+		censoredTuneNote(t.Censored),
 	}
 	if cfg.Settings.SyncPeriod == nil && strings.HasPrefix(set.Source, "kube-controller-manager defaults") {
 		var so SettingsInput
@@ -322,6 +325,17 @@ func tuneNotes(t *explain.Tune, res *tune.Result, set engine.Settings, cfg TuneC
 		notes = append(notes, "reconstructed: "+r)
 	}
 	return notes
+}
+
+// censoredTuneNote says what the recording tells of censored demand.
+func censoredTuneNote(c *explain.Censored) string {
+	if n := whatif.CensoredNote(c); n != "" {
+		return n
+	}
+	if c != nil && c.Source != "" && !strings.HasPrefix(c.Source, "not known") {
+		return "no censored demand: no ready pod ran at its CPU limit or was throttled in the period (" + c.Source + ")"
+	}
+	return "the recording holds no CPU limits or throttling series: where the pods ran at their limit the real demand may have been higher than recorded, so the time above the bound may be a lower bound, and nothing tells where"
 }
 
 func pct(f float64) string { return fmt.Sprintf("%.1f%%", f*100) }

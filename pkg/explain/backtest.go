@@ -37,6 +37,11 @@ type Backtest struct {
 	// Changes describes each change of the Changed path, in words.
 	Changes []string `json:"changes,omitempty"`
 
+	// Censored says where the recorded CPU usage was capped (pods at
+	// their CPU limit, or throttled), so that the demand may have been
+	// higher than recorded; absent when the source could not look.
+	Censored *Censored `json:"censored,omitempty"`
+
 	// Sources say where each recorded figure came from: the query and the
 	// number of series.
 	Sources []BacktestSource `json:"sources"`
@@ -122,6 +127,40 @@ type BoundTime struct {
 	// Worst is the longest continuous stretch above it, from WorstStart.
 	Worst      string     `json:"worst"`
 	WorstStart *time.Time `json:"worstStart,omitempty"`
+	// LowerBound is true when the period had stretches of censored demand
+	// (Backtest.Censored): the load there may have been higher than
+	// recorded, so the time above the bound may have been longer.
+	// CensoredTime is the part of Duration that fell in those stretches.
+	// Both absent when nothing was censored.
+	LowerBound   bool   `json:"lowerBound,omitempty"`
+	CensoredTime string `json:"censoredTime,omitempty"`
+}
+
+// Censored is where a recording's demand was censored: stretches of time
+// when at least one ready pod of the workload ran at its CPU limit or was
+// throttled, so that its usage is a lower bound of its demand.
+type Censored struct {
+	// Duration is the time in such stretches, Fraction its share of the
+	// period.
+	Duration string  `json:"duration"`
+	Fraction float64 `json:"fraction"`
+	// Source says what told it ("limits from kube-state-metrics,
+	// throttling from cAdvisor"), or why nothing could ("not known: no
+	// limits and no throttling series").
+	Source string `json:"source"`
+	// Stretches are the longest stretches (at most 20), oldest first;
+	// MoreStretches counts those left out.
+	Stretches     []CensoredStretch `json:"stretches"`
+	MoreStretches int               `json:"moreStretches,omitempty"`
+}
+
+// CensoredStretch is a maximal run of censored time.
+type CensoredStretch struct {
+	Start    time.Time `json:"start"`
+	End      time.Time `json:"end"`
+	Duration string    `json:"duration"`
+	// Pods is how many different ready pods were censored during it.
+	Pods int `json:"pods"`
 }
 
 // Lag is one load rise and how long the curve took to meet it.

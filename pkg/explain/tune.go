@@ -56,6 +56,10 @@ type Tune struct {
 	// Recommendation details the recommended candidate: its changes in
 	// words and the merge patch that applies it.
 	Recommendation *TuneRecommendation `json:"recommendation,omitempty"`
+	// Censored is where the recorded demand was censored (as in a
+	// backtest): there every candidate's time above the bound is a lower
+	// bound.
+	Censored *Censored `json:"censored,omitempty"`
 	// Notes state what the search assumed and what the recording cannot
 	// tell.
 	Notes []string `json:"notes"`

@@ -89,6 +89,7 @@ func benchScenario(f *fakeProm) Request {
 		f.onRange(q.memory(), during(c, far, end, func(t time.Time) float64 { return math.Round(2e8 + 1e7*math.Cos(seed+float64(t.Unix())/3600)) }))
 	}
 	f.onInstant(q.lastValue(ksmDeletion))
+	f.onInstant(q.limits()) // no CPU limit: no throttling read
 	f.onRange(q.probe(), during(nil, far, end, constant(40)))
 	f.onRange(q.replicas("Deployment", "web"), during(nil, far, end, constant(benchPods)))
 	return req

@@ -35,6 +35,9 @@ type podInfo struct {
 	// the order the containers came.
 	requests   map[string]map[string]int64
 	containers []string
+	// cpuLimits are container → CPU limit (millicores), for the
+	// containers that have one.
+	cpuLimits map[string]int64
 }
 
 // runs are stretches of instants with one value, as a series' points come
@@ -194,6 +197,35 @@ func (rd *reader) readPodFacts(ctx context.Context, pods *podSet, end time.Time)
 		}
 	}
 	rd.rec.Sources = append(rd.rec.Sources, recording.Source{What: "container requests (kube-state-metrics)", Query: q, Series: len(v)})
+	return rd.readLimits(ctx, pods, end)
+}
+
+// readLimits reads the containers' CPU limits: what tells, with the
+// throttling, where the recorded usage was capped.
+func (rd *reader) readLimits(ctx context.Context, pods *podSet, end time.Time) error {
+	q := rd.q.limits()
+	v, w, err := rd.c.instant(ctx, "the containers' CPU limits", q, end)
+	rd.prog.Requests++
+	if err != nil {
+		return err
+	}
+	rd.warnings = append(rd.warnings, w...)
+	for _, s := range v {
+		p := pods.byName[string(s.Metric["pod"])]
+		container := string(s.Metric["container"])
+		if p == nil || container == "" || s.Value <= 0 {
+			continue
+		}
+		if p.cpuLimits == nil {
+			p.cpuLimits = map[string]int64{}
+		}
+		p.cpuLimits[container] = int64(math.Round(float64(s.Value) * 1000))
+		if !slices.Contains(p.containers, container) {
+			p.containers = append(p.containers, container)
+		}
+	}
+	rd.rec.LimitsFrom = recording.LimitsKubeStateMetrics
+	rd.rec.Sources = append(rd.rec.Sources, recording.Source{What: "container CPU limits (kube-state-metrics)", Query: q, Series: len(v)})
 	return nil
 }
 
@@ -467,7 +499,14 @@ func (rd *reader) containersOf(info *podInfo, lp *corev1.Pod, owner string, temp
 	if info != nil && len(info.containers) > 0 {
 		out := make([]recording.Container, 0, len(info.containers))
 		for _, c := range info.containers {
-			out = append(out, recording.Container{Name: c, Requests: info.requests[c]})
+			ct := recording.Container{Name: c, Requests: info.requests[c]}
+			if l, ok := info.cpuLimits[c]; ok {
+				ct.Limits = map[string]int64{"cpu": l}
+			}
+			if ct.Requests == nil {
+				ct.Requests = map[string]int64{}
+			}
+			out = append(out, ct)
 		}
 		return out
 	}
@@ -496,7 +535,11 @@ func fromSpec(cs []corev1.Container) []recording.Container {
 		if q, ok := c.Resources.Requests[corev1.ResourceMemory]; ok {
 			req["memory"] = q.Value()
 		}
-		out = append(out, recording.Container{Name: c.Name, Requests: req})
+		ct := recording.Container{Name: c.Name, Requests: req}
+		if q, ok := c.Resources.Limits[corev1.ResourceCPU]; ok && !q.IsZero() {
+			ct.Limits = map[string]int64{"cpu": q.MilliValue()}
+		}
+		out = append(out, ct)
 	}
 	return out
 }

@@ -33,6 +33,16 @@ const (
 	staleLookback = 5 * time.Minute
 )
 
+// What tells where the recorded CPU usage was capped (censored demand):
+// kube-state-metrics' CPU limits, and the kubelet's CFS counters of a
+// container with a limit (the periods it ran in, and those in which it
+// used up its quota and waited).
+const (
+	ksmLimits       = "kube_pod_container_resource_limits"
+	metricThrottled = "container_cpu_cfs_throttled_periods_total"
+	metricPeriods   = "container_cpu_cfs_periods_total"
+)
+
 // suffixAlphabet is the alphabet of the 5 random characters the API server
 // appends to a generateName (k8s.io/apiserver's name generator): no vowels,
 // so a pod of ReplicaSet "web-5d4" never looks like one of "web-api-...".
@@ -234,6 +244,26 @@ func (q *queries) lastValue(metric string) string {
 func (q *queries) requests() string {
 	return fmt.Sprintf("max by (pod, container, resource) (last_over_time(%s[%s]))",
 		q.podSel(ksmRequests, `resource=~"cpu|memory"`), promDuration(q.period))
+}
+
+// limits are the containers' CPU limits; a container without one has no
+// series. A query of its own rather than folded into requests' (one
+// selector over both names with __name__=~): whether a store keeps the
+// metric name through last_over_time differs between stores and versions,
+// and without it the two would collide.
+func (q *queries) limits() string {
+	return fmt.Sprintf("max by (pod, container) (last_over_time(%s[%s]))",
+		q.podSel(ksmLimits, `resource="cpu"`), promDuration(q.period))
+}
+
+// throttled is the share of each container's CFS periods throttled over
+// the window before each instant, read with the usage's offset so that
+// both speak of the same span. A container that did not run in the window
+// (no periods) has no value there: 0/0 is NaN, which reads as no sample.
+func (q *queries) throttled(window time.Duration) string {
+	w := promDuration(window)
+	return fmt.Sprintf("max by (pod, container) (rate(%s[%s]%s) / rate(%s[%s]%s))",
+		q.containerSel(metricThrottled), w, q.offset(), q.containerSel(metricPeriods), w, q.offset())
 }
 
 // replicas is the workload's spec.replicas, by kind; "" when

@@ -257,6 +257,9 @@ func (rd *reader) read(ctx context.Context) error {
 	if err := rd.readPods(ctx, st); err != nil {
 		return err
 	}
+	if err := rd.readThrottling(ctx, st); err != nil {
+		return err
+	}
 	return rd.checkData(ctx)
 }
 
@@ -492,6 +495,74 @@ func (rd *reader) readPods(ctx context.Context, st *readState) error {
 	return nil
 }
 
+// readThrottling is step 4's last read: the share of each container's CFS
+// periods throttled, which with the CPU limits tells where the recorded
+// usage was capped (recording.Censor). Only a container with a CPU limit
+// can be throttled, so without one the read is left out. The store may
+// not have the series (a kubelet's /metrics/resource has no CFS counters):
+// that is no error, and neither is a query the store refuses, since the
+// backtest does not need it; the warning says so.
+func (rd *reader) readThrottling(ctx context.Context, st *readState) error {
+	if rd.rec.LimitsFrom == "" {
+		rd.rec.LimitsFrom = recording.LimitsSpecs
+	}
+	limited := false
+	for i := range rd.rec.Pods {
+		for _, c := range rd.rec.Pods[i].Containers {
+			limited = limited || c.Limits["cpu"] > 0
+		}
+	}
+	if !limited {
+		return nil
+	}
+	// The window is the metrics resolution (twice the sample lag), and at
+	// least two scrapes, which a rate needs.
+	q := rd.q.throttled(max(2*rd.req.SampleLag, 2*rd.rec.SampleWindow))
+	throttling := map[string]map[string]*recording.Series{}
+	rd.prog.Total += int64(rd.req.Len)
+	kept, _, err := rd.readRange(ctx, "cpu throttling", q, false, func(m model.Metric) func(int, float64) {
+		pod, container := string(m["pod"]), string(m["container"])
+		if pod == "" || container == "" || !st.match.Match(pod) {
+			return nil
+		}
+		byC := throttling[pod]
+		if byC == nil {
+			byC = map[string]*recording.Series{}
+			throttling[strings.Clone(pod)] = byC
+		}
+		// A long period comes in pieces: each piece's series goes on
+		// the one the pieces before began.
+		s := byC[container]
+		if s == nil {
+			s = &recording.Series{}
+			byC[strings.Clone(container)] = s
+		}
+		return func(k int, v float64) {
+			if !math.IsNaN(v) {
+				rd.set(s, k, v)
+			}
+		}
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return err
+		}
+		rd.warnings = append(rd.warnings, fmt.Sprintf("cpu throttling not read (censored demand is told by the CPU limits alone): %v", err))
+		return nil
+	}
+	rd.rec.Sources = append(rd.rec.Sources, recording.Source{What: "cpu throttling (cAdvisor)", Query: q, Series: kept})
+	for _, byC := range throttling {
+		for _, s := range byC {
+			fitSeries(s)
+		}
+	}
+	if kept > 0 {
+		rd.rec.Throttling = throttling
+		rd.rec.ThrottlingFrom = recording.ThrottlingCAdvisor
+	}
+	return nil
+}
+
 // checkData is step 5: what the store did not have.
 func (rd *reader) checkData(ctx context.Context) error {
 	for i := range rd.rec.Metrics {
@@ -562,19 +633,7 @@ func (rd *reader) add(s *recording.Series, k int, v float64) {
 // trim copies the series that hold much more room than values into
 // exact ones, and drops the NaN tail a series may end with.
 func (rd *reader) trim() {
-	fit := func(s *recording.Series) {
-		if s == nil {
-			return
-		}
-		end := len(s.Values)
-		for end > 0 && math.IsNaN(s.Values[end-1]) {
-			end--
-		}
-		s.Values = s.Values[:end]
-		if cap(s.Values) > len(s.Values)+len(s.Values)/4+64 {
-			s.Values = slices.Clone(s.Values)
-		}
-	}
+	fit := fitSeries
 	for i := range rd.rec.Metrics {
 		m := &rd.rec.Metrics[i]
 		fit(m.Total)
@@ -583,6 +642,22 @@ func (rd *reader) trim() {
 				fit(s)
 			}
 		}
+	}
+}
+
+// fitSeries drops a series' NaN tail and copies it into an exact one when
+// it holds much more room than values.
+func fitSeries(s *recording.Series) {
+	if s == nil {
+		return
+	}
+	end := len(s.Values)
+	for end > 0 && math.IsNaN(s.Values[end-1]) {
+		end--
+	}
+	s.Values = s.Values[:end]
+	if cap(s.Values) > len(s.Values)+len(s.Values)/4+64 {
+		s.Values = slices.Clone(s.Values)
 	}
 }
 

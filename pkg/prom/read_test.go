@@ -6,6 +6,7 @@ package prom
 import (
 	"context"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -102,6 +103,8 @@ func TestQueryText(t *testing.T) {
 		{q.ready(), `max by (pod) (kube_pod_status_ready` + sel + `,condition="true"})`},
 		{q.lastValue(ksmCreated), `max by (pod) (last_over_time(kube_pod_created` + sel + `}[1h4m45s]))`},
 		{q.requests(), `max by (pod, container, resource) (last_over_time(kube_pod_container_resource_requests` + sel + `,resource=~"cpu|memory"}[1h4m45s]))`},
+		{q.limits(), `max by (pod, container) (last_over_time(kube_pod_container_resource_limits` + sel + `,resource="cpu"}[1h4m45s]))`},
+		{q.throttled(30 * time.Second), `max by (pod, container) (rate(container_cpu_cfs_throttled_periods_total` + csel + `[30s]) / rate(container_cpu_cfs_periods_total` + csel + `[30s]))`},
 		{q.replicas("Deployment", "web"), `max(kube_deployment_spec_replicas{namespace="shop",deployment="web"})`},
 		{q.replicas("StatefulSet", "db"), `max(kube_statefulset_replicas{namespace="shop",statefulset="db"})`},
 		{q.replicas("ReplicaSet", "web-5d4f8"), `max(kube_replicaset_spec_replicas{namespace="shop",replicaset="web-5d4f8"})`},
@@ -222,6 +225,8 @@ func ksmScenario(f *fakeProm, req Request) {
 		req3(old, "app", "cpu", 0.25), req3(old, "app", "memory", 268435456),
 		req3(keep, "app", "cpu", 0.2), req3(keep, "app", "memory", 268435456), req3(keep, "sidecar", "cpu", 0.05),
 		req3(late, "app", "cpu", 0.2), req3(late, "app", "memory", 268435456))
+	// No container has a CPU limit (TestReadLimitsAndThrottling adds some).
+	f.onInstant(q.limits())
 	f.onRange(q.probe(), during(nil, far, at("2h"), constant(40)))
 	f.onRange(q.cpu(),
 		during(lbl("pod", old, "container", "app"), far, at("20m"), constant(0.3)),
@@ -319,7 +324,12 @@ func TestReadWithKubeStateMetrics(t *testing.T) {
 			t.Errorf("cpu source = %+v (5 returned, one foreign)", s)
 		}
 	}
-	if last.Done != last.Total || last.Total != 4*240 || last.Requests != 11 {
+	if rec.LimitsFrom != recording.LimitsKubeStateMetrics || rec.Throttling != nil || rec.ThrottlingFrom != "" || old.Containers[0].Limits != nil {
+		t.Errorf("limits from %q, throttling from %q: %v", rec.LimitsFrom, rec.ThrottlingFrom, rec.Throttling)
+	}
+	// 12 requests: the limits' instant query, and no throttling read
+	// (without a CPU limit nothing is throttled).
+	if last.Done != last.Total || last.Total != 4*240 || last.Requests != 12 {
 		t.Errorf("last progress = %+v", last)
 	}
 }
@@ -391,6 +401,11 @@ func TestReadWithoutKubeStateMetrics(t *testing.T) {
 	if rec.Replicas.Source != recording.SourceNone {
 		t.Errorf("replicas = %+v", rec.Replicas)
 	}
+	// Without kube-state-metrics the limits are the specs' (none here: no
+	// throttling read).
+	if rec.LimitsFrom != recording.LimitsSpecs || rec.ThrottlingFrom != "" {
+		t.Errorf("limits from %q, throttling from %q", rec.LimitsFrom, rec.ThrottlingFrom)
+	}
 	notes := strings.Join(rec.Reconstructed, "\n")
 	for _, want := range []string{"without kube-state-metrics", "1 of 3 pods: exist from their first to their last fresh usage sample", "1 of 3 pods: ready from their first usage sample", "1 of 3 pods: requests from their ReplicaSet's live pod template", "live pods without a sample"} {
 		if !strings.Contains(notes, want) {
@@ -434,4 +449,135 @@ func equalReady(a, b []recording.ReadyChange) bool {
 		}
 	}
 	return true
+}
+
+// TestReadLimitsAndThrottling reads ksmScenario with CPU limits: the old
+// pod's app at its 300m limit while it is ready (until its deletion
+// began at 19m30s), the kept pod's app throttled in 30% of its periods
+// from 20m to 25m (far below its limit), the late pod's app never at its
+// limit and without CFS periods for a while (0/0: no value).
+func TestReadLimitsAndThrottling(t *testing.T) {
+	f, srv := newFakeProm(t)
+	req := baseRequest()
+	ksmScenario(f, req)
+	q := queriesFor(req, "web-5d4f8", "web-7c9bb")
+	old, keep, late := "web-7c9bb-d2f4g", "web-5d4f8-k2x9p", "web-5d4f8-h7q4m"
+	far := t0.Add(-24 * time.Hour)
+	lim := func(pod, c string, v float64) fakeSeries {
+		return during(lbl("pod", pod, "container", c), far, at("2h"), constant(v))
+	}
+	f.onInstant(q.limits(), lim(old, "app", 0.3), lim(keep, "app", 1), lim(late, "app", 1), lim("web-zzzzz", "app", 1))
+	// The usage's scrape interval is 15 s, the sample lag 0: the window is
+	// two scrapes.
+	f.onRange(q.throttled(30*time.Second),
+		during(lbl("pod", keep, "container", "app"), far, at("2h"), func(t time.Time) float64 {
+			if !t.Before(at("20m")) && t.Before(at("25m")) {
+				return 0.3
+			}
+			return 0.01
+		}),
+		during(lbl("pod", late, "container", "app"), at("12m15s"), at("2h"), func(t time.Time) float64 {
+			if t.Before(at("40m")) {
+				return math.NaN()
+			}
+			return 0
+		}),
+		during(lbl("pod", "web-api-6b7c8-bbbbb", "container", "app"), far, at("2h"), constant(1))) // foreign
+	var last Progress
+	req.Progress = func(p Progress) { last = p }
+	rec, err := newTestClient(t, srv.URL).Read(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]*recording.Pod{}
+	for i := range rec.Pods {
+		byName[rec.Pods[i].Name] = &rec.Pods[i]
+	}
+	if c := byName[old].Containers; len(c) != 1 || c[0].Limits["cpu"] != 300 || c[0].Requests["cpu"] != 250 {
+		t.Errorf("old pod's containers = %+v", c)
+	}
+	if c := byName[keep].Containers; len(c) != 2 || c[0].Limits["cpu"] != 1000 || c[1].Name != "sidecar" || c[1].Limits != nil {
+		t.Errorf("kept pod's containers = %+v", c)
+	}
+	if rec.LimitsFrom != recording.LimitsKubeStateMetrics || rec.ThrottlingFrom != recording.ThrottlingCAdvisor || len(rec.Throttling) != 2 {
+		t.Fatalf("limits from %q, throttling from %q: %v", rec.LimitsFrom, rec.ThrottlingFrom, rec.Throttling)
+	}
+	if v, ok := rec.Throttling[keep]["app"].At(85); !ok || v != 0.3 {
+		t.Errorf("kept pod's throttling at 14:21:15 = %v %v", v, ok)
+	}
+	if _, ok := rec.Throttling[late]["app"].At(100); ok {
+		t.Error("the late pod has a throttling value without CFS periods")
+	}
+	if v, ok := rec.Throttling[late]["app"].At(200); !ok || v != 0 {
+		t.Errorf("late pod's throttling at 14:50 = %v %v", v, ok)
+	}
+	found := false
+	for _, s := range rec.Sources {
+		if s.What == "cpu throttling (cAdvisor)" {
+			found = s.Series == 2 && s.Query == q.throttled(30*time.Second)
+		}
+	}
+	if !found {
+		t.Errorf("sources = %+v", rec.Sources)
+	}
+	// One more instant query (the limits) and one range read (240
+	// instants fit one request).
+	if last.Done != last.Total || last.Total != 5*240 || last.Requests != 13 {
+		t.Errorf("last progress = %+v", last)
+	}
+	c := rec.Censor(0)
+	want := []recording.CensoredStretch{{From: 0, To: 77, Pods: 1}, {From: 80, To: 99, Pods: 1}}
+	if !c.Limits || !c.Throttling || len(c.Stretches) != 2 || c.Stretches[0] != want[0] || c.Stretches[1] != want[1] {
+		t.Errorf("censoring = %+v, want stretches %+v", c, want)
+	}
+	// Read in pieces of 100 instants, the series are the same.
+	req.MaxPoints = 100
+	pieces, err := newTestClient(t, srv.URL).Read(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(seriesValues(pieces.Throttling), seriesValues(rec.Throttling)) {
+		t.Errorf("throttling read in pieces differs:\n%v\n%v", seriesValues(pieces.Throttling), seriesValues(rec.Throttling))
+	}
+}
+
+// seriesValues lists series by pod/container, each as its values from
+// instant 0 (NaN as -1, so that equal series compare equal).
+func seriesValues(m map[string]map[string]*recording.Series) map[string][]float64 {
+	out := map[string][]float64{}
+	for pod, byC := range m {
+		for c, s := range byC {
+			var vs []float64
+			for k := 0; k < s.First+len(s.Values); k++ {
+				v, ok := s.At(k)
+				if !ok {
+					v = -1
+				}
+				vs = append(vs, v)
+			}
+			out[pod+"/"+c] = vs
+		}
+	}
+	return out
+}
+
+// TestReadThrottlingRefused: a store that refuses the throttling query
+// still gives the recording, with a warning, censored by the limits alone.
+func TestReadThrottlingRefused(t *testing.T) {
+	f, srv := newFakeProm(t)
+	req := baseRequest()
+	ksmScenario(f, req)
+	q := queriesFor(req, "web-5d4f8", "web-7c9bb")
+	f.onInstant(q.limits(), during(lbl("pod", "web-5d4f8-k2x9p", "container", "app"), t0.Add(-time.Hour), at("2h"), constant(0.5)))
+	f.fail[q.throttled(30*time.Second)] = fakeFailure{code: 422, errorType: "execution", msg: "unknown function"}
+	rec, err := newTestClient(t, srv.URL).Read(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Throttling != nil || rec.ThrottlingFrom != "" || !strings.Contains(strings.Join(rec.Warnings, "\n"), "cpu throttling not read") {
+		t.Errorf("throttling %v from %q, warnings %q", rec.Throttling, rec.ThrottlingFrom, rec.Warnings)
+	}
+	if c := rec.Censor(0); !c.Limits || c.Throttling {
+		t.Errorf("censoring = %+v", c)
+	}
 }

@@ -60,6 +60,18 @@ type Recording struct {
 	// really was.
 	Replicas ReplicaHistory
 
+	// Throttling holds, per pod and container, the share (0 to 1) of the
+	// container's CFS periods that were throttled in the window of each
+	// instant; nil when the source has no throttling series.
+	Throttling map[string]map[string]*Series
+	// LimitsFrom says where the source looked for the containers' CPU
+	// limits (LimitsKubeStateMetrics, LimitsSpecs), ThrottlingFrom where
+	// the throttling series came from (ThrottlingCAdvisor); both "" when it
+	// did not look (Censor then tells nothing, and a backtest says nothing
+	// of censored demand).
+	LimitsFrom     string
+	ThrottlingFrom string
+
 	// Sources say where each figure came from: the query, the series.
 	Sources []Source
 	// Reconstructed lists what was inferred rather than read (a pod's
@@ -124,11 +136,14 @@ const (
 	PhaseUnknown   = "Unknown"
 )
 
-// Container is one container of a pod with its requests, in milli-units
-// for cpu (millicores) and units for memory (bytes).
+// Container is one container of a pod with its requests and limits, in
+// milli-units for cpu (millicores) and units for memory (bytes).
 type Container struct {
 	Name     string
 	Requests map[string]int64
+	// Limits are the container's limits, when known (only "cpu" is read:
+	// see Censor); a resource without one is absent.
+	Limits map[string]int64
 }
 
 // Metric is one metric's recorded values.
@@ -354,6 +369,14 @@ func (r *Recording) Validate() error {
 	for j := 1; j < len(r.Replicas.Changes); j++ {
 		if r.Replicas.Changes[j].At.Before(r.Replicas.Changes[j-1].At) {
 			return fmt.Errorf("recorded load of %s: the replica changes are out of order", r.Workload)
+		}
+	}
+	for pod, byC := range r.Throttling {
+		for c, s := range byC {
+			if s != nil && (s.First < 0 || s.First+len(s.Values) > r.Len) {
+				return fmt.Errorf("recorded load of %s: the throttling series of %s/%s spans instants %d..%d outside 0..%d",
+					r.Workload, pod, c, s.First, s.First+len(s.Values)-1, r.Len-1)
+			}
 		}
 	}
 	for i := range r.Metrics {

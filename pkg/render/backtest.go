@@ -35,6 +35,9 @@ func (v *whatifView) backtest(wi *explain.WhatIf) {
 	v.backtestChart(bt, paths)
 	v.line("")
 	v.backtestSummary(paths)
+	if l := censoredLine(bt.Censored, bt.End.Sub(bt.Start)); l != "" {
+		v.line("  " + v.paint(func(t *theme) lipgloss.Style { return t.warn }, l))
+	}
 	v.line("")
 	v.line(v.paint(func(t *theme) lipgloss.Style { return t.head }, "Rescales"))
 	tb := &table{}

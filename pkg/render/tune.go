@@ -82,6 +82,9 @@ func writeTune(w io.Writer, t *explain.Tune) error {
 	for _, l := range tb.lines() {
 		line("  " + l)
 	}
+	if l := censoredLine(t.Censored, t.End.Sub(t.Start)); l != "" {
+		line("  " + l)
+	}
 	line("")
 	if r := t.Recommendation; r != nil && rec != nil {
 		if len(r.Changes) == 0 {

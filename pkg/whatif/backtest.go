@@ -43,6 +43,10 @@ type BacktestOptions struct {
 	// Bounds are the service bounds of the HPA's metrics (DefaultBound
 	// for a metric without one).
 	Bounds []Bound
+	// Censoring marks where the recorded demand was censored, from Start
+	// on (Recording.Censor); nil marks it. Tune marks the recording once
+	// (BacktestResult.Censoring) and passes it to every candidate.
+	Censoring *recording.Censoring
 }
 
 // WarmUp is how long before a period a replay must begin so that the
@@ -66,6 +70,9 @@ type BacktestResult struct {
 	// AsIs and Changed are the decisions of the last sync of each replay
 	// (Changed is AsIs without changes).
 	AsIs, Changed *explain.Decision
+	// Censoring is the marking of the recording's censored demand over
+	// the period.
+	Censoring *recording.Censoring
 }
 
 // Backtest replays the controller over a recording, once with the HPA of
@@ -93,7 +100,11 @@ func Backtest(snap *engine.Snapshot, rec *recording.Recording, set engine.Settin
 	for _, s := range rec.Sources {
 		bt.Sources = append(bt.Sources, explain.BacktestSource{What: s.What, Query: s.Query, Series: s.Series})
 	}
+	bt.Censored = censoredSummary(rec, opts.Censoring, first)
 	bt.Notes = backtestNotes(rec, opts)
+	if n := CensoredNote(bt.Censored); n != "" {
+		bt.Notes = append(bt.Notes, n)
+	}
 
 	asIs, err := newReplayPath("as-is", snap, snap.HPA, rec, set, opts)
 	if err != nil {
@@ -141,12 +152,14 @@ func Backtest(snap *engine.Snapshot, rec *recording.Recording, set engine.Settin
 	acc := make([]*summer, len(paths))
 	for i := range paths {
 		acc[i] = newSummer(rec, first)
+		acc[i].censored = opts.Censoring
 	}
 	forced, err := newReplayPath("actual", snap, snap.HPA, rec, set, opts)
 	if err != nil {
 		return nil, err
 	}
 	actual := newSummer(rec, first)
+	actual.censored = opts.Censoring
 	for k := first; k < rec.Len; k++ {
 		for i := range paths {
 			o := &outcomes[i][k-first]
@@ -187,7 +200,7 @@ func Backtest(snap *engine.Snapshot, rec *recording.Recording, set engine.Settin
 		ch := acc[1].path("changed", "replay")
 		bt.Changed = &ch
 	}
-	res := &BacktestResult{Backtest: bt, Projection: proj, AsIs: paths[0].last, Changed: projected.last}
+	res := &BacktestResult{Backtest: bt, Projection: proj, AsIs: paths[0].last, Changed: projected.last, Censoring: opts.Censoring}
 	return res, nil
 }
 
@@ -207,6 +220,9 @@ func prepare(rec *recording.Recording, opts BacktestOptions) (int, BacktestOptio
 	first := 0
 	for first < rec.Len-1 && rec.Instant(first).Before(opts.Start) {
 		first++
+	}
+	if opts.Censoring == nil {
+		opts.Censoring = rec.Censor(first)
 	}
 	return first, estimateDelays(rec, opts), nil
 }
@@ -233,6 +249,7 @@ func ReplayHPA(snap *engine.Snapshot, rec *recording.Recording, set engine.Setti
 		return nil, err
 	}
 	acc := newSummer(rec, first)
+	acc.censored = opts.Censoring
 	for k := first; k < rec.Len; k++ {
 		o := &outcomes[k-first]
 		acc.add(k, o.after(), o)

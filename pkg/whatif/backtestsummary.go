@@ -39,6 +39,10 @@ type summer struct {
 	bounds   []string
 	cpuMilli int64
 	memBytes int64
+	// censored marks the instants of censored demand; overCensored is each
+	// metric's time above its bound at them.
+	censored     *recording.Censoring
+	overCensored []time.Duration
 }
 
 func newSummer(rec *recording.Recording, first int) *summer {
@@ -47,6 +51,7 @@ func newSummer(rec *recording.Recording, first int) *summer {
 		rec: rec, first: first, above: make([]time.Duration, n),
 		beyond: make([]time.Duration, n), over: make([]time.Duration, n), failed: make([]time.Duration, n),
 		overFrom: make([]*time.Time, n), worst: make([]time.Duration, n), worstAt: make([]time.Time, n),
+		overCensored: make([]time.Duration, n),
 	}
 }
 
@@ -99,6 +104,9 @@ func (s *summer) add(k int, n int32, o *syncOutcome) {
 		switch {
 		case o.over&bit != 0:
 			s.over[i] += step
+			if s.censored.At(k) {
+				s.overCensored[i] += step
+			}
 			if s.overFrom[i] == nil {
 				at := t
 				s.overFrom[i] = &at
@@ -247,6 +255,7 @@ func (s *summer) measures(sum *explain.PathSummary, period time.Duration) {
 			at := s.worstAt[i]
 			bt.WorstStart = &at
 		}
+		s.markCensored(&bt, i)
 		sum.AboveBound = append(sum.AboveBound, bt)
 	}
 	sum.Lags = s.lags
