@@ -184,7 +184,8 @@ func TestHistoryBacktest(t *testing.T) {
 
 	// Tune over A's recording; its recommendation goes to C, whose run of
 	// the same pattern goes on while A's and B's replays are checked.
-	tuneDoc, tunedRun := tuneAndRun(t, a, tuned, start, end)
+	promService := a.prometheusService()
+	tuneDoc, tunedRun := tuneAndRun(t, a, promService, tuned, start, end)
 
 	// The backtest of A, as it is and with B's behavior.
 	dir := t.TempDir()
@@ -223,7 +224,6 @@ func TestHistoryBacktest(t *testing.T) {
 	// The same backtest with Prometheus behind the API server's service
 	// proxy (--prometheus NAMESPACE/SERVICE:PORT, the kubeconfig's
 	// credentials): the same queries, the same answers, the same replay.
-	promService := a.prometheusService()
 	svcArgs := append([]string{}, args...)
 	for i := range svcArgs {
 		if svcArgs[i] == "--prometheus" {

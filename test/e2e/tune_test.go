@@ -27,11 +27,12 @@ type tunedRunResult struct {
 	start, end time.Time
 }
 
-// tuneAndRun runs tune over run A's period (start to end) in namespace a,
+// tuneAndRun runs tune over run A's period (start to end) in namespace a
+// (directly and through promService, the service proxy to Prometheus),
 // applies the emitted patch to the tuned run's HPA (A's until then), lets
 // its controller settle on it, and starts the same load pattern there. It
 // returns tune's document and a function that waits for the run's end.
-func tuneAndRun(t *testing.T, a *scenario, tuned *histRun, start, end time.Time) (*explain.Tune, func() tunedRunResult) {
+func tuneAndRun(t *testing.T, a *scenario, promService string, tuned *histRun, start, end time.Time) (*explain.Tune, func() tunedRunResult) {
 	t.Helper()
 	args := []string{
 		"tune", "web", "-n", a.ns, "--kubeconfig", env.kubeconfig,
@@ -57,6 +58,30 @@ func tuneAndRun(t *testing.T, a *scenario, tuned *histRun, start, end time.Time)
 	rec := doc.Candidates[doc.Recommended]
 	t.Logf("tune: reference (A as-is) %.3f pod-hours, risk %.3f; recommendation %v: %.3f pod-hours, risk %.3f; changes %q",
 		doc.Reference.PodHours, doc.Reference.Risk, rec.Values, rec.Figures.PodHours, rec.Figures.Risk, doc.Recommendation.Changes)
+
+	// The same tune with Prometheus behind the API server's service
+	// proxy: the same document but for the source it names.
+	viaProxy := slices.Clone(args)
+	viaProxy[slices.Index(viaProxy, "--prometheus")+1] = promService
+	if pout := inProcess(append(viaProxy, "-o", "json")); pout.code != 0 {
+		t.Errorf("tune --prometheus %s (the service proxy) exited %d:\n%s", promService, pout.code, pout.stderr)
+	} else {
+		var pdoc explain.Tune
+		if err := json.Unmarshal(pout.stdout, &pdoc); err != nil {
+			t.Fatalf("tune through the service proxy: %v", err)
+		}
+		t.Logf("tune through the service proxy: source %s", pdoc.Source)
+		pdoc.Source = doc.Source
+		if g, w := jsonString(pdoc), jsonString(doc); g != w {
+			t.Errorf("tune through the service proxy differs from the direct read:\n%.3000s\nwant\n%.3000s", g, w)
+		}
+	}
+	// What a user reads (kept in the log for docs/tune.md).
+	if text := inProcess(slices.Clone(args)); text.code != 0 {
+		t.Errorf("tune's text view exited %d:\n%s", text.code, text.stderr)
+	} else {
+		t.Logf("tune's text view:\n%s", text.stdout)
+	}
 
 	// The patch a user applies: what --emit patch prints.
 	emitted := inProcess(append(slices.Clone(args), "--emit", "patch"))
