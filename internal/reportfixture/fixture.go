@@ -145,7 +145,7 @@ func Tune() report.Tune {
 		Saving:  1.45, SavingFraction: 0.08,
 	}
 	t.Notes = []string{
-		"11 of the grid's 15 settings replayed, each over the whole period, sync by sync, by the same replay as a backtest (1 refinement rounds after the first)",
+		"12 of the grid's 15 settings replayed, each over the whole period, sync by sync, by the same replay as a backtest (1 refinement rounds after the first)",
 		"load model constant-total: a candidate that runs another number of pods than the workload really had shares the recorded total load over its ready pods",
 	}
 	return report.Tune{
