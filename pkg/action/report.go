@@ -52,8 +52,12 @@ func tuneReport(cfg TuneConfig, hpa *autoscalingv2.HorizontalPodAutoscaler, rec 
 		}
 		c := &res.Candidates[i]
 		path, ok := c.Figures.Detail.(*explain.BacktestPath)
-		if c.Err != "" || !ok {
+		switch {
+		case c.Err != "":
 			warnings = append(warnings, fmt.Sprintf("%s %d: that candidate could not be replayed (%s); the report leaves it out", flag, i, c.Err))
+			continue
+		case !ok:
+			warnings = append(warnings, fmt.Sprintf("%s %d: the search kept no curve of that candidate; the report leaves it out", flag, i))
 			continue
 		}
 		r.Picked = append(r.Picked, PickedCurve{Index: i, Replicas: path.Replicas})

@@ -17,6 +17,7 @@ import (
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/recording"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/tune"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/whatif"
 )
 
@@ -130,5 +131,34 @@ func TestReportOptionsChecks(t *testing.T) {
 	p, err := w.Plan(src, "web", SettingsOverrides{})
 	if err != nil || p.Backtest == nil || !p.Backtest.Report {
 		t.Errorf("whatif --since 1h --report r.html: %+v, %v", p, err)
+	}
+}
+
+// A picked candidate's curve comes from the search's own replay; a pick
+// beyond the candidates, of a failed one or of one whose curve was not
+// kept is a warning, and the report goes on without it.
+func TestTuneReportPicks(t *testing.T) {
+	start := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+	curve := []explain.ReplicaPoint{{Time: start, Replicas: 3}, {Time: start.Add(time.Minute), Replicas: 5}}
+	res := &tune.Result{Candidates: []tune.Candidate{
+		{Figures: tune.Figures{Detail: &explain.BacktestPath{Replicas: curve}}},
+		{Err: "invalid"},
+		{Figures: tune.Figures{}},
+	}}
+	rec := &recording.Recording{Start: start, Step: time.Minute, Len: 2}
+	hpa := &autoscalingv2.HorizontalPodAutoscaler{}
+	bt := &explain.Backtest{Start: start}
+	r, warnings := tuneReport(TuneConfig{Report: true, ReportCandidates: []int{2, 0, 1, 9}}, hpa, rec, nil, res, bt, []string{"earlier"})
+	if len(r.Picked) != 1 || r.Picked[0].Index != 0 || len(r.Picked[0].Replicas) != 2 || r.Picked[0].Replicas[1].Replicas != 5 {
+		t.Errorf("picked %+v, want candidate 0's curve alone", r.Picked)
+	}
+	want := []string{
+		"earlier",
+		"--report-candidate 2: the search kept no curve of that candidate; the report leaves it out",
+		"--report-candidate 1: that candidate could not be replayed (invalid); the report leaves it out",
+		"--report-candidate 9: only 3 candidates were replayed (0 to 2); the report leaves it out",
+	}
+	if strings.Join(warnings, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(warnings, "\n"), strings.Join(want, "\n"))
 	}
 }
