@@ -44,7 +44,7 @@ func TestWriteReport(t *testing.T) {
 	}
 
 	missing := filepath.Join(dir, "no", "r.html")
-	err = writeReport(missing, func(w io.Writer) error { return nil })
+	err = writeReport(missing, func(io.Writer) error { return nil })
 	if err == nil || err.Error() != "--report "+missing+": no such file or directory" || strings.Contains(err.Error(), "\n") {
 		t.Errorf("a missing directory: %v", err)
 	}

@@ -121,7 +121,8 @@ func pages() []page {
 			write: func(w io.Writer) error { return report.WriteTune(w, reportfixture.Tune()) },
 			charts: []chart{
 				// recorded load, target, bound (and the legend's three)
-				{"chart-load-0", 6, 0}, {"chart-load-1", 6, 0},
+				{"chart-load-0", 6, 0},
+				{"chart-load-1", 6, 0},
 				// actual, as-is, recommended, #1 (and the legend's four)
 				{"chart-replicas", 8, 0},
 				// the frontier's line; eleven candidates, the current,
@@ -137,7 +138,8 @@ func pages() []page {
 			name:  "backtest",
 			write: func(w io.Writer) error { return report.WriteBacktest(w, reportfixture.Backtest()) },
 			charts: []chart{
-				{"chart-load-0", 6, 0}, {"chart-load-1", 6, 0},
+				{"chart-load-0", 6, 0},
+				{"chart-load-1", 6, 0},
 				// actual, as-is, with the changes
 				{"chart-replicas", 6, 0},
 			},

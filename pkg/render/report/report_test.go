@@ -6,6 +6,7 @@ package report_test
 import (
 	"bytes"
 	"encoding/xml"
+	"errors"
 	"flag"
 	"io"
 	"regexp"
@@ -57,14 +58,18 @@ func TestSelfContained(t *testing.T) {
 				t.Errorf("%s: the page holds %q", name, bad)
 			}
 		}
-		body := page[strings.Index(page, "<body>"):]
+		i := strings.Index(page, "<body>")
+		if i < 0 {
+			t.Fatalf("%s: no <body>", name)
+		}
+		body := page[i:]
 		body = strings.TrimSuffix(body, "</html>\n")
 		d := xml.NewDecoder(strings.NewReader(body))
 		d.Strict, d.Entity = true, xml.HTMLEntity
 		svgs := 0
 		for {
 			tok, err := d.Token()
-			if err == io.EOF {
+			if errors.Is(err, io.EOF) {
 				break
 			}
 			if err != nil {
@@ -91,8 +96,11 @@ func TestTuneContents(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := buf.String()
-	table := page[strings.Index(page, `<table id="candidates-table">`):]
-	table = table[:strings.Index(table, "</table>")]
+	i := strings.Index(page, `<table id="candidates-table">`)
+	if i < 0 {
+		t.Fatal("no candidates table")
+	}
+	table, _, _ := strings.Cut(page[i:], "</table>")
 	rows := regexp.MustCompile(`<tr[^>]*><td class="n">(\d+)</td>`).FindAllStringSubmatch(table, -1)
 	var got []string
 	for _, m := range rows {
