@@ -128,6 +128,11 @@ test-short: ## Run the main module's tests in -short mode
 	$(call section,go test -short ./...)
 	$(GO) test -short ./...
 
+.PHONY: test-browser
+test-browser: ## Load the HTML reports of tune and whatif --since in headless Chromium (test/browser; hack/test/chromium.sh installs Debian's chromium when missing); KUBECTL_HPA_UPDATE_SCREENSHOTS=1 rewrites docs/images/*-report.png
+	$(call section,browser test of the HTML reports (test/browser))
+	KUBECTL_HPA_CHROMIUM="$$(hack/test/chromium.sh)" $(GO) test -tags browser -count=1 ./test/browser/
+
 .PHONY: test-differential
 test-differential: ## Compare the engine with upstream's controller on random snapshots, per version in DIFF_VERSIONS (test/differential)
 	$(call section,differential test (test/differential) against $(DIFF_VERSIONS))

@@ -17,7 +17,8 @@
 #                            one, where they take under a minute)
 #   KEDA (nice 15)           KEDA's operator and adapter, for the keda phase
 #                            (started only when missing)
-#   beside (nice 19)         release-check-host and test-differential, started
+#   beside (nice 19)         release-check-host, test-differential and
+#                            test-browser (the HTML reports in Chromium), started
 #                            once the control plane is built, so the default
 #                            version's oracle finds its packages compiled
 #
@@ -99,14 +100,14 @@ section "e2e tools (the critical path: control plane, etcd, kwok, metrics-server
 
 urc=0
 if [ "$rc" = 0 ]; then
-	run_job beside 19 _output/test-beside.log release-check-host test-differential
+	run_job beside 19 _output/test-beside.log release-check-host test-differential test-browser
 	"$step" test-e2e "$make" --no-print-directory test-e2e || rc=$?
 	section "go test -race ./... (after the e2e suite)"
 	"$step" test-unit "$make" --no-print-directory test-unit || urc=$?
 else
 	echo "building the e2e tools failed: the e2e suite does not run" >&2
 	# The beside job still runs: its checks do not need the control plane.
-	run_job beside 19 _output/test-beside.log release-check-host test-differential
+	run_job beside 19 _output/test-beside.log release-check-host test-differential test-browser
 	"$step" test-unit "$make" --no-print-directory test-unit || urc=$?
 fi
 
@@ -122,7 +123,7 @@ wait_job() { # NAME LOG
 }
 crc=0 brc=0
 wait_job "checks: vet, verify-code-patterns, lint (nice 10)" _output/test-checks.log || crc=$?
-wait_job "beside the e2e suite: release-check-host, test-differential (nice 19)" _output/test-beside.log || brc=$?
+wait_job "beside the e2e suite: release-check-host, test-differential, test-browser (nice 19)" _output/test-beside.log || brc=$?
 if [ -f _output/keda-build.pid ] && kill -0 "$(cat _output/keda-build.pid)" 2>/dev/null; then
 	# Only when the keda phase did not run (it waits for the build).
 	wait "$(cat _output/keda-build.pid)" 2>/dev/null || true

@@ -328,8 +328,22 @@ var BacktestOptions = options.Options[WhatIfInput]{
 // BacktestRecordedOptions are the recorded load of a backtest.
 var BacktestRecordedOptions = options.Embed(RecordedOptions, func(in *WhatIfInput) *RecordedInput { return &in.Recorded })
 
+// ReportOptions write the HTML report of a tune or a backtest: one row,
+// which both inputs embed. No tool takes it: an MCP tool writing files on
+// the server's disk is not wanted, and the tool's result holds the figures.
+var ReportOptions = options.Options[ReportInput]{
+	{
+		Name: "report", CLIOnly: onlyFiles,
+		Help:  "Also write a self-contained HTML report to this file: charts of the load and the replicas over the period (tune's also cost against risk, and the candidates)",
+		Field: func(in *ReportInput) options.Value { return options.String(&in.File) },
+	},
+}
+
+// BacktestReportOptions are the report of a backtest.
+var BacktestReportOptions = options.Embed(ReportOptions, func(in *WhatIfInput) *ReportInput { return &in.Report })
+
 // WhatIfOptions are all of whatif's.
-var WhatIfOptions = concat(WhatIfLoadOptions, WhatIfHPAOptions, WhatIfProjectionOptions, WhatIfKEDAOptions, BacktestOptions, BacktestRecordedOptions)
+var WhatIfOptions = concat(WhatIfLoadOptions, WhatIfHPAOptions, WhatIfProjectionOptions, WhatIfKEDAOptions, BacktestOptions, BacktestRecordedOptions, BacktestReportOptions)
 
 // TuneOptions are tune's own options (hpa_tune's arguments); the recorded
 // load's are RecordedOptions'.
@@ -388,7 +402,14 @@ var TuneOptions = concat(options.Options[TuneInput]{
 		Desc:  "How long after its creation a pod has a metric sample, a duration; default: measured on the recorded pods",
 		Field: func(in *TuneInput) options.Value { return options.PlainDuration(&in.SampleDelay) },
 	},
-}, options.Embed(RecordedOptions, func(in *TuneInput) *RecordedInput { return &in.Recorded }))
+}, options.Embed(RecordedOptions, func(in *TuneInput) *RecordedInput { return &in.Recorded }),
+	options.Embed(ReportOptions, func(in *TuneInput) *ReportInput { return &in.Report }), options.Options[TuneInput]{
+		{
+			Name: "report-candidate", CLIOnly: onlyFiles,
+			Help:  "Candidates the --report draws besides the recommendation: their indices in -o json's candidates (the report's table shows them), comma-separated",
+			Field: func(in *TuneInput) options.Value { return options.CommaStrings(&in.ReportCandidates) },
+		},
+	})
 
 // MigrateOptions are migrate's flags; hpa_migrate_apply takes dry-run.
 var MigrateOptions = options.Options[MigrateInput]{

@@ -58,6 +58,9 @@ type BacktestConfig struct {
 	PodStartup  time.Duration
 	SampleDelay time.Duration
 	Load        RecordedLoad
+	// Report asks for the recorded load the HTML report draws
+	// (WhatIfResult.Loads).
+	Report bool
 }
 
 // ExplainAtConfig is an explain of a past sync.
@@ -110,7 +113,11 @@ func Backtest(ctx context.Context, cfg BacktestConfig) (*WhatIfResult, error) {
 		APIVersion: explain.APIVersion, Kind: explain.KindWhatIf, Changes: changes,
 		Before: res.AsIs, After: res.Changed, Projection: res.Projection, Backtest: res.Backtest,
 	}
-	return &WhatIfResult{WhatIf: w, Settings: in.settings, Warnings: append(in.warnings, rec.Warnings...)}, nil
+	out := &WhatIfResult{WhatIf: w, Settings: in.settings, Warnings: append(in.warnings, rec.Warnings...)}
+	if cfg.Report {
+		out.Loads = recordedLoads(in.snap.HPA, rec, nil, &res.Backtest.AsIs.Summary, res.Backtest.Start)
+	}
+	return out, nil
 }
 
 // ExplainAt replays the sync of a past instant: the controller over the

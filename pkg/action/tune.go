@@ -31,6 +31,9 @@ type TuneResult struct {
 	Backtest *explain.Backtest
 	Settings engine.Settings
 	Warnings []string
+	// Report is what the HTML report draws beyond the document (set with
+	// TuneConfig.Report).
+	Report *TuneReport
 }
 
 // Tune reads one HPA and the recorded load of its target over the period,
@@ -144,7 +147,11 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 		t.Recommendation = r
 	}
 	t.Notes = tuneNotes(t, res, in.settings, cfg, bt)
-	return &TuneResult{Tune: t, Backtest: bt, Settings: in.settings, Warnings: append(in.warnings, rec.Warnings...)}, nil
+	out := &TuneResult{Tune: t, Backtest: bt, Settings: in.settings, Warnings: append(in.warnings, rec.Warnings...)}
+	if cfg.Report {
+		out.Report, out.Warnings = tuneReport(cfg, hpa, rec, bounds, res, bt, out.Warnings)
+	}
+	return out, nil
 }
 
 // readPeriod reads HPA name for a replay over [since, until) and moves

@@ -5,6 +5,7 @@ package action
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -45,6 +46,10 @@ type TuneInput struct {
 	// patch) or "command" (the kubectl patch command).
 	Emit     string
 	Recorded RecordedInput
+	// Report is where the HTML report goes; ReportCandidates the indices
+	// of the candidates it draws beside the recommendation.
+	Report           ReportInput
+	ReportCandidates []string
 }
 
 // DefaultTuneInput is the input before any option is given.
@@ -80,6 +85,11 @@ type TuneConfig struct {
 	Load        RecordedLoad
 	// Workers is how many replays run at once (0: one per core).
 	Workers int
+	// Report asks for what the HTML report draws beyond the document
+	// (TuneResult.Report); ReportCandidates are the candidates it draws
+	// besides, by index.
+	Report           bool
+	ReportCandidates []int
 }
 
 // Config checks the input into a tune of HPA name.
@@ -147,6 +157,19 @@ func (in TuneInput) Config(src Source, name string, settings SettingsOverrides) 
 	}
 	if cfg.Load, err = in.Recorded.Load(); err != nil {
 		return nil, err
+	}
+	cfg.Report = in.Report.File != ""
+	for _, s := range in.ReportCandidates {
+		if !cfg.Report {
+			return nil, usageErrorf("%s goes with %s: it picks the candidates the report draws", in.flag(&in.ReportCandidates), in.flag(&in.Report.File))
+		}
+		i, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || i < 0 || i >= in.Budget {
+			return nil, usageErrorf("%s %q: want a candidate's index, 0 to %d (-o json's candidates)", in.flag(&in.ReportCandidates), s, in.Budget-1)
+		}
+		if !slices.Contains(cfg.ReportCandidates, i) {
+			cfg.ReportCandidates = append(cfg.ReportCandidates, i)
+		}
 	}
 	return cfg, nil
 }

@@ -32,6 +32,9 @@ type WhatIfResult struct {
 	WhatIf   *explain.WhatIf
 	Settings engine.Settings
 	Warnings []string
+	// Loads are the recorded load of a backtest's metrics, for its HTML
+	// report (BacktestConfig.Report).
+	Loads []explain.LoadCurve
 }
 
 // WhatIf reads one HPA and its inputs, applies the overrides, replays the

@@ -57,6 +57,8 @@ type WhatIfInput struct {
 	Since, Until string
 	SampleDelay  time.Duration
 	Recorded     RecordedInput
+	// Report is where a backtest's HTML report goes.
+	Report ReportInput
 	// NoHistory ignores the history watches recorded.
 	NoHistory bool
 
@@ -109,6 +111,8 @@ func (in WhatIfInput) Plan(src Source, name string, settings SettingsOverrides) 
 		if p, err = in.backtest(src, name, settings, ov); err != nil {
 			return nil, err
 		}
+	case in.Report.File != "":
+		return nil, usageErrorf("%s goes with %s: it draws a backtest", in.flag(&in.Report.File), in.flag(&in.Since))
 	case in.Until != "" || in.Recorded.Used():
 		r := &in.Recorded
 		return nil, usageErrorf("%s and the recorded-load flags (%s, %s, ...) go with %s",
@@ -262,7 +266,7 @@ func (in WhatIfInput) backtest(src Source, name string, settings SettingsOverrid
 	}
 	b := &BacktestConfig{
 		Source: src, Name: name, Settings: settings, Since: since, Until: until, Changes: ov,
-		LoadModel: in.LoadModel, SampleDelay: in.SampleDelay, Load: load,
+		LoadModel: in.LoadModel, SampleDelay: in.SampleDelay, Load: load, Report: in.Report.File != "",
 	}
 	if in.PodStartup != nil {
 		b.PodStartup = *in.PodStartup

@@ -6,6 +6,7 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"io"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
@@ -14,6 +15,7 @@ import (
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/render/report"
 )
 
 // TuneOptions are the options of the tune command: the objects and the
@@ -119,6 +121,9 @@ func (o *TuneOptions) Complete(c *cobra.Command, args []string) error {
 	if o.cfg, err = o.Input.Config(source, o.Name, settings); err != nil {
 		return usageError(c, err)
 	}
+	if err := checkReportDir(o.Input.Report.File); err != nil {
+		return err
+	}
 	o.cfg.Load.Progress = recordedProgress(o.ErrOut)
 	return nil
 }
@@ -150,6 +155,24 @@ func (o *TuneOptions) Run(ctx context.Context) error {
 	if err := o.printer.Print(&buf, result); err != nil {
 		return err
 	}
-	_, err = o.Out.Write(buf.Bytes())
-	return err
+	if _, err = o.Out.Write(buf.Bytes()); err != nil {
+		return err
+	}
+	if f := o.Input.Report.File; f != "" && res.Report != nil {
+		return writeReport(f, func(w io.Writer) error { return report.WriteTune(w, tuneReport(res)) })
+	}
+	return nil
+}
+
+// tuneReport is the report's view of a tune.
+func tuneReport(res *action.TuneResult) report.Tune {
+	var in action.TuneInput
+	r := report.Tune{
+		Tune: res.Tune, Backtest: res.Backtest, Loads: res.Report.Loads,
+		PickOption: action.TuneOptions.Named(&in, &in.ReportCandidates).Flag(),
+	}
+	for _, p := range res.Report.Picked {
+		r.Picked = append(r.Picked, report.Picked{Index: p.Index, Replicas: p.Replicas})
+	}
+	return r
 }

@@ -6,6 +6,7 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"io"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
@@ -14,6 +15,7 @@ import (
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/render/report"
 )
 
 // WhatifOptions are the options of the whatif command. The objects, the
@@ -154,7 +156,7 @@ func (o *WhatifOptions) Complete(c *cobra.Command, args []string) error {
 	} else {
 		o.plan.Backtest.Load.Progress = recordedProgress(o.ErrOut)
 	}
-	return nil
+	return checkReportDir(o.Input.Report.File)
 }
 
 // Validate checks the option values (Complete's plan did: a plan is
@@ -177,6 +179,21 @@ func (o *WhatifOptions) Run(ctx context.Context) error {
 	if err := o.printer.Print(&buf, render.WhatIfResult(res.WhatIf)); err != nil {
 		return err
 	}
-	_, err = o.Out.Write(buf.Bytes())
-	return err
+	if _, err = o.Out.Write(buf.Bytes()); err != nil {
+		return err
+	}
+	if f := o.Input.Report.File; f != "" && res.WhatIf.Backtest != nil {
+		r := report.Backtest{HPA: backtestHPA(res.WhatIf), Backtest: res.WhatIf.Backtest, Loads: res.Loads}
+		return writeReport(f, func(w io.Writer) error { return report.WriteBacktest(w, r) })
+	}
+	return nil
+}
+
+// backtestHPA names the HPA of a backtest: namespace/name, from its
+// replayed decision.
+func backtestHPA(w *explain.WhatIf) string {
+	if d := w.Before; d != nil {
+		return d.HPA.Namespace + "/" + d.HPA.Name
+	}
+	return ""
 }
