@@ -169,6 +169,9 @@ func New(target string, opts Options, faults ...Fault) (*Proxy, error) {
 		return nil, err
 	}
 	p.srv = httptest.NewUnstartedServer(http.HandlerFunc(p.serve))
+	// The faults make the server's own log speak (handshakes cut by a
+	// reset, answers abandoned): tests have no use for it.
+	p.srv.Config.ErrorLog = log.New(io.Discard, "", 0)
 	if opts.TLS {
 		p.srv.StartTLS()
 	} else {
