@@ -287,7 +287,7 @@ func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
 		case <-r.Context().Done():
 			return
 		case <-p.closed:
-			return
+			panic(http.ErrAbortHandler)
 		}
 		p.rp.ServeHTTP(w, r)
 	case Status:
@@ -314,6 +314,9 @@ func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
 		case <-r.Context().Done():
 		case <-p.closed:
 		}
+		// Returning would answer 200 with an empty body: the connection
+		// is dropped instead, as a server that never answered.
+		panic(http.ErrAbortHandler)
 	default:
 		p.rp.ServeHTTP(w, r)
 	}

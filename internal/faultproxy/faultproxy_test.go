@@ -42,7 +42,7 @@ func start(t *testing.T, target string, opts Options, faults ...Fault) *Proxy {
 // get is a GET through a client that keeps no connection between
 // requests, so that a fault on one connection does not reach the next.
 func get(client *http.Client, u string) (*http.Response, string, error) {
-	req, _ := http.NewRequest(http.MethodGet, u, nil)
+	req, _ := http.NewRequest(http.MethodGet, u, http.NoBody)
 	req.Close = true
 	resp, err := client.Do(req)
 	if err != nil {
@@ -172,7 +172,7 @@ func TestHang(t *testing.T) {
 	p := start(t, up.URL, Options{}, Fault{Kind: Hang})
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, p.URL+"/x", nil)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, p.URL+"/x", http.NoBody)
 	if _, err := http.DefaultClient.Do(req); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("hang: %v", err)
 	}
