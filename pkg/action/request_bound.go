@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"strings"
 	"time"
@@ -29,24 +28,10 @@ import (
 // client (--request-timeout, rest.Config.Timeout) would cut.
 const DefaultRequestTimeout = 30 * time.Second
 
-// The retries of a read that client-go does not retry. client-go sends a
-// request again, up to ten times, when the answer is a 429 or a 5xx that
-// carries Retry-After (waiting what it says; the API server's priority and
-// fairness sets it on its 429s), and a GET whose connection was reset or
-// closed early (after a second). A 429 or a 502, 503 or 504 without
-// Retry-After (a load balancer before the API server, an aggregated API
-// whose backend is restarting) is not retried by it; here such a GET is,
-// at most readAttempts times in all, after 250 ms then 500 ms (each less a
-// random part of up to half), and never past the request's bound.
-const (
-	readAttempts = 3
-	readBackoff  = 250 * time.Millisecond
-)
-
 // boundTransport bounds each request to the API server that is not a
 // watch (bound 0: none but the HTTP client's, --request-timeout), and
-// retries the GETs that failed for a passing reason client-go does not
-// retry. Requests through the service proxy (Prometheus's) are left to
+// retries the GETs that failed for a passing reason (request_retry.go).
+// Requests through the service proxy (Prometheus's) are left to
 // their reader, which bounds and retries them itself.
 type boundTransport struct {
 	next    http.RoundTripper
@@ -87,46 +72,6 @@ func (t *boundTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	resp.Body = &boundBody{ReadCloser: resp.Body, ctx: req.Context(), cancel: cancel, t: t}
 	return resp, nil
-}
-
-// send sends req, and a GET again while its answer says to retry.
-func (t *boundTransport) send(req *http.Request) (*http.Response, error) {
-	for attempt := 1; ; attempt++ {
-		resp, err := t.next.RoundTrip(req)
-		if err != nil || req.Method != http.MethodGet || attempt == readAttempts || !retryLater(resp) || !t.wait(req.Context(), attempt) {
-			return resp, err
-		}
-		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 4<<10))
-		_ = resp.Body.Close()
-	}
-}
-
-// retryLater reports whether an answer says to come back later, without
-// saying when (client-go retries those that do).
-func retryLater(resp *http.Response) bool {
-	switch resp.StatusCode {
-	case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return resp.Header.Get("Retry-After") == ""
-	}
-	return false
-}
-
-// wait sleeps before attempt+1, unless that would pass the request's
-// deadline or it is canceled; it reports whether to retry.
-func (t *boundTransport) wait(ctx context.Context, attempt int) bool {
-	d := t.backoff << (attempt - 1)
-	d -= rand.N(d/2 + 1) //nolint:gosec // jitter, not a secret
-	if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) <= d {
-		return false
-	}
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-timer.C:
-		return true
-	}
 }
 
 // cause is err, or the bound's error when the bound ended the request.

@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -106,57 +105,5 @@ func TestRequestTimeoutFlagReplacesTheDefault(t *testing.T) {
 	var na *NoAnswerError
 	if err == nil || errors.As(err, &na) || time.Since(start) < 300*time.Millisecond {
 		t.Errorf("--request-timeout 300ms: %v after %s", err, time.Since(start))
-	}
-}
-
-// A GET answered 429, 502, 503 or 504 without Retry-After is sent again,
-// at most three times in all; writes and the service proxy's requests
-// are not.
-func TestReadRetries(t *testing.T) {
-	for _, tc := range []struct {
-		what     string
-		fail     []int
-		write    bool
-		proxy    bool
-		attempts int32
-		ok       bool
-	}{
-		{"503 then 502", []int{503, 502}, false, false, 3, true},
-		{"429 without Retry-After", []int{429}, false, false, 2, true},
-		{"504 three times", []int{504, 504, 504}, false, false, 3, false},
-		{"a 500", []int{500}, false, false, 1, false},
-		{"a write", []int{503}, true, false, 1, false},
-		{"through the service proxy", []int{503}, false, true, 1, false},
-	} {
-		t.Run(tc.what, func(t *testing.T) {
-			var n atomic.Int32
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-				i := int(n.Add(1)) - 1
-				w.Header().Set("Content-Type", "application/json")
-				if i < len(tc.fail) {
-					w.WriteHeader(tc.fail[i])
-					fmt.Fprintf(w, `{"kind":"Status","apiVersion":"v1","status":"Failure","code":%d}`, tc.fail[i])
-					return
-				}
-				_, _ = w.Write([]byte(hpaJSON))
-			}))
-			defer srv.Close()
-			kube := kubeFor(t, srv.URL, 10*time.Second, "")
-			var err error
-			switch {
-			case tc.write:
-				_, err = kube.AutoscalingV2().HorizontalPodAutoscalers("shop").Create(context.Background(), &autoscalingv2.HorizontalPodAutoscaler{ObjectMeta: metav1.ObjectMeta{Name: "web"}}, metav1.CreateOptions{})
-			case tc.proxy:
-				err = kube.CoreV1().RESTClient().Get().AbsPath("/api/v1/namespaces/monitoring/services/prometheus:9090/proxy/api/v1/query").Do(context.Background()).Error()
-			default:
-				_, err = kube.AutoscalingV2().HorizontalPodAutoscalers("shop").Get(context.Background(), "web", metav1.GetOptions{})
-			}
-			if (err == nil) != tc.ok {
-				t.Errorf("error %v, want ok %v", err, tc.ok)
-			}
-			if got := n.Load(); got != tc.attempts {
-				t.Errorf("%d attempts, want %d", got, tc.attempts)
-			}
-		})
 	}
 }

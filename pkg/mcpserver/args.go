@@ -138,6 +138,14 @@ func inputSchema(own []ownArg, groups [][]options.Bound, required ...string) *js
 	return s
 }
 
+// MaxArgumentBytes bounds each string of a tool's arguments but the
+// name and namespace (which action.CheckName bounds, quoting only their
+// start). The longest a client has a reason to send is a PromQL query or
+// a label selector of a few KiB; a value past the bound is refused before
+// it is parsed, so that its error does not echo it whole (a flag's parse
+// error quotes the value, some twice).
+const MaxArgumentBytes = 64 << 10
+
 // decode sets the call's own arguments and its options from args, as
 // the command line parses its flags.
 func decode(args map[string]any, c *connArgs, groups [][]options.Bound) error {
@@ -149,11 +157,45 @@ func decode(args map[string]any, c *connArgs, groups [][]options.Bound) error {
 			*own.out = s
 		}
 	}
+	if err := tooLong(contextArg.name, args[contextArg.name]); err != nil {
+		return err
+	}
+	for _, g := range groups {
+		for _, o := range g {
+			if err := tooLong(o.Name, args[o.Name]); err != nil {
+				return err
+			}
+		}
+	}
 	for _, g := range groups {
 		for _, o := range g {
 			if v, ok := args[o.Name]; ok && !o.CLIOnly {
 				if err := o.SetJSON(v); err != nil {
 					return &action.UsageError{Err: err}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// tooLong refuses a string argument, or a string of a list, longer than
+// MaxArgumentBytes.
+func tooLong(name string, v any) error {
+	check := func(s string) error {
+		if len(s) > MaxArgumentBytes {
+			return &action.UsageError{Err: fmt.Errorf("argument %q is %d bytes long, more than the %d KiB an argument may be", name, len(s), MaxArgumentBytes>>10)}
+		}
+		return nil
+	}
+	switch v := v.(type) {
+	case string:
+		return check(v)
+	case []any:
+		for _, e := range v {
+			if s, ok := e.(string); ok {
+				if err := check(s); err != nil {
+					return err
 				}
 			}
 		}

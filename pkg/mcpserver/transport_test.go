@@ -260,10 +260,12 @@ const manyCalls = 10000
 // 10,000 tool calls, 8 at a time, one in ten cancelled by the client while
 // it runs, and 20 clients that disconnect in the middle of a call: the
 // server answers every call it is not told to drop, and its goroutines and
-// live heap come back to what they were. Nine calls in ten are refused by
+// live heap come back to what they were. Seven calls in ten are refused by
 // the name check (a tool error, the whole JSON-RPC and tool path but no
-// replay) and one in ten is a whole explain over the fake cluster, so that
-// the test fits in make test's budget.
+// replay), one in ten has arguments of the wrong type (the SDK's tool
+// error), one in ten calls a tool that does not exist (a protocol error),
+// and one in ten is a whole explain over the fake cluster, so that the
+// test fits in make test's budget.
 func TestManyCallsCancelsAndDisconnects(t *testing.T) {
 	if testing.Short() {
 		t.Skip("10,000 calls")
@@ -294,16 +296,28 @@ func TestManyCallsCancelsAndDisconnects(t *testing.T) {
 	}
 	full := map[string]any{"name": "web-0", "namespace": "shop", "controller-version": "1.37"}
 	refused := map[string]any{"name": "web 0", "namespace": "shop"}
+	// Arguments of the wrong type, and a call of a tool that does not
+	// exist (tool, below).
+	wrongType := map[string]any{"name": 42, "namespace": []string{"shop"}}
+	const unknownTool = "hpa_unknown"
 	// call returns whether the call was answered with the document (true)
-	// or with the name's tool error (false).
+	// or with the tool error that its arguments call for (false).
 	call := func(ctx context.Context, cs *mcp.ClientSession, args map[string]any) (bool, error) {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: mcpserver.ToolExplain, Arguments: args})
+		name := mcpserver.ToolExplain
+		if args == nil {
+			name = unknownTool
+		}
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 		switch {
+		case err != nil && args == nil && strings.Contains(err.Error(), `unknown tool "hpa_unknown"`):
+			return false, nil
 		case err != nil:
 			return false, err
 		case !res.IsError:
 			return true, nil
 		case strings.Contains(text(res), "invalid HorizontalPodAutoscaler name"):
+			return false, nil
+		case args["name"] == 42 && strings.Contains(text(res), `validating /properties/`):
 			return false, nil
 		}
 		return false, fmt.Errorf("tool error: %s", text(res))
@@ -339,8 +353,13 @@ func TestManyCallsCancelsAndDisconnects(t *testing.T) {
 					time.AfterFunc(time.Duration(i%7)*100*time.Microsecond, cancel)
 				}
 				args := refused
-				if i%10 == 1 || i%10 == 0 {
+				switch i % 10 {
+				case 0, 1:
 					args = full
+				case 2:
+					args = wrongType
+				case 3:
+					args = nil // the unknown tool
 				}
 				doc, err := call(ctx, cs, args)
 				cancel()
@@ -376,7 +395,7 @@ func TestManyCallsCancelsAndDisconnects(t *testing.T) {
 	clearActions(c)
 	goroutines1 := settle(goroutines0 + 5)
 	heap1 := heapAfterGC()
-	t.Logf("%d calls in %s (%d documents, %d name errors, %d cancelled by the client while running), %d disconnects; goroutines %d -> %d; live heap %.2f -> %.2f MiB",
+	t.Logf("%d calls in %s (%d documents, %d name, type and unknown-tool errors, %d cancelled by the client while running), %d disconnects; goroutines %d -> %d; live heap %.2f -> %.2f MiB",
 		calls, elapsed.Round(time.Millisecond), documents.Load(), toolErrors.Load(), cancelled.Load(), disconnects, goroutines0, goroutines1, float64(heap0)/(1<<20), float64(heap1)/(1<<20))
 	if documents.Load()+toolErrors.Load()+cancelled.Load() != calls {
 		t.Errorf("%d documents + %d tool errors + %d cancelled of %d calls", documents.Load(), toolErrors.Load(), cancelled.Load(), calls)

@@ -689,21 +689,42 @@ func (rd *reader) readRange(ctx context.Context, what, query string, usage bool,
 	if budget <= 0 {
 		budget = DefaultPointBudget
 	}
-	seriesSeen := map[string]bool{}
+	// seriesSeen tells, for each series, whether it was kept, and the
+	// last piece it came in: a series twice in one answer is a duplicate.
+	type seen struct {
+		kept  bool
+		piece int
+	}
+	seriesSeen := map[string]seen{}
 	lastSeries := max(1, len(rd.req.Pods))
 	misaligned := false
+	infinite := 0
+	var duplicate string
 	type stat struct{ first, last, present int }
-	for from := 0; from < rd.g.n; {
+	for piece, from := 1, 0; from < rd.g.n; piece++ {
 		n := min(maxPoints, max(1, budget/lastSeries), rd.g.n-from)
 		to := from + n - 1
 		var stats []*stat
 		series, warnings, err := rd.c.queryRange(ctx, what, query, v1.Range{Start: rd.g.at(from), End: rd.g.at(to), Step: rd.g.step},
 			func(lbl model.Metric) func(model.Time, float64) {
-				sink := fold(lbl)
 				key := lbl.String()
-				if _, ok := seriesSeen[key]; !ok {
-					seriesSeen[key] = sink != nil
+				was, ok := seriesSeen[key]
+				if ok && was.piece == piece {
+					// Two series with one label set (a Thanos without
+					// deduplication, a federation that joins two
+					// sources): summed or overwritten, either would
+					// replay a wrong load.
+					if duplicate == "" {
+						duplicate = key
+					}
+					return nil
 				}
+				sink := fold(lbl)
+				if !ok {
+					was.kept = sink != nil
+				}
+				was.piece = piece
+				seriesSeen[key] = was
 				if sink == nil {
 					return nil
 				}
@@ -712,6 +733,16 @@ func (rd *reader) readRange(ctx context.Context, what, query string, usage bool,
 				return func(ts model.Time, v float64) {
 					k, exact, ok := rd.g.index(ts)
 					if !ok || k < from || k > to {
+						return
+					}
+					// NaN is no value (a 0/0 of a ratio); an infinite
+					// one (a division by zero) is taken as none too, and
+					// said.
+					if math.IsNaN(v) {
+						return
+					}
+					if math.IsInf(v, 0) {
+						infinite++
 						return
 					}
 					misaligned = misaligned || !exact
@@ -727,6 +758,12 @@ func (rd *reader) readRange(ctx context.Context, what, query string, usage bool,
 		rd.prog.Requests++
 		if err != nil {
 			return 0, 0, err
+		}
+		if duplicate != "" {
+			return 0, 0, &QueryError{
+				Endpoint: rd.c.endpoint.String(), What: what, Query: query,
+				Err: fmt.Errorf("the answer has the series %s twice: a query must return each label set once (deduplicate the replicas' series, e.g. Thanos' dedup, or aggregate with max by (...))", oneLine(duplicate)),
+			}
 		}
 		rd.warnings = append(rd.warnings, warnings...)
 		var present, span int
@@ -747,8 +784,11 @@ func (rd *reader) readRange(ctx context.Context, what, query string, usage bool,
 	if misaligned {
 		rd.warnings = append(rd.warnings, fmt.Sprintf("%s: the server evaluated at instants off the sync grid (a query frontend aligning to the step?); values were taken at the nearest sync", what))
 	}
+	if infinite > 0 {
+		rd.warnings = append(rd.warnings, fmt.Sprintf("%s: %d samples were +Inf or -Inf (a division by zero in the query?); they were taken as missing", what, infinite))
+	}
 	for _, k := range seriesSeen {
-		if k {
+		if k.kept {
 			kept++
 		} else {
 			dropped++
