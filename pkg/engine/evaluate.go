@@ -30,8 +30,9 @@ func Evaluate(snap *Snapshot, set Settings) (*explain.Decision, error) {
 		d := DefaultSettings()
 		set.LegacyScaleUpLimitFactor, set.LegacyScaleUpLimitMinimum = d.LegacyScaleUpLimitFactor, d.LegacyScaleUpLimitMinimum
 	}
-	s := &syncRun{snap: snap, set: set, now: snap.Now}
+	s := &syncRun{snap: snap, set: set, now: snap.Now, sc: getScratch()}
 	s.run()
+	putScratch(s.sc)
 	return s.dec, nil
 }
 
@@ -47,6 +48,8 @@ type syncRun struct {
 	seeded    bool
 	events    []explain.Event
 	dec       *explain.Decision
+	// sc lends the sync its per-pod maps and lists (nil: allocate).
+	sc *scratch
 }
 
 func (s *syncRun) event(eventType, reason, msg string) {
@@ -346,7 +349,9 @@ func (s *syncRun) setStatusKeepDesired(cur int32, statuses []autoscalingv2.Metri
 
 func (s *syncRun) finish() {
 	d := s.dec
-	d.Status = *s.hpa.Status.DeepCopy()
+	// s.hpa is this sync's own copy, which nothing writes after: its
+	// status is the decision's without a further copy.
+	d.Status = s.hpa.Status
 	d.DesiredReplicas = d.Status.DesiredReplicas
 	d.CurrentMetrics = d.Status.CurrentMetrics
 	if d.CurrentMetrics == nil {
@@ -379,7 +384,8 @@ func (s *syncRun) markMetricsNotComputed(msg string) {
 
 // podLister returns the pods in the HPA's namespace that match the selector.
 func (s *syncRun) podLister(sel labels.Selector) []*corev1.Pod {
-	var out []*corev1.Pod
+	out := s.sc.podList()
+	defer func() { s.sc.keepPods(out) }()
 	for i := range s.snap.Pods {
 		p := &s.snap.Pods[i]
 		if p.Namespace != "" && p.Namespace != s.hpa.Namespace {
@@ -404,7 +410,7 @@ func (s *syncRun) validateSelector() (labels.Selector, []*corev1.Pod, error) {
 		chk.Error = "the HPA target's scale is missing a selector"
 		return nil, nil, errors.New(msg)
 	}
-	sel, err := labels.Parse(raw)
+	sel, err := parseSelector(raw)
 	if err != nil {
 		msg := fmt.Sprintf("couldn't convert selector into a corresponding internal selector object: %v", err)
 		s.event(corev1.EventTypeWarning, explain.ReasonInvalidSelector, msg)
@@ -450,7 +456,7 @@ func (s *syncRun) selectingHPAs(pods []*corev1.Pod) []string {
 		if o.Namespace != s.hpa.Namespace || o.Name == s.hpa.Name || o.Selector == "" {
 			continue
 		}
-		sel, err := labels.Parse(o.Selector)
+		sel, err := parseSelector(o.Selector)
 		if err != nil {
 			continue
 		}
@@ -561,13 +567,9 @@ func (s *syncRun) computeReplicasForMetrics(cur int32) (replicas int32, metric s
 }
 
 func (s *syncRun) newCalculator(sel labels.Selector, pods []*corev1.Pod) *calculator {
-	names := make(map[string]struct{}, len(pods))
-	for _, p := range pods {
-		names[p.Name] = struct{}{}
-	}
 	return &calculator{
 		api: &metricsAPI{
-			snap: s.snap, namespace: s.hpa.Namespace, selector: sel, podNames: names,
+			snap: s.snap, namespace: s.hpa.Namespace, selector: sel, pods: pods, sc: s.sc,
 			missingContainerFails: s.set.Profile.Switches.MissingContainerSampleFails,
 		},
 		pods:           pods,
@@ -577,6 +579,7 @@ func (s *syncRun) newCalculator(sel labels.Selector, pods []*corev1.Pod) *calcul
 		sw:             s.set.Profile.Switches,
 		foreign:        s.snap.ForeignPods,
 		brief:          s.set.Brief,
+		sc:             s.sc,
 	}
 }
 
@@ -584,7 +587,7 @@ func (s *syncRun) newCalculator(sel labels.Selector, pods []*corev1.Pod) *calcul
 // short-circuit decides the outcome; nothing it does reaches the status,
 // events or controller state.
 func (s *syncRun) shadowMetrics() {
-	shadow := &syncRun{snap: s.snap, set: s.set, now: s.now}
+	shadow := &syncRun{snap: s.snap, set: s.set, now: s.now, sc: s.sc}
 	shadow.init()
 	shadow.hpa.Status.Conditions = nil
 	_, _, _, _, _ = shadow.computeReplicasForMetrics(s.snap.Target.SpecReplicas)

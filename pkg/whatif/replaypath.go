@@ -72,8 +72,11 @@ type replayPath struct {
 	// bounds are the service bounds of the HPA's metrics, in spec order.
 	bounds []Bound
 	// full explains every sync in full (ReplayAt's last one).
-	full      bool
-	lastReady int
+	full bool
+	// lastReady counts the ready pods the selector matches at the last
+	// sync, for a projection's steps (only with countReady).
+	lastReady  int
+	countReady bool
 }
 
 // syncPod is one pod of a sync: a real one (real ≥ 0) or an extra; early
@@ -338,7 +341,7 @@ func (p *replayPath) sync(k int) (*explain.Decision, error) {
 	p.lastReady = 0
 	for j := range p.cur {
 		sp := &p.cur[j]
-		if isReady(sp.pod) && p.sel.Matches(labels.Set(sp.pod.Labels)) {
+		if p.countReady && isReady(sp.pod) && p.sel.Matches(labels.Set(sp.pod.Labels)) {
 			p.lastReady++
 		}
 		if !sp.reports || len(p.resources) == 0 {
@@ -461,6 +464,7 @@ func (o *syncOutcome) after() int32 {
 // rescales to it.
 func (p *replayPath) run(first int, proj *explain.Projection) ([]syncOutcome, error) {
 	out := make([]syncOutcome, 0, p.rec.Len-first)
+	p.countReady = proj != nil
 	for k := 0; k < p.rec.Len; k++ {
 		t := p.rec.Instant(k)
 		dec, err := p.sync(k)
@@ -532,10 +536,12 @@ func (p *replayPath) syncAt(k int, n int32) (syncOutcome, error) {
 	return p.outcomeOf(dec), nil
 }
 
-// apply carries a decision into the next sync.
+// apply carries a decision into the next sync. The next sync reads the
+// status and the state without writing them (the engine works on copies),
+// so they are shared with the decision rather than copied.
 func (p *replayPath) apply(d *explain.Decision) {
-	p.snap.HPA.Status = *d.Status.DeepCopy()
-	p.snap.State = d.StateAfter.DeepCopy()
+	p.snap.HPA.Status = d.Status
+	p.snap.State = d.StateAfter
 	p.snap.State.Provenance = explain.Observed
 	if d.Rescale {
 		if d.DesiredReplicas > p.replicas {
