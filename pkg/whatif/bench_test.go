@@ -11,6 +11,7 @@ import (
 	"runtime/metrics"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -171,11 +172,13 @@ func BenchmarkReplayHPAWeek(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
+	start := cpuTime(b)
 	for b.Loop() {
 		if _, err := ReplayHPA(s, rec, set, edited.HPA, BacktestOptions{Start: rec.Start}); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, start)
 }
 
 // weekSnapshot is the HPA of the week benchmarks: cpu at 50%, 10 to 100
@@ -197,11 +200,13 @@ func BenchmarkReplaySyncs(b *testing.B) {
 			set := engine.DefaultSettings()
 			b.ReportAllocs()
 			b.ResetTimer()
+			start := cpuTime(b)
 			for b.Loop() {
 				if _, err := ReplayHPA(s, rec, set, s.HPA, BacktestOptions{Start: rec.Start}); err != nil {
 					b.Fatal(err)
 				}
 			}
+			reportCPU(b, start)
 			b.ReportMetric(float64(b.N)*float64(rec.Len)/b.Elapsed().Seconds(), "syncs/s")
 		})
 	}
@@ -247,12 +252,16 @@ func BenchmarkTuneWeek(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	replayer, err := NewReplayer(s, rec, set, opts)
+	if err != nil {
+		b.Fatal(err)
+	}
 	eval := func(_ context.Context, st tune.Setting) (tune.Figures, error) {
 		h, err := st.Apply(s.HPA)
 		if err != nil {
 			return tune.Figures{}, err
 		}
-		path, err := ReplayHPA(s, rec, set, h, opts)
+		path, err := replayer.Replay(h)
 		if err != nil {
 			return tune.Figures{}, err
 		}
@@ -282,6 +291,7 @@ func BenchmarkTuneWeek(b *testing.B) {
 	replayed := 0
 	b.ReportAllocs()
 	b.ResetTimer()
+	start := cpuTime(b)
 	for b.Loop() {
 		res, err := tune.Search(context.Background(), sp, eval, tune.Options{Budget: 200, Reference: figures(ref)})
 		if err != nil {
@@ -295,9 +305,61 @@ func BenchmarkTuneWeek(b *testing.B) {
 			b.Fatal("no recommendation")
 		}
 	}
+	reportCPU(b, start)
 	close(stop)
 	wg.Wait()
 	b.ReportMetric(float64(replayed), "candidates")
 	b.ReportMetric(float64(peak.Load())/(1<<20), "peak-heap-MiB")
 	runtime.KeepAlive(ref)
+}
+
+// cpuTime is the CPU time the process has used (user and system, every
+// thread, the garbage collector's included).
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU reports the CPU time per op since start: on a machine other
+// work loads, a steadier figure than the wall time of ns/op.
+func reportCPU(b *testing.B, start time.Duration) {
+	b.ReportMetric(float64(cpuTime(b)-start)/float64(b.N), "cpu-ns/op")
+}
+
+// BenchmarkReplayerWeek is one candidate of BenchmarkTuneWeek: a replay of
+// the week with a 70% target and a 30 s scale-down window by a Replayer
+// that has replayed the recording before.
+func BenchmarkReplayerWeek(b *testing.B) {
+	rec := weekRecording()
+	s := weekSnapshot(50)
+	set := engine.DefaultSettings()
+	t70, err := ParseTarget("cpu=70%")
+	if err != nil {
+		b.Fatal(err)
+	}
+	edited, _, err := Apply(s, &Overrides{Targets: []TargetOverride{t70}, Behavior: &autoscalingv2.HorizontalPodAutoscalerBehavior{
+		ScaleDown: &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: ptr(int32(30))},
+	}}, set)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := NewReplayer(s, rec, set, BacktestOptions{Start: rec.Start})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := r.Replay(s.HPA); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := cpuTime(b)
+	for b.Loop() {
+		if _, err := r.Replay(edited.HPA); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportCPU(b, start)
 }

@@ -77,6 +77,9 @@ type replayPath struct {
 	// sync, for a projection's steps (only with countReady).
 	lastReady  int
 	countReady bool
+	// load, when set, holds the real pods' total resource load at each
+	// instant, shared by the replays of one recording.
+	load *recordedLoad
 }
 
 // syncPod is one pod of a sync: a real one (real ≥ 0) or an extra; early
@@ -303,7 +306,7 @@ func (p *replayPath) sync(k int) (*explain.Decision, error) {
 	case p.replicas < actual:
 		p.extras, p.gone = p.extras[:0], p.gone[:0]
 		drop := min(int(actual-p.replicas), len(p.cur))
-		sort.SliceStable(p.cur, func(a, b int) bool { return podOrder(p.cur[a].pod, p.cur[b].pod) })
+		slices.SortStableFunc(p.cur, func(a, b syncPod) int { return podCompare(a.pod, b.pod) })
 		p.cur = p.cur[:len(p.cur)-drop]
 	default:
 		p.extras, p.gone = p.extras[:0], p.gone[:0]
@@ -634,28 +637,12 @@ func (p *replayPath) fillResource(r int, res corev1.ResourceName, k int, t time.
 		}
 		return
 	}
-	// The real pods' total per container, and how many had a sample:
-	// every real pod that existed counts, kept or not, as soon as the
-	// store has its sample (the load was on it, reported or not).
 	var totals []float64
-	n := 0
-	for i := range p.rec.Pods {
-		if !p.rec.Pods[i].Exists(t) || !p.hasSample(i, k) {
-			continue
-		}
-		seen := false
-		for c, s := range p.usage[i][r] {
-			if v, ok := s.At(k); ok {
-				for len(totals) <= c {
-					totals = append(totals, 0)
-				}
-				totals[c] += v
-				seen = true
-			}
-		}
-		if seen {
-			n++
-		}
+	var n int
+	if p.load != nil {
+		totals, n = p.load.at(r, k)
+	} else {
+		totals, n = p.totalAt(r, k, t, nil)
 	}
 	// Constant-total: the load is shared by the pods that are ready (as a
 	// load balancer shares it), reported or not yet.
@@ -682,6 +669,64 @@ func (p *replayPath) fillResource(r int, res corev1.ResourceName, k int, t time.
 			sp.metrics.Containers[c].Usage[res] = usageQuantity(res, v)
 		}
 	}
+}
+
+// totalAt returns the real pods' total of resource r per container at k,
+// and how many had a sample: every real pod that existed counts, kept or
+// not, as soon as the store has its sample (the load was on it, reported
+// or not). It appends the totals to buf.
+func (p *replayPath) totalAt(r, k int, t time.Time, buf []float64) ([]float64, int) {
+	totals := buf
+	n := 0
+	for i := range p.rec.Pods {
+		if !p.rec.Pods[i].Exists(t) || !p.hasSample(i, k) {
+			continue
+		}
+		seen := false
+		for c, s := range p.usage[i][r] {
+			if v, ok := s.At(k); ok {
+				for len(totals) <= len(buf)+c {
+					totals = append(totals, 0)
+				}
+				totals[len(buf)+c] += v
+				seen = true
+			}
+		}
+		if seen {
+			n++
+		}
+	}
+	return totals, n
+}
+
+// recordedLoad is totalAt of every resource at every instant of a
+// recording: the same for every replay of it.
+type recordedLoad struct {
+	// totals[r] holds the totals of resource r, instant after instant;
+	// those of instant k are totals[r][from[r][k]:from[r][k+1]].
+	totals [][]float64
+	from   [][]int
+	n      [][]int
+}
+
+// totalLoad works out the recorded load of every resource at every
+// instant.
+func (p *replayPath) totalLoad() *recordedLoad {
+	l := &recordedLoad{totals: make([][]float64, len(p.resources)), from: make([][]int, len(p.resources)), n: make([][]int, len(p.resources))}
+	for r := range p.resources {
+		l.from[r] = make([]int, p.rec.Len+1)
+		l.n[r] = make([]int, p.rec.Len)
+		for k := 0; k < p.rec.Len; k++ {
+			l.from[r][k] = len(l.totals[r])
+			l.totals[r], l.n[r][k] = p.totalAt(r, k, p.rec.Instant(k), l.totals[r])
+		}
+		l.from[r][p.rec.Len] = len(l.totals[r])
+	}
+	return l
+}
+
+func (l *recordedLoad) at(r, k int) ([]float64, int) {
+	return l.totals[r][l.from[r][k]:l.from[r][k+1]:l.from[r][k+1]], l.n[r][k]
 }
 
 // usageQuantity is a recorded usage as metrics-server reports it: cpu in
