@@ -6,6 +6,7 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
@@ -36,7 +37,8 @@ func briefless(t *testing.T, d *explain.Decision) []byte {
 // TestBriefEqualsFullOnVectors: on every reconcile and replica-calculator
 // vector of every controller release, a brief sync decides what a full one
 // does, figure for figure; and a full sync run after a brief one (which
-// hands it the same lent maps) is the full sync run alone.
+// hands it the same lent maps) is the full sync run alone; and none of
+// them writes the snapshot.
 func TestBriefEqualsFullOnVectors(t *testing.T) {
 	for _, file := range []string{"reconcile.json", "replica_calculator.json"} {
 		forEachVector(t, file, vectorID, func(t *testing.T, v Vector) {
@@ -45,6 +47,7 @@ func TestBriefEqualsFullOnVectors(t *testing.T) {
 			if v.Target != nil {
 				set.ScaleUpdateError = ScaleUpdateOutcome(v.Target.UpdateResults, set.Profile.Switches)
 			}
+			before := snap.DeepCopy()
 			full, err := Evaluate(snap, set)
 			if err != nil {
 				t.Fatal(err)
@@ -68,6 +71,9 @@ func TestBriefEqualsFullOnVectors(t *testing.T) {
 			}
 			if b, _ := json.Marshal(again); !bytes.Equal(whole, b) {
 				t.Fatalf("%s: a full sync after a brief one differs:\nfirst %s\nthen  %s", v.ID, whole, b)
+			}
+			if after := snap.DeepCopy(); !reflect.DeepEqual(after, before) {
+				t.Fatalf("%s: the syncs wrote their snapshot", v.ID)
 			}
 		})
 	}

@@ -102,9 +102,17 @@ func scaledToZeroCondition(hpa *autoscalingv2.HorizontalPodAutoscaler) bool {
 }
 
 func (s *syncRun) init() {
-	s.hpa = s.snap.HPA.DeepCopy()
-	s.oldStatus = s.hpa.Status.DeepCopy()
-	s.state = s.snap.State.DeepCopy()
+	// The sync writes the HPA's status, and its spec at one place only
+	// (normalize, which copies the behavior first): the rest of the
+	// object is the snapshot's, shared and read.
+	h := *s.snap.HPA
+	s.snap.HPA.Status.DeepCopyInto(&h.Status)
+	s.hpa = &h
+	// The old status is read only; the state's lists are replaced, not
+	// written, but for the scale events (storeScaleEvent copies them
+	// first).
+	s.oldStatus = &s.snap.HPA.Status
+	s.state = s.snap.State
 	t := s.snap.Target
 	gates := make(map[string]bool, len(s.set.Profile.Gates))
 	for g, v := range s.set.Profile.Gates {
@@ -298,6 +306,9 @@ func (s *syncRun) run() {
 		}
 		s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionTrue, explain.ReasonSucceededRescale, fmt.Sprintf("the HPA controller was able to update the target scale to %d", desired))
 		s.event(corev1.EventTypeNormal, explain.ReasonSuccessfulRescale, fmt.Sprintf("New size: %d; reason: %s", desired, reason))
+		// The events are the snapshot's: the sync writes copies.
+		s.state.ScaleUpEvents = append([]ScaleEvent(nil), s.state.ScaleUpEvents...)
+		s.state.ScaleDownEvents = append([]ScaleEvent(nil), s.state.ScaleDownEvents...)
 		storeScaleEvent(s.hpa.Spec.Behavior, &s.state, cur, desired, s.now)
 		switch {
 		case !sw.ScaleToZeroConditions:
@@ -357,7 +368,7 @@ func (s *syncRun) finish() {
 	if d.CurrentMetrics == nil {
 		d.CurrentMetrics = []autoscalingv2.MetricStatus{}
 	}
-	d.Conditions = []explain.Condition{}
+	d.Conditions = make([]explain.Condition, 0, len(d.Status.Conditions))
 	for _, c := range d.Status.Conditions {
 		d.Conditions = append(d.Conditions, explain.Condition{Type: string(c.Type), Status: string(c.Status), Reason: c.Reason, Message: c.Message, LastTransitionTime: c.LastTransitionTime.Time})
 	}
@@ -641,7 +652,11 @@ func (s *syncRun) normalize(cur, desired, minR int32) int32 {
 			n.Stabilization.DownWindowSource = "--horizontal-pod-autoscaler-downscale-stabilization (behavior.scaleDown.stabilizationWindowSeconds is unset)"
 			if down != nil {
 				w := downWin
-				s.hpa.Spec.Behavior.ScaleDown.StabilizationWindowSeconds = &w
+				// The behavior is the snapshot's: the sync writes a copy.
+				bc := s.hpa.Spec.Behavior.DeepCopy()
+				bc.ScaleDown.StabilizationWindowSeconds = &w
+				s.hpa.Spec.Behavior = bc
+				up, down = bc.ScaleUp, bc.ScaleDown
 			}
 		}
 		n.Stabilization.UpWindowSeconds, n.Stabilization.DownWindowSeconds = upWin, downWin

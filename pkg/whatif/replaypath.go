@@ -41,6 +41,8 @@ type replayPath struct {
 	// series of real pod i, resource r, and its PodMetrics container c.
 	resources []*recording.Metric
 	usage     [][][]*recording.Series
+	// read[r] says whether a metric of the HPA reads resource r.
+	read []bool
 	// pods are the recorded Pods metrics; podsSeries[j][i] the series of
 	// metric j on real pod i; samples[i] every per-pod series of pod i.
 	pods       []*recording.Metric
@@ -115,6 +117,7 @@ func newReplayPath(name string, base *engine.Snapshot, hpa *autoscalingv2.Horizo
 		switch m := &rec.Metrics[i]; m.Kind {
 		case recording.KindResource:
 			p.resources = append(p.resources, m)
+			p.read = append(p.read, readsResource(hpa, corev1.ResourceName(m.Name)))
 		case recording.KindPods:
 			p.pods = append(p.pods, m)
 		}
@@ -167,6 +170,17 @@ func newReplayPath(name string, base *engine.Snapshot, hpa *autoscalingv2.Horizo
 		return nil, fmt.Errorf("the recording of %s has no pods, and the workload has none now to copy", rec.Workload)
 	}
 	return p, nil
+}
+
+// readsResource reports whether a metric of hpa is resource res (of the
+// pods or of a container).
+func readsResource(hpa *autoscalingv2.HorizontalPodAutoscaler, res corev1.ResourceName) bool {
+	for _, m := range hpa.Spec.Metrics {
+		if m.Resource != nil && m.Resource.Name == res || m.ContainerResource != nil && m.ContainerResource.Name == res {
+			return true
+		}
+	}
+	return false
 }
 
 // selectorLabels returns labels that the target's selector matches: those
@@ -337,9 +351,12 @@ func (p *replayPath) sync(k int) (*explain.Decision, error) {
 	snap.ExternalMetrics = snap.ExternalMetrics[:0]
 	snap.APIErrors = nil
 
-	// Resource samples.
+	// Resource samples, of the resources the HPA reads (the controller
+	// asks the metrics API for no other).
 	for r, m := range p.resources {
-		p.fillResource(r, corev1.ResourceName(m.Name), k, t, exact)
+		if p.read[r] {
+			p.fillResource(r, corev1.ResourceName(m.Name), k, t, exact)
+		}
 	}
 	p.lastReady = 0
 	for j := range p.cur {
