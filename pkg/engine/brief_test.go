@@ -42,6 +42,7 @@ func briefless(t *testing.T, d *explain.Decision) []byte {
 func TestBriefEqualsFullOnVectors(t *testing.T) {
 	for _, file := range []string{"reconcile.json", "replica_calculator.json"} {
 		forEachVector(t, file, vectorID, func(t *testing.T, v Vector) {
+			t.Helper()
 			snap := vectorSnapshot(t, v)
 			set := vectorSettings(t, v)
 			if v.Target != nil {

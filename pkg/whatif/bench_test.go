@@ -316,6 +316,7 @@ func BenchmarkTuneWeek(b *testing.B) {
 // cpuTime is the CPU time the process has used (user and system, every
 // thread, the garbage collector's included).
 func cpuTime(b *testing.B) time.Duration {
+	b.Helper()
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		b.Fatal(err)
@@ -326,6 +327,7 @@ func cpuTime(b *testing.B) time.Duration {
 // reportCPU reports the CPU time per op since start: on a machine other
 // work loads, a steadier figure than the wall time of ns/op.
 func reportCPU(b *testing.B, start time.Duration) {
+	b.Helper()
 	b.ReportMetric(float64(cpuTime(b)-start)/float64(b.N), "cpu-ns/op")
 }
 
