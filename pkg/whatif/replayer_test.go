@@ -15,6 +15,7 @@ import (
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/recording"
 )
 
 // TestReplayerEqualsReplayHPA: a Replayer, which sums the recorded load of
@@ -90,6 +91,63 @@ func TestReplayerEqualsReplayHPA(t *testing.T) {
 		if !bytes.Equal(got[i], want[i]) {
 			t.Errorf("target %d%%, window %ds: the Replayer differs from ReplayHPA:\nreplayer %s\nalone    %s", *h.Spec.Metrics[0].Resource.Target.AverageUtilization,
 				*h.Spec.Behavior.ScaleDown.StabilizationWindowSeconds, got[i], want[i])
+		}
+	}
+}
+
+// TestReplayPodLifecycle replays pods whose phase, readiness and deletion
+// change while they keep their place among the sync's pods: a pod Pending
+// then Running, one terminating before it goes, one the recording sees
+// after the count that includes it, a count that drops before its pod
+// goes. The tests' replays check at every sync that the snapshot's pods
+// are copies of the sync's pods (checkPodCopies, set by TestMain), which
+// these changes put to the test; Backtest's curves must also be the ones
+// ReplayHPA gives.
+func TestReplayPodLifecycle(t *testing.T) {
+	if !checkPodCopies {
+		t.Skip("checkPodCopies is off")
+	}
+	start := bt0
+	at := func(m float64) time.Time { return start.Add(time.Duration(m * float64(time.Minute))) }
+	w := newWorld(start, 15*time.Second, 81)
+	for i := range 3 {
+		w.pod(fmt.Sprintf("web-%d", i), start.Add(-time.Hour), nil, step(at(9), 0.2, 0.45))
+	}
+	w.pod("web-slow", at(-1), nil, step(at(9), 0.2, 0.45))
+	slow := &w.rec.Pods[len(w.rec.Pods)-1]
+	slow.Phases = []recording.PhaseChange{{At: at(-1), Phase: recording.PhasePending}, {At: at(3), Phase: recording.PhaseRunning}}
+	slow.Ready = []recording.ReadyChange{{At: at(3), Ready: true}}
+	goneAt := at(7)
+	w.pod("web-going", start.Add(-time.Hour), &goneAt, step(at(9), 0.2, 0.45))
+	w.rec.Pods[len(w.rec.Pods)-1].Terminating = ptr(at(6))
+	w.pod("web-late", at(8).Add(15*time.Second), nil, step(at(9), 0.2, 0.45))
+	lateGone := at(16)
+	w.pod("web-last", start.Add(-time.Hour), &lateGone, step(at(9), 0.2, 0.45))
+	w.replicas(start.Add(-time.Hour), 6)
+	w.replicas(at(7), 5)
+	w.replicas(at(8), 6)
+	w.replicas(at(15), 5)
+	snap := btSnapshot(nil)
+	set := engine.DefaultSettings()
+	for _, target := range []string{"cpu=50%", "cpu=30%", "cpu=90%"} {
+		ch := &Overrides{Targets: []TargetOverride{mustTarget(t, target)}}
+		opts := BacktestOptions{Start: start, Changes: ch, PodStartup: 20 * time.Second, SampleDelay: 30 * time.Second}
+		res, err := Backtest(snap, w.rec, set, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		edited, _, err := Apply(snap, ch, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReplayHPA(snap, w.rec, set, edited.HPA, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := json.Marshal(res.Backtest.Changed)
+		b, _ := json.Marshal(got)
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s:\nbacktest %s\nreplay   %s", target, a, b)
 		}
 	}
 }

@@ -6,6 +6,7 @@ package whatif
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"sort"
 	"time"
@@ -61,6 +62,9 @@ type replayPath struct {
 	serial   int
 	// cur are the pods of the sync being built.
 	cur []syncPod
+	// copied[j] is the pod object snap.Pods[j] is a copy of (copying
+	// swaps with it).
+	copied, copying []*corev1.Pod
 
 	replicas int32
 	// labels name the metrics, in spec order.
@@ -340,10 +344,7 @@ func (p *replayPath) sync(k int) (*explain.Decision, error) {
 	snap.Now = t
 	snap.Target.SpecReplicas = p.replicas
 	snap.Target.StatusReplicas = int32(len(p.cur))
-	snap.Pods = snap.Pods[:0]
-	for j := range p.cur {
-		snap.Pods = append(snap.Pods, *p.cur[j].pod)
-	}
+	p.fillPodsOfSnapshot()
 	ts := metav1.NewTime(t.Add(-rec.SampleLag))
 	window := metav1.Duration{Duration: rec.SampleWindow}
 	snap.PodMetrics = snap.PodMetrics[:0]
@@ -384,6 +385,47 @@ func (p *replayPath) sync(k int) (*explain.Decision, error) {
 	set := p.set
 	set.Brief = k < rec.Len-1 && !p.full
 	return engine.Evaluate(snap, set)
+}
+
+// checkPodCopies makes every sync check that the snapshot's pods equal the
+// pods they are copies of (the tests set it).
+var checkPodCopies bool
+
+// fillPodsOfSnapshot sets snap.Pods to copies of the sync's pods. The slot
+// that held a copy of the same pod object at the sync before keeps it: the
+// replay writes only the fields that copyWritten copies on a pod once it
+// is built (refresh, alignToActual, refreshExtra), so those alone are
+// copied again. A pod built anew is a new object, copied whole.
+func (p *replayPath) fillPodsOfSnapshot() {
+	snap := &p.snap
+	old := len(p.copied)
+	snap.Pods = snap.Pods[:0]
+	p.copying = p.copying[:0]
+	for j := range p.cur {
+		src := p.cur[j].pod
+		if j < old && p.copied[j] == src {
+			snap.Pods = snap.Pods[:j+1]
+			copyWritten(&snap.Pods[j], src)
+		} else {
+			snap.Pods = append(snap.Pods, *src)
+		}
+		p.copying = append(p.copying, src)
+	}
+	p.copied, p.copying = p.copying, p.copied
+	if checkPodCopies {
+		for j := range p.cur {
+			if !reflect.DeepEqual(snap.Pods[j], *p.cur[j].pod) {
+				panic(fmt.Sprintf("the snapshot's pod %d (%s) is not a copy of the sync's pod", j, p.cur[j].pod.Name))
+			}
+		}
+	}
+}
+
+// copyWritten copies the fields the replay writes on a pod it has built.
+func copyWritten(dst, src *corev1.Pod) {
+	dst.DeletionTimestamp = src.DeletionTimestamp
+	dst.Status.Phase = src.Status.Phase
+	dst.Status.Conditions = src.Status.Conditions
 }
 
 // lookAhead is how far ahead of a sync a pod the recording has not seen
