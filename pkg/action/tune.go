@@ -79,6 +79,10 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 	period := bt.End.Sub(bt.Start)
 	refFig := figuresOf(&bt.AsIs.Summary, unit, period)
 	vopts := validation.OptionsFor(in.settings.Profile)
+	replayer, err := whatif.NewReplayer(in.snap, rec, in.settings, opts)
+	if err != nil {
+		return nil, fmt.Errorf("tune of HPA %s: %w", hpaName(in.snap), err)
+	}
 	eval := func(_ context.Context, s tune.Setting) (tune.Figures, error) {
 		h, err := s.Apply(hpa)
 		if err != nil {
@@ -87,7 +91,7 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 		if errs := validation.Spec(&h.Spec, field.NewPath("spec"), vopts); len(errs) > 0 {
 			return tune.Figures{}, errs[0]
 		}
-		path, err := whatif.ReplayHPA(in.snap, rec, in.settings, h, opts)
+		path, err := replayer.Replay(h)
 		if err != nil {
 			return tune.Figures{}, err
 		}

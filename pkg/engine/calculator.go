@@ -36,6 +36,8 @@ type calculator struct {
 	// brief leaves out the per-pod entries and the step narratives
 	// (Settings.Brief).
 	brief bool
+	// sc lends the calculations their maps (nil: allocate).
+	sc *scratch
 }
 
 // utilization is the outcome of one utilization computation.
@@ -91,10 +93,7 @@ func removeSamples(samples podSamples, set map[string]struct{}) {
 func (c *calculator) accounting(g podGroups, samples podSamples, requests map[string]int64) *explain.PodAccounting {
 	if c.brief {
 		acc := &explain.PodAccounting{Listed: len(c.pods), Ready: g.readyCount, Unready: len(g.unready), Missing: len(g.missing), Ignored: len(g.ignored)}
-		listed := make(map[string]struct{}, len(c.pods))
-		for _, p := range c.pods {
-			listed[p.Name] = struct{}{}
-		}
+		listed := c.api.listed()
 		for name := range samples {
 			if _, ok := listed[name]; !ok {
 				acc.Superfluous++
@@ -179,15 +178,20 @@ func (c *calculator) getResourceReplicas(cur, target int32, resource corev1.Reso
 	if len(c.pods) == 0 {
 		return 0, 0, 0, time.Time{}, errNoPods
 	}
-	g := groupPods(c.pods, samples, resource, c.cpuInit, c.readinessDelay, c.now, !c.brief)
-	all := samples.clone()
+	g := groupPodsIn(c.sc, c.pods, samples, resource, c.cpuInit, c.readinessDelay, c.now, !c.brief)
+	all := samples
+	if !c.brief {
+		// The brief accounting only counts the samples of pods not
+		// listed, which the removals below (of listed pods) leave.
+		all = samples.clone()
+	}
 	removeSamples(samples, g.ignored)
 	removeSamples(samples, g.unready)
 	if len(samples) == 0 {
 		tr.Pods = c.accounting(g, all, nil)
 		return 0, 0, 0, time.Time{}, errors.New("did not receive metrics for targeted pods (pods might be unready)")
 	}
-	requests, err := calculateRequests(c.pods, container, resource, c.sw)
+	requests, err := calculateRequestsIn(c.sc, c.pods, container, resource, c.sw)
 	if err != nil {
 		tr.Pods = c.accounting(g, all, nil)
 		return 0, 0, 0, time.Time{}, err
@@ -348,8 +352,13 @@ func (c *calculator) plainReplicas(samples podSamples, cur int32, target int64, 
 	if len(c.pods) == 0 {
 		return 0, 0, errNoPods
 	}
-	g := groupPods(c.pods, samples, resource, c.cpuInit, c.readinessDelay, c.now, !c.brief)
-	all := samples.clone()
+	g := groupPodsIn(c.sc, c.pods, samples, resource, c.cpuInit, c.readinessDelay, c.now, !c.brief)
+	all := samples
+	if !c.brief {
+		// The brief accounting only counts the samples of pods not
+		// listed, which the removals below (of listed pods) leave.
+		all = samples.clone()
+	}
 	removeSamples(samples, g.ignored)
 	removeSamples(samples, g.unready)
 	tr.Pods = c.accounting(g, all, nil)

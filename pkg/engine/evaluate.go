@@ -30,8 +30,9 @@ func Evaluate(snap *Snapshot, set Settings) (*explain.Decision, error) {
 		d := DefaultSettings()
 		set.LegacyScaleUpLimitFactor, set.LegacyScaleUpLimitMinimum = d.LegacyScaleUpLimitFactor, d.LegacyScaleUpLimitMinimum
 	}
-	s := &syncRun{snap: snap, set: set, now: snap.Now}
+	s := &syncRun{snap: snap, set: set, now: snap.Now, sc: getScratch()}
 	s.run()
+	putScratch(s.sc)
 	return s.dec, nil
 }
 
@@ -47,6 +48,8 @@ type syncRun struct {
 	seeded    bool
 	events    []explain.Event
 	dec       *explain.Decision
+	// sc lends the sync its per-pod maps and lists (nil: allocate).
+	sc *scratch
 }
 
 func (s *syncRun) event(eventType, reason, msg string) {
@@ -99,9 +102,17 @@ func scaledToZeroCondition(hpa *autoscalingv2.HorizontalPodAutoscaler) bool {
 }
 
 func (s *syncRun) init() {
-	s.hpa = s.snap.HPA.DeepCopy()
-	s.oldStatus = s.hpa.Status.DeepCopy()
-	s.state = s.snap.State.DeepCopy()
+	// The sync writes the HPA's status, and its spec at one place only
+	// (normalize, which copies the behavior first): the rest of the
+	// object is the snapshot's, shared and read.
+	h := *s.snap.HPA
+	s.snap.HPA.Status.DeepCopyInto(&h.Status)
+	s.hpa = &h
+	// The old status is read only; the state's lists are replaced, not
+	// written, but for the scale events (storeScaleEvent copies them
+	// first).
+	s.oldStatus = &s.snap.HPA.Status
+	s.state = s.snap.State
 	t := s.snap.Target
 	gates := make(map[string]bool, len(s.set.Profile.Gates))
 	for g, v := range s.set.Profile.Gates {
@@ -295,6 +306,9 @@ func (s *syncRun) run() {
 		}
 		s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionTrue, explain.ReasonSucceededRescale, fmt.Sprintf("the HPA controller was able to update the target scale to %d", desired))
 		s.event(corev1.EventTypeNormal, explain.ReasonSuccessfulRescale, fmt.Sprintf("New size: %d; reason: %s", desired, reason))
+		// The events are the snapshot's: the sync writes copies.
+		s.state.ScaleUpEvents = append([]ScaleEvent(nil), s.state.ScaleUpEvents...)
+		s.state.ScaleDownEvents = append([]ScaleEvent(nil), s.state.ScaleDownEvents...)
 		storeScaleEvent(s.hpa.Spec.Behavior, &s.state, cur, desired, s.now)
 		switch {
 		case !sw.ScaleToZeroConditions:
@@ -346,13 +360,15 @@ func (s *syncRun) setStatusKeepDesired(cur int32, statuses []autoscalingv2.Metri
 
 func (s *syncRun) finish() {
 	d := s.dec
-	d.Status = *s.hpa.Status.DeepCopy()
+	// s.hpa is this sync's own copy, which nothing writes after: its
+	// status is the decision's without a further copy.
+	d.Status = s.hpa.Status
 	d.DesiredReplicas = d.Status.DesiredReplicas
 	d.CurrentMetrics = d.Status.CurrentMetrics
 	if d.CurrentMetrics == nil {
 		d.CurrentMetrics = []autoscalingv2.MetricStatus{}
 	}
-	d.Conditions = []explain.Condition{}
+	d.Conditions = make([]explain.Condition, 0, len(d.Status.Conditions))
 	for _, c := range d.Status.Conditions {
 		d.Conditions = append(d.Conditions, explain.Condition{Type: string(c.Type), Status: string(c.Status), Reason: c.Reason, Message: c.Message, LastTransitionTime: c.LastTransitionTime.Time})
 	}
@@ -379,7 +395,8 @@ func (s *syncRun) markMetricsNotComputed(msg string) {
 
 // podLister returns the pods in the HPA's namespace that match the selector.
 func (s *syncRun) podLister(sel labels.Selector) []*corev1.Pod {
-	var out []*corev1.Pod
+	out := s.sc.podList()
+	defer func() { s.sc.keepPods(out) }()
 	for i := range s.snap.Pods {
 		p := &s.snap.Pods[i]
 		if p.Namespace != "" && p.Namespace != s.hpa.Namespace {
@@ -404,7 +421,7 @@ func (s *syncRun) validateSelector() (labels.Selector, []*corev1.Pod, error) {
 		chk.Error = "the HPA target's scale is missing a selector"
 		return nil, nil, errors.New(msg)
 	}
-	sel, err := labels.Parse(raw)
+	sel, err := parseSelector(raw)
 	if err != nil {
 		msg := fmt.Sprintf("couldn't convert selector into a corresponding internal selector object: %v", err)
 		s.event(corev1.EventTypeWarning, explain.ReasonInvalidSelector, msg)
@@ -450,7 +467,7 @@ func (s *syncRun) selectingHPAs(pods []*corev1.Pod) []string {
 		if o.Namespace != s.hpa.Namespace || o.Name == s.hpa.Name || o.Selector == "" {
 			continue
 		}
-		sel, err := labels.Parse(o.Selector)
+		sel, err := parseSelector(o.Selector)
 		if err != nil {
 			continue
 		}
@@ -561,13 +578,9 @@ func (s *syncRun) computeReplicasForMetrics(cur int32) (replicas int32, metric s
 }
 
 func (s *syncRun) newCalculator(sel labels.Selector, pods []*corev1.Pod) *calculator {
-	names := make(map[string]struct{}, len(pods))
-	for _, p := range pods {
-		names[p.Name] = struct{}{}
-	}
 	return &calculator{
 		api: &metricsAPI{
-			snap: s.snap, namespace: s.hpa.Namespace, selector: sel, podNames: names,
+			snap: s.snap, namespace: s.hpa.Namespace, selector: sel, pods: pods, sc: s.sc,
 			missingContainerFails: s.set.Profile.Switches.MissingContainerSampleFails,
 		},
 		pods:           pods,
@@ -577,6 +590,7 @@ func (s *syncRun) newCalculator(sel labels.Selector, pods []*corev1.Pod) *calcul
 		sw:             s.set.Profile.Switches,
 		foreign:        s.snap.ForeignPods,
 		brief:          s.set.Brief,
+		sc:             s.sc,
 	}
 }
 
@@ -584,7 +598,7 @@ func (s *syncRun) newCalculator(sel labels.Selector, pods []*corev1.Pod) *calcul
 // short-circuit decides the outcome; nothing it does reaches the status,
 // events or controller state.
 func (s *syncRun) shadowMetrics() {
-	shadow := &syncRun{snap: s.snap, set: s.set, now: s.now}
+	shadow := &syncRun{snap: s.snap, set: s.set, now: s.now, sc: s.sc}
 	shadow.init()
 	shadow.hpa.Status.Conditions = nil
 	_, _, _, _, _ = shadow.computeReplicasForMetrics(s.snap.Target.SpecReplicas)
@@ -638,7 +652,11 @@ func (s *syncRun) normalize(cur, desired, minR int32) int32 {
 			n.Stabilization.DownWindowSource = "--horizontal-pod-autoscaler-downscale-stabilization (behavior.scaleDown.stabilizationWindowSeconds is unset)"
 			if down != nil {
 				w := downWin
-				s.hpa.Spec.Behavior.ScaleDown.StabilizationWindowSeconds = &w
+				// The behavior is the snapshot's: the sync writes a copy.
+				bc := s.hpa.Spec.Behavior.DeepCopy()
+				bc.ScaleDown.StabilizationWindowSeconds = &w
+				s.hpa.Spec.Behavior = bc
+				up, down = bc.ScaleUp, bc.ScaleDown
 			}
 		}
 		n.Stabilization.UpWindowSeconds, n.Stabilization.DownWindowSeconds = upWin, downWin

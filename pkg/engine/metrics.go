@@ -46,17 +46,17 @@ func displayName(spec autoscalingv2.MetricSpec) string {
 			return "resource metric"
 		}
 		if spec.Resource.Target.AverageValue != nil {
-			return fmt.Sprintf("%s resource", spec.Resource.Name)
+			return string(spec.Resource.Name) + " resource"
 		}
-		return fmt.Sprintf("%s resource utilization (percentage of request)", spec.Resource.Name)
+		return string(spec.Resource.Name) + " resource utilization (percentage of request)"
 	case autoscalingv2.ContainerResourceMetricSourceType:
 		if spec.ContainerResource == nil {
 			return "container resource metric"
 		}
 		if spec.ContainerResource.Target.AverageValue != nil {
-			return fmt.Sprintf("%s resource", spec.ContainerResource.Name)
+			return string(spec.ContainerResource.Name) + " resource"
 		}
-		return fmt.Sprintf("%s container resource utilization (percentage of request)", spec.ContainerResource.Name)
+		return string(spec.ContainerResource.Name) + " container resource utilization (percentage of request)"
 	case autoscalingv2.PodsMetricSourceType:
 		if spec.Pods == nil {
 			return "pods metric"

@@ -26,12 +26,27 @@ type metricsAPI struct {
 	namespace string
 	// selector is the target's parsed pod selector.
 	selector labels.Selector
-	// podNames are the names of the pods the pod lister returns, used to
-	// attribute PodMetrics that carry no labels.
+	// pods are the pods the pod lister returned; podNames their names,
+	// used to attribute PodMetrics that carry no labels (built on first
+	// use: most PodMetrics carry labels).
+	pods     []*corev1.Pod
 	podNames map[string]struct{}
+	// sc lends the queries their maps and lists (nil: allocate).
+	sc *scratch
 	// missingContainerFails: a PodMetrics without the named container fails
 	// the query (v1.32 and older).
 	missingContainerFails bool
+}
+
+// listed returns the names of the listed pods.
+func (m *metricsAPI) listed() map[string]struct{} {
+	if m.podNames == nil {
+		m.podNames = m.sc.set(len(m.pods))
+		for _, p := range m.pods {
+			m.podNames[p.Name] = struct{}{}
+		}
+	}
+	return m.podNames
 }
 
 func (m *metricsAPI) apiError(key string) error {
@@ -51,7 +66,8 @@ func (m *metricsAPI) resourceMetric(resource corev1.ResourceName, selector label
 	if err := m.apiError("resource"); err != nil {
 		return nil, time.Time{}, fmt.Errorf("unable to fetch metrics from resource metrics API: %w", err)
 	}
-	var items []*metricsv1beta1.PodMetrics
+	items := m.sc.itemList()
+	defer func() { m.sc.keepItems(items) }()
 	for i := range m.snap.PodMetrics {
 		pm := &m.snap.PodMetrics[i]
 		if !m.inNamespace(pm.Namespace) {
@@ -60,7 +76,7 @@ func (m *metricsAPI) resourceMetric(resource corev1.ResourceName, selector label
 		if len(pm.Labels) == 0 {
 			// Objects written by hand often omit labels; the API would have
 			// returned this item if its pod is one the selector lists.
-			if _, ok := m.podNames[pm.Name]; !ok {
+			if _, ok := m.listed()[pm.Name]; !ok {
 				continue
 			}
 		} else if !selector.Matches(labels.Set(pm.Labels)) {
@@ -82,7 +98,7 @@ func (m *metricsAPI) resourceMetric(resource corev1.ResourceName, selector label
 			}
 		}
 	}
-	out := make(podSamples, len(items))
+	out := m.sc.samplesMap(len(items))
 	for _, pm := range items {
 		if v, ok := podMetricValue(pm, resource, container); ok {
 			out[pm.Name] = podSample{value: v, timestamp: pm.Timestamp.Time, window: pm.Window.Duration}

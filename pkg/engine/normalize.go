@@ -37,6 +37,9 @@ func stabilizeLegacy(recs []Recommendation, desired int32, window time.Duration,
 	stab := desired
 	cutoff := now.Add(-window)
 	oldIdx := -1
+	if len(recs) > 0 {
+		tr.Considered = make([]explain.ConsideredRecommendation, 0, len(recs))
+	}
 	for i, r := range recs {
 		in := !r.Timestamp.Before(cutoff)
 		tr.Considered = append(tr.Considered, explain.ConsideredRecommendation{Timestamp: r.Timestamp, Replicas: r.Replicas, InDown: in})
@@ -46,7 +49,7 @@ func stabilizeLegacy(recs []Recommendation, desired int32, window time.Duration,
 			stab = r.Replicas
 		}
 	}
-	out := append([]Recommendation(nil), recs...)
+	out := append(make([]Recommendation, 0, len(recs)+1), recs...)
 	rec := Recommendation{Replicas: desired, Timestamp: now}
 	if oldIdx >= 0 {
 		out[oldIdx] = rec
@@ -121,6 +124,9 @@ func stabilizeBehavior(recs []Recommendation, cur, desired, upWindow, downWindow
 	downCutoff := now.Add(-time.Second * time.Duration(downWindow))
 	upRec, downRec := desired, desired
 	oldIdx := -1
+	if len(recs) > 0 {
+		tr.Considered = make([]explain.ConsideredRecommendation, 0, len(recs))
+	}
 	for i, r := range recs {
 		inUp := r.Timestamp.After(upCutoff)
 		inDown := r.Timestamp.After(downCutoff)
@@ -142,7 +148,7 @@ func stabilizeBehavior(recs []Recommendation, cur, desired, upWindow, downWindow
 	if stab > downRec {
 		stab = downRec
 	}
-	out := append([]Recommendation(nil), recs...)
+	out := append(make([]Recommendation, 0, len(recs)+1), recs...)
 	rec := Recommendation{Replicas: desired, Timestamp: now}
 	if oldIdx >= 0 {
 		out[oldIdx] = rec

@@ -51,11 +51,12 @@ type podGroups struct {
 //
 // Only with detail are the class and reason of each pod kept.
 func groupPods(pods []*corev1.Pod, samples podSamples, resource corev1.ResourceName, cpuInit, readinessDelay time.Duration, now time.Time, detail bool) podGroups {
-	g := podGroups{
-		unready: map[string]struct{}{},
-		missing: map[string]struct{}{},
-		ignored: map[string]struct{}{},
-	}
+	return groupPodsIn(nil, pods, samples, resource, cpuInit, readinessDelay, now, detail)
+}
+
+// groupPodsIn is groupPods with its sets lent by sc.
+func groupPodsIn(sc *scratch, pods []*corev1.Pod, samples podSamples, resource corev1.ResourceName, cpuInit, readinessDelay time.Duration, now time.Time, detail bool) podGroups {
+	g := podGroups{unready: sc.set(0), missing: sc.set(0), ignored: sc.set(0)}
 	if detail {
 		g.class = make(map[string]string, len(pods))
 		g.reason = make(map[string]string, len(pods))
@@ -157,7 +158,12 @@ func podIsRunningAndReady(pod *corev1.Pod) bool {
 // calculateRequests returns each listed pod's request for the resource in
 // milli-units; one pod without a request fails the whole metric.
 func calculateRequests(pods []*corev1.Pod, container string, resource corev1.ResourceName, sw profile.Switches) (map[string]int64, error) {
-	requests := make(map[string]int64, len(pods))
+	return calculateRequestsIn(nil, pods, container, resource, sw)
+}
+
+// calculateRequestsIn is calculateRequests with its map lent by sc.
+func calculateRequestsIn(sc *scratch, pods []*corev1.Pod, container string, resource corev1.ResourceName, sw profile.Switches) (map[string]int64, error) {
+	requests := sc.requestsMap(len(pods))
 	for _, pod := range pods {
 		var (
 			req int64

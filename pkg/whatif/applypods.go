@@ -184,6 +184,17 @@ func podOrder(a, b *corev1.Pod) bool {
 	return a.Name < b.Name
 }
 
+// podCompare is podOrder as a comparison.
+func podCompare(a, b *corev1.Pod) int {
+	switch {
+	case podOrder(a, b):
+		return -1
+	case podOrder(b, a):
+		return 1
+	}
+	return 0
+}
+
 func isReady(p *corev1.Pod) bool {
 	c := readyCondition(p)
 	return p.Status.Phase == corev1.PodRunning && c != nil && c.Status == corev1.ConditionTrue

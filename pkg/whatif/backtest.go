@@ -233,16 +233,57 @@ func prepare(rec *recording.Recording, opts BacktestOptions) (int, BacktestOptio
 // curve), so a candidate's figures are those `whatif --since` gives for the
 // same HPA.
 func ReplayHPA(snap *engine.Snapshot, rec *recording.Recording, set engine.Settings, hpa *autoscalingv2.HorizontalPodAutoscaler, opts BacktestOptions) (*explain.BacktestPath, error) {
-	if snap == nil || hpa == nil {
+	r, err := NewReplayer(snap, rec, set, opts)
+	if err != nil {
+		return nil, err
+	}
+	// One replay: the load of the instants it replays on other pods than
+	// the real ones is summed at those instants only.
+	r.alone = true
+	return r.Replay(hpa)
+}
+
+// Replayer replays one recording under many HPAs, as ReplayHPA does each:
+// tune's candidates. What depends on the recording alone (its checks, the
+// estimated delays, the real pods' total load at each instant) is worked
+// out once and read, never written, by the replays, which may run at once.
+type Replayer struct {
+	snap  *engine.Snapshot
+	rec   *recording.Recording
+	set   engine.Settings
+	opts  BacktestOptions
+	first int
+	// load is built by the first replay, once (loadOnce).
+	load     *recordedLoad
+	loadOnce sync.Once
+	alone    bool
+}
+
+// NewReplayer checks the recording and the options for replays of it.
+func NewReplayer(snap *engine.Snapshot, rec *recording.Recording, set engine.Settings, opts BacktestOptions) (*Replayer, error) {
+	if snap == nil {
 		return nil, errors.New("no HorizontalPodAutoscaler to replay")
 	}
 	first, opts, err := prepare(rec, opts)
 	if err != nil {
 		return nil, err
 	}
-	p, err := newReplayPath("changed", snap, hpa, rec, set, opts)
+	return &Replayer{snap: snap, rec: rec, set: set, opts: opts, first: first}, nil
+}
+
+// Replay is ReplayHPA of the replayer's recording with hpa.
+func (r *Replayer) Replay(hpa *autoscalingv2.HorizontalPodAutoscaler) (*explain.BacktestPath, error) {
+	if hpa == nil {
+		return nil, errors.New("no HorizontalPodAutoscaler to replay")
+	}
+	rec, first := r.rec, r.first
+	p, err := newReplayPath("changed", r.snap, hpa, rec, r.set, r.opts)
 	if err != nil {
 		return nil, err
+	}
+	if !r.alone {
+		r.loadOnce.Do(func() { r.load = p.totalLoad() })
+		p.load = r.load
 	}
 	outcomes, err := p.run(first, nil)
 	if err != nil {

@@ -4,15 +4,23 @@
 package whatif
 
 import (
+	"context"
 	"fmt"
 	"math"
+	"runtime"
+	"runtime/metrics"
+	"sync"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/recording"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/tune"
 )
 
 // BenchmarkProject24h projects 24 hours at the default 15 s sync period:
@@ -67,13 +75,16 @@ func BenchmarkProject24hFull(b *testing.B) {
 // daily cycle within the tolerance of the 50% target (46% to 54%), with
 // the real count at 50 throughout: the shape of the backtest of
 // docs/performance.md.
-func weekRecording() *recording.Recording {
-	const pods, n = 50, 7 * 24 * 240
+func weekRecording() *recording.Recording { return weekRecordingOf(50) }
+
+// weekRecordingOf is weekRecording with another number of pods.
+func weekRecordingOf(pods int) *recording.Recording {
+	const n = 7 * 24 * 240
 	start := time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC)
 	rec := &recording.Recording{
 		Namespace: "shop", Workload: "Deployment/web", Start: start, Step: 15 * time.Second, Len: n,
 		SampleWindow: 15 * time.Second, SampleLag: 5 * time.Second,
-		Replicas: recording.ReplicaHistory{Source: recording.SourceKubeStateMetrics, Changes: []recording.ReplicaChange{{At: start.Add(-time.Hour), Replicas: pods}}},
+		Replicas: recording.ReplicaHistory{Source: recording.SourceKubeStateMetrics, Changes: []recording.ReplicaChange{{At: start.Add(-time.Hour), Replicas: int32(pods)}}},
 		Metrics: []recording.Metric{
 			{Kind: recording.KindResource, Name: "cpu", PerPod: map[string]map[string]*recording.Series{}},
 			{Kind: recording.KindResource, Name: "memory", PerPod: map[string]map[string]*recording.Series{}},
@@ -161,9 +172,196 @@ func BenchmarkReplayHPAWeek(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
+	start := cpuTime(b)
 	for b.Loop() {
 		if _, err := ReplayHPA(s, rec, set, edited.HPA, BacktestOptions{Start: rec.Start}); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, start)
+}
+
+// weekSnapshot is the HPA of the week benchmarks: cpu at 50%, 10 to 100
+// replicas, over n pods.
+func weekSnapshot(n int) *engine.Snapshot {
+	s := cpuSnapshot(n, "250m")
+	s.Pods = s.Pods[:1]
+	s.HPA.Spec.MinReplicas, s.HPA.Spec.MaxReplicas = ptr(int32(10)), 100
+	return s
+}
+
+// BenchmarkReplaySyncs replays the 40,320 syncs of a week once as the HPA
+// is, over 10 and 50 pods, and reports the syncs replayed per second.
+func BenchmarkReplaySyncs(b *testing.B) {
+	for _, pods := range []int{10, 50} {
+		b.Run(fmt.Sprintf("pods=%d", pods), func(b *testing.B) {
+			rec := weekRecordingOf(pods)
+			s := weekSnapshot(pods)
+			set := engine.DefaultSettings()
+			b.ReportAllocs()
+			b.ResetTimer()
+			start := cpuTime(b)
+			for b.Loop() {
+				if _, err := ReplayHPA(s, rec, set, s.HPA, BacktestOptions{Start: rec.Start}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCPU(b, start)
+			b.ReportMetric(float64(b.N)*float64(rec.Len)/b.Elapsed().Seconds(), "syncs/s")
+		})
+	}
+}
+
+// BenchmarkTuneWeek is the bound of kubectl hpa tune: a search over at
+// least 200 candidates, each replayed exactly over the week of
+// weekRecording (50 pods, 40,320 syncs), on GOMAXPROCS workers, as
+// action.Tune runs it (each candidate's setting applied to the HPA, the
+// path kept as the candidate's detail). It reports the candidates replayed
+// and the peak of the heap in use, sampled while the search runs.
+func BenchmarkTuneWeek(b *testing.B) {
+	rec := weekRecording()
+	s := weekSnapshot(50)
+	set := engine.DefaultSettings()
+	// A behavior of its own, so that the policy axes vary around it.
+	s.HPA.Spec.Behavior = &autoscalingv2.HorizontalPodAutoscalerBehavior{ScaleDown: &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: ptr(int32(300))}}
+	engine.DefaultHPA(s.HPA)
+	opts := BacktestOptions{Start: rec.Start}
+	cur, err := tune.FromHPA(s.HPA, set.DownscaleStabilization)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sp, err := tune.NewSpace(cur, tune.SpaceOptions{
+		Metrics: []tune.MetricInfo{{Name: "cpu", Type: autoscalingv2.UtilizationMetricType}}, MaxReplicas: s.HPA.Spec.MaxReplicas,
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	figures := func(path *explain.BacktestPath) tune.Figures {
+		f := tune.Figures{Cost: path.Summary.PodHours, Rescales: path.Summary.Rescales, Detail: path}
+		if path.Summary.CoreHours != nil {
+			f.Cost = *path.Summary.CoreHours
+		}
+		for _, a := range path.Summary.AboveBound {
+			if d, err := time.ParseDuration(a.Duration); err == nil {
+				f.Risk = math.Max(f.Risk, float64(d)/float64(rec.End().Sub(rec.Start)))
+			}
+		}
+		return f
+	}
+	ref, err := ReplayHPA(s, rec, set, s.HPA, opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	replayer, err := NewReplayer(s, rec, set, opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	eval := func(_ context.Context, st tune.Setting) (tune.Figures, error) {
+		h, err := st.Apply(s.HPA)
+		if err != nil {
+			return tune.Figures{}, err
+		}
+		path, err := replayer.Replay(h)
+		if err != nil {
+			return tune.Figures{}, err
+		}
+		return figures(path), nil
+	}
+	var peak atomic.Uint64
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/unused:bytes"}}
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			metrics.Read(sample)
+			if v := sample[0].Value.Uint64() + sample[1].Value.Uint64(); v > peak.Load() {
+				peak.Store(v)
+			}
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	replayed := 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := cpuTime(b)
+	for b.Loop() {
+		res, err := tune.Search(context.Background(), sp, eval, tune.Options{Budget: 200, Reference: figures(ref)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		replayed = len(res.Candidates)
+		if replayed < 200 {
+			b.Fatalf("%d candidates replayed, want at least 200", replayed)
+		}
+		if res.Recommended < 0 {
+			b.Fatal("no recommendation")
+		}
+	}
+	reportCPU(b, start)
+	close(stop)
+	wg.Wait()
+	b.ReportMetric(float64(replayed), "candidates")
+	b.ReportMetric(float64(peak.Load())/(1<<20), "peak-heap-MiB")
+	runtime.KeepAlive(ref)
+}
+
+// cpuTime is the CPU time the process has used (user and system, every
+// thread, the garbage collector's included).
+func cpuTime(b *testing.B) time.Duration {
+	b.Helper()
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU reports the CPU time per op since start: on a machine other
+// work loads, a steadier figure than the wall time of ns/op.
+func reportCPU(b *testing.B, start time.Duration) {
+	b.Helper()
+	b.ReportMetric(float64(cpuTime(b)-start)/float64(b.N), "cpu-ns/op")
+}
+
+// BenchmarkReplayerWeek is one candidate of BenchmarkTuneWeek: a replay of
+// the week with a 70% target and a 30 s scale-down window by a Replayer
+// that has replayed the recording before.
+func BenchmarkReplayerWeek(b *testing.B) {
+	rec := weekRecording()
+	s := weekSnapshot(50)
+	set := engine.DefaultSettings()
+	t70, err := ParseTarget("cpu=70%")
+	if err != nil {
+		b.Fatal(err)
+	}
+	edited, _, err := Apply(s, &Overrides{Targets: []TargetOverride{t70}, Behavior: &autoscalingv2.HorizontalPodAutoscalerBehavior{
+		ScaleDown: &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: ptr(int32(30))},
+	}}, set)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := NewReplayer(s, rec, set, BacktestOptions{Start: rec.Start})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := r.Replay(s.HPA); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := cpuTime(b)
+	for b.Loop() {
+		if _, err := r.Replay(edited.HPA); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportCPU(b, start)
 }

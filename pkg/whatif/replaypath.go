@@ -6,6 +6,7 @@ package whatif
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"sort"
 	"time"
@@ -41,6 +42,8 @@ type replayPath struct {
 	// series of real pod i, resource r, and its PodMetrics container c.
 	resources []*recording.Metric
 	usage     [][][]*recording.Series
+	// read[r] says whether a metric of the HPA reads resource r.
+	read []bool
 	// pods are the recorded Pods metrics; podsSeries[j][i] the series of
 	// metric j on real pod i; samples[i] every per-pod series of pod i.
 	pods       []*recording.Metric
@@ -59,6 +62,9 @@ type replayPath struct {
 	serial   int
 	// cur are the pods of the sync being built.
 	cur []syncPod
+	// copied[j] is the pod object snap.Pods[j] is a copy of (copying
+	// swaps with it).
+	copied, copying []*corev1.Pod
 
 	replicas int32
 	// labels name the metrics, in spec order.
@@ -72,8 +78,14 @@ type replayPath struct {
 	// bounds are the service bounds of the HPA's metrics, in spec order.
 	bounds []Bound
 	// full explains every sync in full (ReplayAt's last one).
-	full      bool
-	lastReady int
+	full bool
+	// lastReady counts the ready pods the selector matches at the last
+	// sync, for a projection's steps (only with countReady).
+	lastReady  int
+	countReady bool
+	// load, when set, holds the real pods' total resource load at each
+	// instant, shared by the replays of one recording.
+	load *recordedLoad
 }
 
 // syncPod is one pod of a sync: a real one (real ≥ 0) or an extra; early
@@ -109,6 +121,7 @@ func newReplayPath(name string, base *engine.Snapshot, hpa *autoscalingv2.Horizo
 		switch m := &rec.Metrics[i]; m.Kind {
 		case recording.KindResource:
 			p.resources = append(p.resources, m)
+			p.read = append(p.read, readsResource(hpa, corev1.ResourceName(m.Name)))
 		case recording.KindPods:
 			p.pods = append(p.pods, m)
 		}
@@ -161,6 +174,17 @@ func newReplayPath(name string, base *engine.Snapshot, hpa *autoscalingv2.Horizo
 		return nil, fmt.Errorf("the recording of %s has no pods, and the workload has none now to copy", rec.Workload)
 	}
 	return p, nil
+}
+
+// readsResource reports whether a metric of hpa is resource res (of the
+// pods or of a container).
+func readsResource(hpa *autoscalingv2.HorizontalPodAutoscaler, res corev1.ResourceName) bool {
+	for _, m := range hpa.Spec.Metrics {
+		if m.Resource != nil && m.Resource.Name == res || m.ContainerResource != nil && m.ContainerResource.Name == res {
+			return true
+		}
+	}
+	return false
 }
 
 // selectorLabels returns labels that the target's selector matches: those
@@ -300,7 +324,7 @@ func (p *replayPath) sync(k int) (*explain.Decision, error) {
 	case p.replicas < actual:
 		p.extras, p.gone = p.extras[:0], p.gone[:0]
 		drop := min(int(actual-p.replicas), len(p.cur))
-		sort.SliceStable(p.cur, func(a, b int) bool { return podOrder(p.cur[a].pod, p.cur[b].pod) })
+		slices.SortStableFunc(p.cur, func(a, b syncPod) int { return podCompare(a.pod, b.pod) })
 		p.cur = p.cur[:len(p.cur)-drop]
 	default:
 		p.extras, p.gone = p.extras[:0], p.gone[:0]
@@ -320,10 +344,7 @@ func (p *replayPath) sync(k int) (*explain.Decision, error) {
 	snap.Now = t
 	snap.Target.SpecReplicas = p.replicas
 	snap.Target.StatusReplicas = int32(len(p.cur))
-	snap.Pods = snap.Pods[:0]
-	for j := range p.cur {
-		snap.Pods = append(snap.Pods, *p.cur[j].pod)
-	}
+	p.fillPodsOfSnapshot()
 	ts := metav1.NewTime(t.Add(-rec.SampleLag))
 	window := metav1.Duration{Duration: rec.SampleWindow}
 	snap.PodMetrics = snap.PodMetrics[:0]
@@ -331,14 +352,17 @@ func (p *replayPath) sync(k int) (*explain.Decision, error) {
 	snap.ExternalMetrics = snap.ExternalMetrics[:0]
 	snap.APIErrors = nil
 
-	// Resource samples.
+	// Resource samples, of the resources the HPA reads (the controller
+	// asks the metrics API for no other).
 	for r, m := range p.resources {
-		p.fillResource(r, corev1.ResourceName(m.Name), k, t, exact)
+		if p.read[r] {
+			p.fillResource(r, corev1.ResourceName(m.Name), k, t, exact)
+		}
 	}
 	p.lastReady = 0
 	for j := range p.cur {
 		sp := &p.cur[j]
-		if isReady(sp.pod) && p.sel.Matches(labels.Set(sp.pod.Labels)) {
+		if p.countReady && isReady(sp.pod) && p.sel.Matches(labels.Set(sp.pod.Labels)) {
 			p.lastReady++
 		}
 		if !sp.reports || len(p.resources) == 0 {
@@ -361,6 +385,47 @@ func (p *replayPath) sync(k int) (*explain.Decision, error) {
 	set := p.set
 	set.Brief = k < rec.Len-1 && !p.full
 	return engine.Evaluate(snap, set)
+}
+
+// checkPodCopies makes every sync check that the snapshot's pods equal the
+// pods they are copies of (the tests set it).
+var checkPodCopies bool
+
+// fillPodsOfSnapshot sets snap.Pods to copies of the sync's pods. The slot
+// that held a copy of the same pod object at the sync before keeps it: the
+// replay writes only the fields that copyWritten copies on a pod once it
+// is built (refresh, alignToActual, refreshExtra), so those alone are
+// copied again. A pod built anew is a new object, copied whole.
+func (p *replayPath) fillPodsOfSnapshot() {
+	snap := &p.snap
+	old := len(p.copied)
+	snap.Pods = snap.Pods[:0]
+	p.copying = p.copying[:0]
+	for j := range p.cur {
+		src := p.cur[j].pod
+		if j < old && p.copied[j] == src {
+			snap.Pods = snap.Pods[:j+1]
+			copyWritten(&snap.Pods[j], src)
+		} else {
+			snap.Pods = append(snap.Pods, *src)
+		}
+		p.copying = append(p.copying, src)
+	}
+	p.copied, p.copying = p.copying, p.copied
+	if checkPodCopies {
+		for j := range p.cur {
+			if !reflect.DeepEqual(snap.Pods[j], *p.cur[j].pod) {
+				panic(fmt.Sprintf("the snapshot's pod %d (%s) is not a copy of the sync's pod", j, p.cur[j].pod.Name))
+			}
+		}
+	}
+}
+
+// copyWritten copies the fields the replay writes on a pod it has built.
+func copyWritten(dst, src *corev1.Pod) {
+	dst.DeletionTimestamp = src.DeletionTimestamp
+	dst.Status.Phase = src.Status.Phase
+	dst.Status.Conditions = src.Status.Conditions
 }
 
 // lookAhead is how far ahead of a sync a pod the recording has not seen
@@ -461,6 +526,7 @@ func (o *syncOutcome) after() int32 {
 // rescales to it.
 func (p *replayPath) run(first int, proj *explain.Projection) ([]syncOutcome, error) {
 	out := make([]syncOutcome, 0, p.rec.Len-first)
+	p.countReady = proj != nil
 	for k := 0; k < p.rec.Len; k++ {
 		t := p.rec.Instant(k)
 		dec, err := p.sync(k)
@@ -532,10 +598,12 @@ func (p *replayPath) syncAt(k int, n int32) (syncOutcome, error) {
 	return p.outcomeOf(dec), nil
 }
 
-// apply carries a decision into the next sync.
+// apply carries a decision into the next sync. The next sync reads the
+// status and the state without writing them (the engine works on copies),
+// so they are shared with the decision rather than copied.
 func (p *replayPath) apply(d *explain.Decision) {
-	p.snap.HPA.Status = *d.Status.DeepCopy()
-	p.snap.State = d.StateAfter.DeepCopy()
+	p.snap.HPA.Status = d.Status
+	p.snap.State = d.StateAfter
 	p.snap.State.Provenance = explain.Observed
 	if d.Rescale {
 		if d.DesiredReplicas > p.replicas {
@@ -628,28 +696,12 @@ func (p *replayPath) fillResource(r int, res corev1.ResourceName, k int, t time.
 		}
 		return
 	}
-	// The real pods' total per container, and how many had a sample:
-	// every real pod that existed counts, kept or not, as soon as the
-	// store has its sample (the load was on it, reported or not).
 	var totals []float64
-	n := 0
-	for i := range p.rec.Pods {
-		if !p.rec.Pods[i].Exists(t) || !p.hasSample(i, k) {
-			continue
-		}
-		seen := false
-		for c, s := range p.usage[i][r] {
-			if v, ok := s.At(k); ok {
-				for len(totals) <= c {
-					totals = append(totals, 0)
-				}
-				totals[c] += v
-				seen = true
-			}
-		}
-		if seen {
-			n++
-		}
+	var n int
+	if p.load != nil {
+		totals, n = p.load.at(r, k)
+	} else {
+		totals, n = p.totalAt(r, k, t, nil)
 	}
 	// Constant-total: the load is shared by the pods that are ready (as a
 	// load balancer shares it), reported or not yet.
@@ -676,6 +728,64 @@ func (p *replayPath) fillResource(r int, res corev1.ResourceName, k int, t time.
 			sp.metrics.Containers[c].Usage[res] = usageQuantity(res, v)
 		}
 	}
+}
+
+// totalAt returns the real pods' total of resource r per container at k,
+// and how many had a sample: every real pod that existed counts, kept or
+// not, as soon as the store has its sample (the load was on it, reported
+// or not). It appends the totals to buf.
+func (p *replayPath) totalAt(r, k int, t time.Time, buf []float64) ([]float64, int) {
+	totals := buf
+	n := 0
+	for i := range p.rec.Pods {
+		if !p.rec.Pods[i].Exists(t) || !p.hasSample(i, k) {
+			continue
+		}
+		seen := false
+		for c, s := range p.usage[i][r] {
+			if v, ok := s.At(k); ok {
+				for len(totals) <= len(buf)+c {
+					totals = append(totals, 0)
+				}
+				totals[len(buf)+c] += v
+				seen = true
+			}
+		}
+		if seen {
+			n++
+		}
+	}
+	return totals, n
+}
+
+// recordedLoad is totalAt of every resource at every instant of a
+// recording: the same for every replay of it.
+type recordedLoad struct {
+	// totals[r] holds the totals of resource r, instant after instant;
+	// those of instant k are totals[r][from[r][k]:from[r][k+1]].
+	totals [][]float64
+	from   [][]int
+	n      [][]int
+}
+
+// totalLoad works out the recorded load of every resource at every
+// instant.
+func (p *replayPath) totalLoad() *recordedLoad {
+	l := &recordedLoad{totals: make([][]float64, len(p.resources)), from: make([][]int, len(p.resources)), n: make([][]int, len(p.resources))}
+	for r := range p.resources {
+		l.from[r] = make([]int, p.rec.Len+1)
+		l.n[r] = make([]int, p.rec.Len)
+		for k := 0; k < p.rec.Len; k++ {
+			l.from[r][k] = len(l.totals[r])
+			l.totals[r], l.n[r][k] = p.totalAt(r, k, p.rec.Instant(k), l.totals[r])
+		}
+		l.from[r][p.rec.Len] = len(l.totals[r])
+	}
+	return l
+}
+
+func (l *recordedLoad) at(r, k int) ([]float64, int) {
+	return l.totals[r][l.from[r][k]:l.from[r][k+1]:l.from[r][k+1]], l.n[r][k]
 }
 
 // usageQuantity is a recorded usage as metrics-server reports it: cpu in
