@@ -290,7 +290,7 @@ func (r *Replayer) Replay(hpa *autoscalingv2.HorizontalPodAutoscaler) (*explain.
 		return nil, err
 	}
 	acc := newSummer(rec, first)
-	acc.censored = opts.Censoring
+	acc.censored = r.opts.Censoring
 	for k := first; k < rec.Len; k++ {
 		o := &outcomes[k-first]
 		acc.add(k, o.after(), o)
