@@ -10,6 +10,8 @@ import (
 	"io"
 	"strings"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/migrate"
 )
 
@@ -68,7 +70,7 @@ func Migrate(ctx context.Context, cfg MigrateConfig) (*MigrateResult, error) {
 	}
 	target, err := migrate.Resolve(ctx, clients, cfg.Type, cfg.Name, ns)
 	if err != nil {
-		return nil, err
+		return nil, forbiddenHint(err)
 	}
 	// The manifests are read before anything is written, so that a bad file
 	// stops the run while the cluster is untouched.
@@ -80,7 +82,7 @@ func Migrate(ctx context.Context, cfg MigrateConfig) (*MigrateResult, error) {
 	}
 	st, report, err := planAndExecute(ctx, clients, target, cfg)
 	if err != nil {
-		return nil, err
+		return nil, forbiddenHint(err)
 	}
 	res := &MigrateResult{Report: report}
 
@@ -214,4 +216,12 @@ func manifestTarget(st *migrate.State) migrate.ManifestTarget {
 			return false, true
 		},
 	}
+}
+
+// forbiddenHint adds RBACMigrateHint to a refusal of the API server.
+func forbiddenHint(err error) error {
+	if apierrors.IsForbidden(err) {
+		return fmt.Errorf("%w%s", err, RBACMigrateHint)
+	}
+	return err
 }

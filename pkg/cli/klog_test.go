@@ -16,7 +16,7 @@ import (
 )
 
 // hpaJSON is the HPA web of shop, its target a Deployment.
-const hpaJSON = `{"kind":"HorizontalPodAutoscaler","apiVersion":"autoscaling/v2","metadata":{"name":"web","namespace":"shop","resourceVersion":"1"},"spec":{"scaleTargetRef":{"kind":"Deployment","name":"web","apiVersion":"apps/v1"},"maxReplicas":3}}`
+const hpaJSON = `{"kind":"HorizontalPodAutoscaler","apiVersion":"autoscaling/v2","metadata":{"name":"web","namespace":"shop","resourceVersion":"1"},"spec":{"scaleTargetRef":{"kind":"Deployment","name":"web","apiVersion":"apps/v1"},"maxReplicas":3,"metrics":[{"type":"Resource","resource":{"name":"cpu","target":{"type":"Utilization","averageUtilization":60}}}]}}`
 
 // captureStderr runs f with the process's standard error (where klog
 // writes, whatever the command's streams) sent to a pipe, and returns what
