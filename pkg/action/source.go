@@ -233,7 +233,7 @@ func clusterError(err error, hint string) error {
 
 // RBACHint follows a read the API server refused (403): the message names
 // the verb and the resource, the hint where the whole list is.
-const RBACHint = " (docs/rbac.yaml lists what explain, whatif and tune read)"
+const RBACHint = " (docs/rbac.yaml lists the permissions of these reads)"
 
 // RBACMigrateHint is migrate's RBACHint.
-const RBACMigrateHint = " (docs/rbac-migrate.yaml lists what migrate reads and writes)"
+const RBACMigrateHint = " (docs/rbac-migrate.yaml lists the permissions migrate needs)"

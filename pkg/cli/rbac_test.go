@@ -319,7 +319,7 @@ func TestIdentityMissingOneRule(t *testing.T) {
 				if want := fmt.Sprintf("cannot %s resource %q", q.verb, q.resource); !strings.Contains(lines[0], want) {
 					t.Errorf("the error does not say %s: %s", want, lines[0])
 				}
-				if want := "(docs/" + c.rbacFile + " lists what "; !strings.Contains(lines[0], want) {
+				if want := "(docs/" + c.rbacFile + " lists "; !strings.Contains(lines[0], want) {
 					t.Errorf("the error does not point at %s: %s", c.rbacFile, lines[0])
 				}
 			})
