@@ -149,10 +149,10 @@ func (s *apiSim) touch() {
 func dropReplicas(t *testing.T, f *metav1.FieldsV1) (*metav1.FieldsV1, bool) {
 	t.Helper()
 	if f == nil {
-		return f, true
+		return nil, true
 	}
 	var set map[string]any
-	if err := json.Unmarshal(f.Raw, &set); err != nil {
+	if err := json.Unmarshal(f.GetRawBytes(), &set); err != nil {
 		t.Fatal(err)
 	}
 	if spec, ok := set["f:spec"].(map[string]any); ok {
