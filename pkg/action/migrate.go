@@ -10,6 +10,8 @@ import (
 	"io"
 	"strings"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/migrate"
 )
 
@@ -68,7 +70,7 @@ func Migrate(ctx context.Context, cfg MigrateConfig) (*MigrateResult, error) {
 	}
 	target, err := migrate.Resolve(ctx, clients, cfg.Type, cfg.Name, ns)
 	if err != nil {
-		return nil, err
+		return nil, forbiddenHint(err)
 	}
 	// The manifests are read before anything is written, so that a bad file
 	// stops the run while the cluster is untouched.
@@ -80,7 +82,7 @@ func Migrate(ctx context.Context, cfg MigrateConfig) (*MigrateResult, error) {
 	}
 	st, report, err := planAndExecute(ctx, clients, target, cfg)
 	if err != nil {
-		return nil, err
+		return nil, forbiddenHint(err)
 	}
 	res := &MigrateResult{Report: report}
 
@@ -141,12 +143,23 @@ const staleAttempts = 5
 // out. When a step is refused by its resourceVersion precondition (someone
 // wrote the object between the read and the write, the step wrote nothing),
 // it reads and plans again from the current object: exactly what the user
-// would do by running migrate again, which is safe after any step.
+// would do by running migrate again, which is safe after any step. Unless
+// that read shows another writer's replica count (not migrate's, not the
+// HPA controller's): then it stops and names them.
 func planAndExecute(ctx context.Context, clients *migrate.Clients, target *migrate.Target, cfg MigrateConfig) (*migrate.State, *migrate.Report, error) {
-	var retried []string
+	var (
+		retried []string
+		stale   *migrate.StaleError
+	)
 	for attempt := 1; ; attempt++ {
 		st, err := migrate.Inspect(ctx, clients, target)
 		if err != nil {
+			return nil, nil, err
+		}
+		// The object changed under the last attempt's step: when that was
+		// another writer's replica count, planning again would hand over
+		// what they are setting; stop and name them instead.
+		if err := migrate.CheckSecondWriter(target, stale, st.Object); err != nil {
 			return nil, nil, err
 		}
 		report, err := migrate.BuildPlan(st)
@@ -157,7 +170,7 @@ func planAndExecute(ctx context.Context, clients *migrate.Clients, target *migra
 			return st, report, nil
 		}
 		err = migrate.Execute(ctx, clients, st, report, migrate.ExecuteOptions{DryRun: cfg.DryRun})
-		var stale *migrate.StaleError
+		stale = nil
 		if errors.As(err, &stale) && attempt < staleAttempts && ctx.Err() == nil {
 			written := "nothing written"
 			if stale.Step > 1 {
@@ -203,4 +216,12 @@ func manifestTarget(st *migrate.State) migrate.ManifestTarget {
 			return false, true
 		},
 	}
+}
+
+// forbiddenHint adds RBACMigrateHint to a refusal of the API server.
+func forbiddenHint(err error) error {
+	if apierrors.IsForbidden(err) {
+		return fmt.Errorf("%w%s", err, RBACMigrateHint)
+	}
+	return err
 }

@@ -218,11 +218,22 @@ func controllerOf(d *load.ControllerDocument) (*Controller, error) {
 }
 
 // clusterError adds a hint to an error that is not an answer of the API
-// server (the cluster could not be reached at all).
+// server (the cluster could not be reached at all), and to a refusal the
+// file that lists what the reads need.
 func clusterError(err error, hint string) error {
 	var status apierrors.APIStatus
+	if apierrors.IsForbidden(err) {
+		return fmt.Errorf("%w%s", err, RBACHint)
+	}
 	if errors.As(err, &status) {
 		return err
 	}
 	return fmt.Errorf("%w%s", err, hint)
 }
+
+// RBACHint follows a read the API server refused (403): the message names
+// the verb and the resource, the hint where the whole list is.
+const RBACHint = " (docs/rbac.yaml lists the permissions of these reads)"
+
+// RBACMigrateHint is migrate's RBACHint.
+const RBACMigrateHint = " (docs/rbac-migrate.yaml lists the permissions migrate needs)"

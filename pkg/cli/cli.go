@@ -13,7 +13,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/go-logr/logr"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/klog/v2"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/cmd"
@@ -41,6 +43,7 @@ func Main(args []string, streams genericiooptions.IOStreams) (code int) {
 			code = ExitError
 		}
 	}()
+	quietKlog()
 	root := newRoot(streams)
 	root.SetArgs(args)
 	if err := root.ExecuteContext(context.Background()); err != nil {
@@ -72,3 +75,12 @@ func printError(w io.Writer, err error) {
 		fmt.Fprintf(w, "See '%s --help' for usage.\n", fe.CommandPath)
 	}
 }
+
+// quietKlog sends the log lines of client-go (klog) nowhere. What they
+// report reaches the user anyway, as the command's own error line or a
+// warning (a failed discovery: "could not ..."); a second line in klog's
+// format on the process's stderr ("E... memcache.go:...] \"Couldn't get
+// current server API group list\"") would break the promise of one line.
+// -v keeps its meaning (the API calls, counted or listed): it is not
+// klog's verbosity, as it is kubectl's.
+func quietKlog() { klog.SetLogger(logr.Discard()) }

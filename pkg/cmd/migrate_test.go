@@ -117,6 +117,14 @@ func fakeCluster(t *testing.T, name string, hpa bool) (*migrate.Clients, *unstru
 	if err := obj.UnmarshalJSON(j); err != nil {
 		t.Fatal(err)
 	}
+	c, dyn := fakeClusterOf(t, obj, hpa)
+	return c, obj, dyn
+}
+
+// fakeClusterOf serves obj, a Deployment, and with hpa an HPA that targets
+// it.
+func fakeClusterOf(t *testing.T, obj *unstructured.Unstructured, hpa bool) (*migrate.Clients, *dynamicfake.FakeDynamicClient) {
+	t.Helper()
 	var objs []runtime.Object
 	if hpa {
 		h := &autoscalingv2.HorizontalPodAutoscaler{}
@@ -145,7 +153,7 @@ func fakeCluster(t *testing.T, name string, hpa bool) (*migrate.Clients, *unstru
 	}
 	mapper := restmapper.NewShortcutExpander(restmapper.NewDiscoveryRESTMapper(groups), disc, nil)
 	dyn := dynamicfake.NewSimpleDynamicClient(runtime.NewScheme(), obj.DeepCopy())
-	return &migrate.Clients{Dynamic: dyn, Kube: kube, Mapper: mapper, Discovery: disc}, obj, dyn
+	return &migrate.Clients{Dynamic: dyn, Kube: kube, Mapper: mapper, Discovery: disc}, dyn
 }
 
 // runMigrate runs the migrate command on the fake cluster.

@@ -86,12 +86,17 @@ func Execute(ctx context.Context, c *Clients, st *State, r *Report, opts Execute
 				// The value changed between the read and the apply: the
 				// precondition would have caught a change of the object, so
 				// this is a manager that owns the field with another value.
-				// If it is the HPA, it took the field over: nothing left to do.
-				if skipped, rerr := hpaTookOver(ctx, c, t, r, i); rerr == nil && skipped {
+				// If it is the HPA, it took the field over: nothing left to do;
+				// if it is anyone else, they are named.
+				skipped, rerr := hpaTookOver(ctx, c, t, r, i, cur)
+				if rerr != nil {
+					return rerr
+				}
+				if skipped {
 					break
 				}
 			}
-			return stepError(t, r, s, err)
+			return stepError(t, r, s, cur, err)
 		}
 		s.Result = done
 		cur = out
@@ -104,7 +109,19 @@ func Execute(ctx context.Context, c *Clients, st *State, r *Report, opts Execute
 		if err != nil {
 			return fmt.Errorf("read %s back to verify it: %w", t.describe(), err)
 		}
+		second, err := FindSecondWrite(t, cur, fresh)
+		if err != nil {
+			return err
+		}
 		cur = fresh
+		if second != nil {
+			r.Verification = verify(cur, t, r)
+			r.Verification.OK = false
+			// The cause first: the problems it explains follow.
+			r.Verification.Problems = append([]string{"after the last step, " + second.describe(t.PathString())}, r.Verification.Problems...)
+			r.Outcome = OutcomeFailed
+			return nil
+		}
 	}
 	r.Verification = verify(cur, t, r)
 	if !r.Verification.OK {
@@ -113,16 +130,25 @@ func Execute(ctx context.Context, c *Clients, st *State, r *Report, opts Execute
 	return nil
 }
 
-// hpaTookOver re-reads the object after a field conflict of step i. When the
-// HPA controller owns the field now, the remaining steps are marked skipped.
-func hpaTookOver(ctx context.Context, c *Clients, t *Target, r *Report, i int) (bool, error) {
+// hpaTookOver re-reads the object after a field conflict of step i, whose
+// write was based on cur. When the HPA controller owns the field now, the
+// remaining steps are marked skipped; when another writer changed it, the
+// error names them. Otherwise (the re-read failed, or it shows nothing
+// new) the conflict itself is the answer: false and no error.
+func hpaTookOver(ctx context.Context, c *Clients, t *Target, r *Report, i int, cur *unstructured.Unstructured) (bool, error) {
 	obj, err := c.Dynamic.Resource(t.Resource).Namespace(t.Namespace).Get(ctx, t.Name, metav1.GetOptions{})
 	if err != nil {
-		return false, err
+		return false, nil
 	}
 	owners, err := ReplicaOwners(obj.GetManagedFields(), t.ReplicasPath)
-	if err != nil || !hasRole(owners, RoleHPA) {
-		return false, err
+	if err != nil {
+		return false, nil
+	}
+	if !hasRole(owners, RoleHPA) {
+		if w, err := FindSecondWrite(t, cur, obj); err == nil && w != nil {
+			return false, newSecondWriterError(t, r, r.Steps[i].Number, w)
+		}
+		return false, nil
 	}
 	for j := i; j < len(r.Steps); j++ {
 		r.Steps[j].Result = ResultSkipped
@@ -283,7 +309,7 @@ func isFieldConflict(err error) bool {
 
 // stepError turns a failed write into one line that says which step failed,
 // why, and what was already written.
-func stepError(t *Target, r *Report, s *Step, err error) error {
+func stepError(t *Target, r *Report, s *Step, based *unstructured.Unstructured, err error) error {
 	written := "nothing was written"
 	if s.Number > 1 {
 		written = fmt.Sprintf("steps 1 to %d were written, each safe on its own", s.Number-1)
@@ -299,7 +325,7 @@ func stepError(t *Target, r *Report, s *Step, err error) error {
 		return fmt.Errorf("step %d (%s) of %s: %s changed between the read and the apply and another field manager owns it: %w; %s; run kubectl hpa migrate again",
 			s.Number, s.Action, t.describe(), t.PathString(), err, written)
 	case apierrors.IsConflict(err):
-		return &StaleError{Step: s.Number, msg: fmt.Sprintf("step %d (%s): %s changed since it was read (resourceVersion precondition failed), so the step wrote nothing; %s; run kubectl hpa migrate again to plan from the current object",
+		return &StaleError{Step: s.Number, Based: based, Report: r, msg: fmt.Sprintf("step %d (%s): %s changed since it was read (resourceVersion precondition failed), so the step wrote nothing; %s; run kubectl hpa migrate again to plan from the current object",
 			s.Number, s.Action, t.describe(), written)}
 	case apierrors.IsForbidden(err):
 		return fmt.Errorf("step %d (%s): not allowed to patch %s: %w; %s", s.Number, s.Action, t.describe(), err, written)
@@ -318,7 +344,12 @@ type StaleError struct {
 	// Step is the number of the refused step; the steps before it were
 	// written.
 	Step int
-	msg  string
+	// Based is the object the refused step was based on (its
+	// resourceVersion the precondition): the read, or the answer to the
+	// step before. Report is the run's report.
+	Based  *unstructured.Unstructured
+	Report *Report
+	msg    string
 }
 
 func (e *StaleError) Error() string { return e.msg }

@@ -6,8 +6,10 @@ package migrate
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	authorizationv1 "k8s.io/api/authorization/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -234,6 +236,114 @@ func TestExecute_hpaWinsTheRace(t *testing.T) {
 	}
 	if !r.Verification.OK || *r.Verification.Replicas != 5 {
 		t.Errorf("verification = %+v", r.Verification)
+	}
+}
+
+// Another writer (kubectl scale) sets the field between the read and the
+// apply, and the API server answers the apply with the field conflict: the
+// object is read again, and the error names the writer and its value.
+func TestExecute_secondWriterWinsTheRace(t *testing.T) {
+	st := fixtureState(t, "kubectl-ssa")
+	r, _ := BuildPlan(st)
+	c, dyn := fakeClients(t, st.Object, true)
+	gvr := st.Target.Resource
+	dyn.PrependReactor("patch", "deployments", func(clienttesting.Action) (bool, runtime.Object, error) {
+		obj, _ := dyn.Tracker().Get(gvr, st.Target.Namespace, st.Target.Name)
+		u := obj.(*unstructured.Unstructured).DeepCopy()
+		_ = unstructured.SetNestedField(u.Object, int64(1), "spec", "replicas")
+		u.SetManagedFields(append(u.GetManagedFields(), metav1.ManagedFieldsEntry{
+			Manager: "kubectl", Operation: metav1.ManagedFieldsOperationUpdate, Subresource: "scale", APIVersion: "apps/v1",
+			FieldsType: "FieldsV1", FieldsV1: metav1.NewFieldsV1(`{"f:spec":{"f:replicas":{}}}`),
+		}))
+		_ = dyn.Tracker().Update(gvr, u, u.GetNamespace())
+		conflict := apierrors.NewConflict(schema.GroupResource{Group: "apps", Resource: "deployments"}, st.Target.Name, errorString("Apply failed with 1 conflict"))
+		conflict.ErrStatus.Details.Causes = []metav1.StatusCause{{Type: metav1.CauseTypeFieldManagerConflict, Message: `conflict with "kubectl" with subresource "scale"`, Field: ".spec.replicas"}}
+		return true, nil, conflict
+	})
+	err := Execute(context.Background(), c, st, r, ExecuteOptions{})
+	var sw *SecondWriterError
+	if !errors.As(err, &sw) {
+		t.Fatalf("err = %v, want a *SecondWriterError", err)
+	}
+	want := "kubectl (Update, subresource scale) set spec.replicas to 1 (it was 3); migrate stopped before step 1 (apply-replicas)"
+	if !strings.Contains(err.Error(), want) {
+		t.Errorf("err = %v\nwant it to hold %s", err, want)
+	}
+	if len(patches(dyn)) != 1 {
+		t.Errorf("%d patches, want the one refused", len(patches(dyn)))
+	}
+}
+
+// FindSecondWrite tells a write of the field from one of migrate or the
+// HPA controller, and from a write to other fields.
+func TestFindSecondWrite(t *testing.T) {
+	st := fixtureState(t, "kubectl-csa")
+	entry := func(manager string, op metav1.ManagedFieldsOperationType, sub string, sec int) metav1.ManagedFieldsEntry {
+		return metav1.ManagedFieldsEntry{
+			Manager: manager, Operation: op, Subresource: sub, APIVersion: "apps/v1",
+			Time:       &metav1.Time{Time: time.Date(2026, 12, 1, 0, 0, sec, 0, time.UTC)},
+			FieldsType: "FieldsV1", FieldsV1: metav1.NewFieldsV1(`{"f:spec":{"f:replicas":{}}}`),
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		// base, when set, changes the object read first.
+		base, change func(u *unstructured.Unstructured)
+		want         string
+	}{
+		{"a label", nil, func(u *unstructured.Unstructured) { u.SetLabels(map[string]string{"x": "y"}) }, ""},
+		{"the HPA controller scales", nil, func(u *unstructured.Unstructured) {
+			_ = unstructured.SetNestedField(u.Object, int64(7), "spec", "replicas")
+			u.SetManagedFields(append(u.GetManagedFields(), entry(HPAControllerManager, metav1.ManagedFieldsOperationUpdate, "scale", 1)))
+		}, ""},
+		{"migrate co-owns", nil, func(u *unstructured.Unstructured) {
+			u.SetManagedFields(append(u.GetManagedFields(), entry(FieldManager, metav1.ManagedFieldsOperationApply, "", 1)))
+		}, ""},
+		{"kubectl scale", nil, func(u *unstructured.Unstructured) {
+			_ = unstructured.SetNestedField(u.Object, int64(2), "spec", "replicas")
+			u.SetManagedFields(append(u.GetManagedFields(), entry("kubectl", metav1.ManagedFieldsOperationUpdate, "scale", 1)))
+		}, "kubectl (Update, subresource scale) set spec.replicas to 2 (it was 4)"},
+		{"the HPA and kubectl scale", nil, func(u *unstructured.Unstructured) {
+			_ = unstructured.SetNestedField(u.Object, int64(2), "spec", "replicas")
+			u.SetManagedFields(append(u.GetManagedFields(), entry(HPAControllerManager, metav1.ManagedFieldsOperationUpdate, "scale", 1), entry("kubectl", metav1.ManagedFieldsOperationUpdate, "scale", 2)))
+		}, "kubectl (Update, subresource scale) set spec.replicas to 2 (it was 4)"},
+		// An owner writing again without the time of its entry changing
+		// (the API server leaves it out of some entries): every owner is a
+		// suspect, and the HPA controller, the only owner here, is expected.
+		{"a value changed under the HPA controller's entry", nil, func(u *unstructured.Unstructured) {
+			_ = unstructured.SetNestedField(u.Object, int64(9), "spec", "replicas")
+		}, ""},
+		{"a value changed under another owner's entry", func(u *unstructured.Unstructured) {
+			mf := u.GetManagedFields()
+			mf[0].Manager, mf[0].Subresource = "ci-bot", ""
+			u.SetManagedFields(mf)
+		}, func(u *unstructured.Unstructured) {
+			_ = unstructured.SetNestedField(u.Object, int64(9), "spec", "replicas")
+		}, "ci-bot (Update) set spec.replicas to 9 (it was 4)"},
+		{"the field removed", nil, func(u *unstructured.Unstructured) {
+			unstructured.RemoveNestedField(u.Object, "spec", "replicas")
+			u.SetManagedFields(nil)
+		}, "someone no managedFields entry names removed spec.replicas (it was 4)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := st.Object.DeepCopy()
+			if tc.base != nil {
+				tc.base(before)
+			}
+			after := before.DeepCopy()
+			tc.change(after)
+			w, err := FindSecondWrite(st.Target, before, after)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := ""
+			if w != nil {
+				got = w.describe(st.Target.PathString())
+			}
+			if got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
 	}
 }
 
