@@ -204,6 +204,7 @@ test-e2e: cluster-preflight e2e-tools mcpclient ## Run the end-to-end suite (tes
 			printf '\n$(BOLD)==> e2e phase keda: the tests named *KEDA*, KEDA serving external metrics$(RESET)\n'; \
 			if [ -n "$$keda_build" ]; then \
 				echo "waiting for the KEDA build..."; \
+				hack/test/promote.sh _output/keda-build.pid _output/test-beside.log.pid; \
 				if [ "$$keda_build" = early ]; then \
 					while [ ! -f _output/keda-build.rc ] && kill -0 "$$(cat _output/keda-build.pid)" 2>/dev/null; do sleep 5; done; \
 					kb=$$(cat _output/keda-build.rc 2>/dev/null || echo 1); rm -f _output/keda-build.pid _output/keda-build.rc; \
