@@ -26,7 +26,7 @@ import (
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 )
 
-// The recorded-load proof (issue 24): one load pattern of 8 minutes
+// The recorded-load proof (issue 24): one load pattern of 8.5 minutes
 // (rise, hold, fall, spike, fall) runs through the real controller twice
 // at once, in two namespaces that differ only in the HPA's behavior. The
 // load is a total shared by the ready pods (a load balancer's way), set
@@ -93,8 +93,11 @@ const (
 	// fallAt is when the load falls after the rise.
 	fallAt = 150 * time.Second
 	// patternLength is the pattern's length: the period replayed is it
-	// and 15 s more.
-	patternLength = 480 * time.Second
+	// and 15 s more. The last fall (from 370 s) leaves A, the slower, at
+	// rest about 125 s later: its last step down (3 → 2, measured at
+	// 493.5 s) must come well before the period's end, or
+	// kube-state-metrics' 5 s scrapes may not have recorded it yet.
+	patternLength = 510 * time.Second
 	// histRequest is a pod's CPU request (app()), histBound the service
 	// bound tune is given: 90% of it.
 	histRequest = 500
