@@ -36,6 +36,9 @@ type calculator struct {
 	// brief leaves out the per-pod entries and the step narratives
 	// (Settings.Brief).
 	brief bool
+	// outcomeOnly leaves out the pod accounting too
+	// (Settings.OutcomeOnly).
+	outcomeOnly bool
 	// sc lends the calculations their maps (nil: allocate).
 	sc *scratch
 }
@@ -91,6 +94,9 @@ func removeSamples(samples podSamples, set map[string]struct{}) {
 // accounting builds the per-pod table of a pod-based calculation.
 // accounting classifies the calculator's pods; brief, only counts them.
 func (c *calculator) accounting(g podGroups, samples podSamples, requests map[string]int64) *explain.PodAccounting {
+	if c.outcomeOnly {
+		return nil
+	}
 	if c.brief {
 		acc := &explain.PodAccounting{Listed: len(c.pods), Ready: g.readyCount, Unready: len(g.unready), Missing: len(g.missing), Ignored: len(g.ignored)}
 		listed := c.api.listed()
@@ -145,6 +151,9 @@ func accounting(pods []*corev1.Pod, g podGroups, samples podSamples, requests ma
 // setFillIn records the value the fill-in gave a pod. Entries are in pod
 // list order, so the index is found through a map built once per metric.
 func setFillIn(acc *explain.PodAccounting, index map[string]int, name string, v int64) {
+	if acc == nil {
+		return
+	}
 	if i, ok := index[name]; ok {
 		val := v
 		acc.Entries[i].FillInMilli = &val
@@ -152,6 +161,9 @@ func setFillIn(acc *explain.PodAccounting, index map[string]int, name string, v 
 }
 
 func entryIndex(acc *explain.PodAccounting) map[string]int {
+	if acc == nil {
+		return nil
+	}
 	index := make(map[string]int, len(acc.Entries))
 	for i := range acc.Entries {
 		index[acc.Entries[i].Name] = i

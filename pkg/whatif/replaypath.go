@@ -381,9 +381,12 @@ func (p *replayPath) sync(k int) (*explain.Decision, error) {
 		}
 	}
 	// Only the last sync of a replay is explained in full: the others keep
-	// their outcomes (Settings.Brief).
+	// their outcomes (Settings.Brief), and without the steps of a
+	// projection to write (countReady), nothing but their outcomes
+	// (Settings.OutcomeOnly: what outcomeOf and apply read).
 	set := p.set
 	set.Brief = k < rec.Len-1 && !p.full
+	set.OutcomeOnly = set.Brief && !p.countReady
 	return engine.Evaluate(snap, set)
 }
 
