@@ -49,6 +49,8 @@ type utilization struct {
 	util       int32
 	rawAvg     int64
 	sumU, sumR int64
+	// count is the number of samples summed (those with a request).
+	count int
 }
 
 // utilizationRatio is upstream's GetResourceUtilizationRatio: samples without
@@ -72,6 +74,7 @@ func utilizationRatio(samples podSamples, requests map[string]int64, target int3
 	u.util = int32((u.sumU * 100) / u.sumR)
 	u.ratio = float64(u.util) / float64(target)
 	u.rawAvg = u.sumU / int64(n)
+	u.count = n
 	return u, nil
 }
 
@@ -216,7 +219,7 @@ func (c *calculator) getResourceReplicas(cur, target int32, resource corev1.Reso
 	}
 	ratio, util, rawAvg, sumU, sumR := u.ratio, u.util, u.rawAvg, u.sumU, u.sumR
 	sr := sumR
-	tr.Usage = &explain.Usage{SumMilli: sumU, Count: countWithRequest(samples, requests), RequestSumMilli: &sr, AverageMilli: rawAvg, TargetMilli: int64(target), Ratio: explain.Ratio(ratio), RatioUndefined: undefinedRatio(ratio, int64(target)), ReplicaBase: int32(g.readyCount), ReplicaBaseKind: "readyPods"}
+	tr.Usage = &explain.Usage{SumMilli: sumU, Count: u.count, RequestSumMilli: &sr, AverageMilli: rawAvg, TargetMilli: int64(target), Ratio: explain.Ratio(ratio), RatioUndefined: undefinedRatio(ratio, int64(target)), ReplicaBase: int32(g.readyCount), ReplicaBaseKind: "readyPods"}
 	tr.Tolerance = tol.check(ratio)
 	if !c.brief {
 		tr.Steps = append(tr.Steps, fmt.Sprintf("utilization = floor(100 × %dm used / %dm requested) = %d%% against a target of %d%%: ratio %.4g", sumU, sumR, util, target, ratio))
@@ -273,16 +276,6 @@ func (c *calculator) getResourceReplicas(cur, target int32, resource corev1.Reso
 	newRatio := nu.ratio
 	fi.NewUtilization = &nu.util
 	return c.finishFillIn(tr, fi, cur, ratio, newRatio, len(samples), tol, util, rawAvg, ts)
-}
-
-func countWithRequest(samples podSamples, requests map[string]int64) int {
-	n := 0
-	for name := range samples {
-		if _, ok := requests[name]; ok {
-			n++
-		}
-	}
-	return n
 }
 
 func fillInReason(missing, unready int, scaleUpWithUnready bool) string {
