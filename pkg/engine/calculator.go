@@ -36,6 +36,9 @@ type calculator struct {
 	// brief leaves out the per-pod entries and the step narratives
 	// (Settings.Brief).
 	brief bool
+	// outcomeOnly leaves out the pod accounting too
+	// (Settings.OutcomeOnly).
+	outcomeOnly bool
 	// sc lends the calculations their maps (nil: allocate).
 	sc *scratch
 }
@@ -46,6 +49,8 @@ type utilization struct {
 	util       int32
 	rawAvg     int64
 	sumU, sumR int64
+	// count is the number of samples summed (those with a request).
+	count int
 }
 
 // utilizationRatio is upstream's GetResourceUtilizationRatio: samples without
@@ -69,6 +74,7 @@ func utilizationRatio(samples podSamples, requests map[string]int64, target int3
 	u.util = int32((u.sumU * 100) / u.sumR)
 	u.ratio = float64(u.util) / float64(target)
 	u.rawAvg = u.sumU / int64(n)
+	u.count = n
 	return u, nil
 }
 
@@ -91,6 +97,9 @@ func removeSamples(samples podSamples, set map[string]struct{}) {
 // accounting builds the per-pod table of a pod-based calculation.
 // accounting classifies the calculator's pods; brief, only counts them.
 func (c *calculator) accounting(g podGroups, samples podSamples, requests map[string]int64) *explain.PodAccounting {
+	if c.outcomeOnly {
+		return nil
+	}
 	if c.brief {
 		acc := &explain.PodAccounting{Listed: len(c.pods), Ready: g.readyCount, Unready: len(g.unready), Missing: len(g.missing), Ignored: len(g.ignored)}
 		listed := c.api.listed()
@@ -145,6 +154,9 @@ func accounting(pods []*corev1.Pod, g podGroups, samples podSamples, requests ma
 // setFillIn records the value the fill-in gave a pod. Entries are in pod
 // list order, so the index is found through a map built once per metric.
 func setFillIn(acc *explain.PodAccounting, index map[string]int, name string, v int64) {
+	if acc == nil {
+		return
+	}
 	if i, ok := index[name]; ok {
 		val := v
 		acc.Entries[i].FillInMilli = &val
@@ -152,6 +164,9 @@ func setFillIn(acc *explain.PodAccounting, index map[string]int, name string, v 
 }
 
 func entryIndex(acc *explain.PodAccounting) map[string]int {
+	if acc == nil {
+		return nil
+	}
 	index := make(map[string]int, len(acc.Entries))
 	for i := range acc.Entries {
 		index[acc.Entries[i].Name] = i
@@ -204,7 +219,7 @@ func (c *calculator) getResourceReplicas(cur, target int32, resource corev1.Reso
 	}
 	ratio, util, rawAvg, sumU, sumR := u.ratio, u.util, u.rawAvg, u.sumU, u.sumR
 	sr := sumR
-	tr.Usage = &explain.Usage{SumMilli: sumU, Count: countWithRequest(samples, requests), RequestSumMilli: &sr, AverageMilli: rawAvg, TargetMilli: int64(target), Ratio: explain.Ratio(ratio), RatioUndefined: undefinedRatio(ratio, int64(target)), ReplicaBase: int32(g.readyCount), ReplicaBaseKind: "readyPods"}
+	tr.Usage = &explain.Usage{SumMilli: sumU, Count: u.count, RequestSumMilli: &sr, AverageMilli: rawAvg, TargetMilli: int64(target), Ratio: explain.Ratio(ratio), RatioUndefined: undefinedRatio(ratio, int64(target)), ReplicaBase: int32(g.readyCount), ReplicaBaseKind: "readyPods"}
 	tr.Tolerance = tol.check(ratio)
 	if !c.brief {
 		tr.Steps = append(tr.Steps, fmt.Sprintf("utilization = floor(100 × %dm used / %dm requested) = %d%% against a target of %d%%: ratio %.4g", sumU, sumR, util, target, ratio))
@@ -261,16 +276,6 @@ func (c *calculator) getResourceReplicas(cur, target int32, resource corev1.Reso
 	newRatio := nu.ratio
 	fi.NewUtilization = &nu.util
 	return c.finishFillIn(tr, fi, cur, ratio, newRatio, len(samples), tol, util, rawAvg, ts)
-}
-
-func countWithRequest(samples podSamples, requests map[string]int64) int {
-	n := 0
-	for name := range samples {
-		if _, ok := requests[name]; ok {
-			n++
-		}
-	}
-	return n
 }
 
 func fillInReason(missing, unready int, scaleUpWithUnready bool) string {

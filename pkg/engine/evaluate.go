@@ -30,6 +30,9 @@ func Evaluate(snap *Snapshot, set Settings) (*explain.Decision, error) {
 		d := DefaultSettings()
 		set.LegacyScaleUpLimitFactor, set.LegacyScaleUpLimitMinimum = d.LegacyScaleUpLimitFactor, d.LegacyScaleUpLimitMinimum
 	}
+	if set.OutcomeOnly {
+		set.Brief = true
+	}
 	s := &syncRun{snap: snap, set: set, now: snap.Now, sc: getScratch()}
 	s.run()
 	putScratch(s.sc)
@@ -114,10 +117,6 @@ func (s *syncRun) init() {
 	s.oldStatus = &s.snap.HPA.Status
 	s.state = s.snap.State
 	t := s.snap.Target
-	gates := make(map[string]bool, len(s.set.Profile.Gates))
-	for g, v := range s.set.Profile.Gates {
-		gates[string(g)] = v
-	}
 	s.dec = &explain.Decision{
 		APIVersion: explain.APIVersion,
 		Kind:       explain.KindExplanation,
@@ -127,8 +126,16 @@ func (s *syncRun) init() {
 			SpecReplicas: t.SpecReplicas, StatusReplicas: t.StatusReplicas, Selector: t.Selector, GetError: t.GetError,
 			MinReplicas: MinReplicas(s.hpa), MaxReplicas: s.hpa.Spec.MaxReplicas,
 		},
-		Now: s.now,
-		Settings: explain.SettingsInfo{
+		Now:     s.now,
+		Metrics: make([]explain.MetricResult, 0, len(s.hpa.Spec.Metrics)),
+		Events:  []explain.Event{},
+	}
+	if !s.set.OutcomeOnly {
+		gates := make(map[string]bool, len(s.set.Profile.Gates))
+		for g, v := range s.set.Profile.Gates {
+			gates[string(g)] = v
+		}
+		s.dec.Settings = explain.SettingsInfo{
 			Tolerance:               s.set.Tolerance,
 			CPUInitializationPeriod: s.set.CPUInitializationPeriod.String(),
 			InitialReadinessDelay:   s.set.InitialReadinessDelay.String(),
@@ -138,10 +145,8 @@ func (s *syncRun) init() {
 			FeatureGates:            gates,
 			ControllerVersion:       s.set.Profile.Version.String(),
 			ControllerVersionSource: s.set.VersionSource,
-		},
-		StateBefore: s.snap.State.DeepCopy(),
-		Metrics:     []explain.MetricResult{},
-		Events:      []explain.Event{},
+		}
+		s.dec.StateBefore = s.snap.State.DeepCopy()
 	}
 	for i, m := range s.hpa.Spec.Metrics {
 		tr := explain.MetricResult{Index: i, Type: string(m.Type), Name: displayName(m), Source: metricSource(m)}
@@ -156,7 +161,7 @@ func (s *syncRun) init() {
 		describeTarget(m, &tr)
 		s.dec.Metrics = append(s.dec.Metrics, tr)
 	}
-	if s.state.Provenance != explain.Observed {
+	if s.state.Provenance != explain.Observed && !s.set.OutcomeOnly {
 		s.dec.Assumptions = append(s.dec.Assumptions, s.state.Notes...)
 	}
 }
@@ -368,6 +373,10 @@ func (s *syncRun) finish() {
 	if d.CurrentMetrics == nil {
 		d.CurrentMetrics = []autoscalingv2.MetricStatus{}
 	}
+	d.StateAfter = s.state.DeepCopy()
+	if s.set.OutcomeOnly {
+		return
+	}
 	d.Conditions = make([]explain.Condition, 0, len(d.Status.Conditions))
 	for _, c := range d.Status.Conditions {
 		d.Conditions = append(d.Conditions, explain.Condition{Type: string(c.Type), Status: string(c.Status), Reason: c.Reason, Message: c.Message, LastTransitionTime: c.LastTransitionTime.Time})
@@ -377,7 +386,6 @@ func (s *syncRun) finish() {
 	if !s.set.Brief {
 		d.Agreement = compareStatus(s.oldStatus, &s.hpa.Status, s.snap.Target.SpecReplicas, d)
 	}
-	d.StateAfter = s.state.DeepCopy()
 	d.DecidedBy = decidedBy(d)
 	s.noteHiddenHistory()
 	if d.Summary == "" {
@@ -516,7 +524,9 @@ func (s *syncRun) computeReplicasForMetrics(cur int32) (replicas int32, metric s
 			msg := fail.eventMsg
 			tr.Error = &msg
 			tr.ErrorReason = fail.reason
-			tr.Steps = append(tr.Steps, "invalid: "+fail.err.Error())
+			if !s.set.OutcomeOnly {
+				tr.Steps = append(tr.Steps, "invalid: "+fail.err.Error())
+			}
 			if invalid == 0 {
 				firstFail = fail
 			}
@@ -573,7 +583,7 @@ func (s *syncRun) computeReplicasForMetrics(cur int32) (replicas int32, metric s
 	if winner >= 0 {
 		s.dec.Metrics[winner].Winner = true
 	}
-	s.setCondition(autoscalingv2.ScalingActive, corev1.ConditionTrue, explain.ReasonValidMetricFound, fmt.Sprintf("the HPA was able to successfully calculate a replica count from %s", metric))
+	s.setCondition(autoscalingv2.ScalingActive, corev1.ConditionTrue, explain.ReasonValidMetricFound, "the HPA was able to successfully calculate a replica count from "+metric)
 	return replicas, metric, statuses, false, combined
 }
 
@@ -590,6 +600,7 @@ func (s *syncRun) newCalculator(sel labels.Selector, pods []*corev1.Pod) *calcul
 		sw:             s.set.Profile.Switches,
 		foreign:        s.snap.ForeignPods,
 		brief:          s.set.Brief,
+		outcomeOnly:    s.set.OutcomeOnly,
 		sc:             s.sc,
 	}
 }

@@ -5,3 +5,6 @@ package engine
 
 // StatusEqual exposes statusEqual to the external tests.
 var StatusEqual = statusEqual
+
+// SameOutcome exposes sameOutcome to the external tests.
+var SameOutcome = sameOutcome

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 
 	"github.com/kubectl-hpa/kubectl-hpa/internal/enginetest"
@@ -145,6 +146,34 @@ func TestBriefChangesNoOutcome(t *testing.T) {
 		}
 		if a, b := strip(full), strip(brief); !bytes.Equal(a, b) {
 			t.Fatalf("case %d: the brief replay differs:\nfull  %s\nbrief %s", i, a, b)
+		}
+	}
+}
+
+// TestOutcomeOnlyChangesNoOutcome: an outcome-only replay
+// (Settings.OutcomeOnly) decides what a full one does on random
+// snapshots, and writes nothing of them.
+func TestOutcomeOnlyChangesNoOutcome(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for i := range 4000 {
+		data := make([]byte, 16+rng.IntN(240))
+		for j := range data {
+			data[j] = byte(rng.Uint32())
+		}
+		snap, set := enginetest.Snapshot(data)
+		before := snap.DeepCopy()
+		full, err := engine.Evaluate(snap, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		set.OutcomeOnly = true
+		outcome, err := engine.Evaluate(snap, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		engine.SameOutcome(t, fmt.Sprintf("case %d", i), full, outcome)
+		if after := snap.DeepCopy(); !reflect.DeepEqual(after, before) {
+			t.Fatalf("case %d: the outcome-only sync wrote its snapshot", i)
 		}
 	}
 }

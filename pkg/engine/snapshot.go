@@ -140,6 +140,18 @@ type Settings struct {
 	// snapshot carries. Nothing the controller computes changes. Replays
 	// of thousands of syncs that keep only their outcomes set it.
 	Brief bool
+	// OutcomeOnly is Brief, and leaves out the rest of the explanation
+	// too: the settings echoed, the state before, the assumptions, the
+	// conditions and events listed, the status change, who decided, the
+	// summary, and the pod accounting. What stays is what the controller
+	// computes and what measures of a replay read: the status (its
+	// conditions and their messages included), the state after, the
+	// current and desired replicas, the rescale and its reason, the
+	// outcome, the target, the selector check, the recommendation, the
+	// normalization and each metric's target, value, usage, tolerance,
+	// fill-in, proposal and error. Replays that keep no explanation of
+	// their syncs (a search over candidate settings) set it.
+	OutcomeOnly bool
 }
 
 // DefaultSettings returns kube-controller-manager's defaults, replaying the

@@ -62,6 +62,9 @@ type replayPath struct {
 	serial   int
 	// cur are the pods of the sync being built.
 	cur []syncPod
+	// order is the sort of the pods of the last sync that ran fewer pods
+	// than the real ones (sortPods).
+	order podSort
 	// copied[j] is the pod object snap.Pods[j] is a copy of (copying
 	// swaps with it).
 	copied, copying []*corev1.Pod
@@ -97,6 +100,72 @@ type syncPod struct {
 	reports bool
 	early   bool
 }
+
+// podSort keeps the input and the outcome of a sort of a sync's pods:
+// in[j] the sort key of the j-th pod given, perm[j] the place in the
+// input of the j-th pod sorted.
+type podSort struct {
+	in   []podSortKey
+	perm []int
+	buf  []syncPod
+}
+
+// podSortKey is what podOrder reads of a pod, with the pod object.
+type podSortKey struct {
+	pod   *corev1.Pod
+	name  string
+	ready bool
+	start time.Time
+}
+
+// sortPods sorts the sync's pods by podOrder, stably. The outcome of a
+// stable sort depends only on the sequence of keys it is given: when the
+// sync's pods and their keys are the last sorted ones, in the same order,
+// the last permutation is the outcome again, without sorting.
+func (p *replayPath) sortPods() {
+	o := &p.order
+	same := len(o.in) == len(p.cur)
+	for j := range p.cur {
+		pod := p.cur[j].pod
+		k := podSortKey{pod: pod, name: pod.Name, ready: isReady(pod), start: startOf(pod)}
+		if same && (o.in[j].pod != k.pod || o.in[j].name != k.name || o.in[j].ready != k.ready || !o.in[j].start.Equal(k.start)) {
+			same = false
+		}
+		if !same {
+			if j == 0 {
+				o.in = o.in[:0]
+			}
+			if j < len(o.in) {
+				o.in[j] = k
+			} else {
+				o.in = append(o.in[:j], k)
+			}
+		}
+	}
+	o.in = o.in[:len(p.cur)]
+	if !same {
+		o.perm = o.perm[:0]
+		for j := range p.cur {
+			o.perm = append(o.perm, j)
+		}
+		slices.SortStableFunc(o.perm, func(a, b int) int { return podCompare(p.cur[a].pod, p.cur[b].pod) })
+	}
+	o.buf = append(o.buf[:0], p.cur...)
+	for j, i := range o.perm {
+		p.cur[j] = o.buf[i]
+	}
+	if checkPodSort {
+		want := slices.Clone(o.buf)
+		slices.SortStableFunc(want, func(a, b syncPod) int { return podCompare(a.pod, b.pod) })
+		if !slices.Equal(want, p.cur) {
+			panic(fmt.Sprintf("the sync's pods are not in podOrder (sorted again: %v)", !same))
+		}
+	}
+}
+
+// checkPodSort makes every sort of a sync's pods check its outcome against
+// a sort from nothing (the tests set it).
+var checkPodSort bool
 
 // extraPod is a pod the replay runs beyond the real ones: a real pod the
 // workload removed while the replay kept it (kept ≥ 0, its index), or a
@@ -324,7 +393,7 @@ func (p *replayPath) sync(k int) (*explain.Decision, error) {
 	case p.replicas < actual:
 		p.extras, p.gone = p.extras[:0], p.gone[:0]
 		drop := min(int(actual-p.replicas), len(p.cur))
-		slices.SortStableFunc(p.cur, func(a, b syncPod) int { return podCompare(a.pod, b.pod) })
+		p.sortPods()
 		p.cur = p.cur[:len(p.cur)-drop]
 	default:
 		p.extras, p.gone = p.extras[:0], p.gone[:0]
@@ -381,9 +450,12 @@ func (p *replayPath) sync(k int) (*explain.Decision, error) {
 		}
 	}
 	// Only the last sync of a replay is explained in full: the others keep
-	// their outcomes (Settings.Brief).
+	// their outcomes (Settings.Brief), and without the steps of a
+	// projection to write (countReady), nothing but their outcomes
+	// (Settings.OutcomeOnly: what outcomeOf and apply read).
 	set := p.set
 	set.Brief = k < rec.Len-1 && !p.full
+	set.OutcomeOnly = set.Brief && !p.countReady
 	return engine.Evaluate(snap, set)
 }
 
