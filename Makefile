@@ -166,6 +166,10 @@ mcpclient: ## Install the e2e suite's MCP client (@modelcontextprotocol/sdk, pin
 	hack/mcpclient/install.sh
 
 .PHONY: test-e2e
+.PHONY: test-tune-proof
+test-tune-proof: ## Run tune's proof against the real controller (TestHistoryBacktest with E2E_TUNE_PROOF=1: the recorded pattern, tune over it, the pattern again with the recommendation; about 20 minutes); not yet in make test
+	E2E_TUNE_PROOF=1 $(MAKE) --no-print-directory test-e2e E2E_PHASES=main E2E_TEST_FLAGS='-run TestHistoryBacktest -v'
+
 test-e2e: cluster-preflight e2e-tools mcpclient ## Run the end-to-end suite (test/e2e) on the local cluster (KUBE_VERSION, default v1.37.2) in phases E2E_PHASES (main, then keda with KEDA attached); starts and stops the cluster if it is not running
 	$(call section,end-to-end suite (test/e2e): phases $(E2E_PHASES))
 	@for p in $(E2E_PHASES); do \

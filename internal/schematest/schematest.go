@@ -156,6 +156,8 @@ func KindOf(doc []byte) (schema.Kind, error) {
 		return schema.KEDA, nil
 	case "ExplanationSummaryList":
 		return schema.Summaries, nil
+	case "Tune":
+		return schema.Tune, nil
 	}
 	return "", fmt.Errorf("kind %q is not a kubectl-hpa output", *head.Kind)
 }

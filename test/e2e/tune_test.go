@@ -8,6 +8,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -28,10 +29,11 @@ type tunedRunResult struct {
 }
 
 // tuneAndRun runs tune over run A's period (start to end) in namespace a
-// (directly and through promService, the service proxy to Prometheus),
-// applies the emitted patch to the tuned run's HPA (A's until then), lets
-// its controller settle on it, and starts the same load pattern there. It
-// returns tune's document and a function that waits for the run's end.
+// (directly and through promService, the service proxy to Prometheus) and
+// checks --emit patch. With a tuned run (E2E_TUNE_PROOF=1) it applies the
+// emitted patch to that run's HPA (A's until then), lets its controller
+// settle on it, and starts the same load pattern there. It returns tune's
+// document and, with a tuned run, a function that waits for its end.
 func tuneAndRun(t *testing.T, a *scenario, promService string, tuned *histRun, start, end time.Time) (*explain.Tune, func() tunedRunResult) {
 	t.Helper()
 	args := []string{
@@ -91,6 +93,10 @@ func tuneAndRun(t *testing.T, a *scenario, promService string, tuned *histRun, s
 	patch := strings.TrimSpace(string(emitted.stdout))
 	if patch != doc.Recommendation.Patch {
 		t.Fatalf("tune --emit patch printed\n%s\nbut -o json's recommendation.patch is\n%s", patch, doc.Recommendation.Patch)
+	}
+	if tuned == nil {
+		t.Logf("tune's recommendation is not run (E2E_TUNE_PROOF=1 runs it: make test-tune-proof)")
+		return &doc, nil
 	}
 	c := tuned.s
 	if _, err := env.kube.AutoscalingV2().HorizontalPodAutoscalers(c.ns).Patch(c.ctx, "web", types.MergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
@@ -177,6 +183,15 @@ func checkTuned(t *testing.T, doc *explain.Tune, runA *histRun, startA time.Time
 	cHours := c.run.podHours(c.start, c.end, initial(c.run))
 	cAbove := c.run.aboveBound(c.start, c.end, histBound)
 	t.Logf("%s with tune's recommendation: rescales %v", c.run.s.ns, c.run.rescales)
+	var predicted []string
+	for _, p := range doc.Candidates[doc.Recommended].Replicas {
+		predicted = append(predicted, fmt.Sprintf("+%s %d", p.Time.Sub(startA).Round(time.Second), p.Replicas))
+	}
+	var real []string
+	for _, r := range c.run.rescales {
+		real = append(real, fmt.Sprintf("+%s %d", r.At.Sub(c.start).Round(100*time.Millisecond), r.To))
+	}
+	t.Logf("recommended curve as tune replayed it (from A's start): %v; as it really ran (from C's start): %v", predicted, real)
 	t.Logf("run A (as it was): %.3f pod-hours, %s above %dm per pod; tune's replay of it: %.3f pod-hours, %.1f%% of the period above",
 		aHours, aAbove.Round(time.Second), histBound, doc.Reference.PodHours, 100*doc.Reference.Risk)
 	t.Logf("recommendation: tune predicted %.3f pod-hours and %.1f%% of the period above; run for real: %.3f pod-hours (%+.1f%%), %s above (%.1f%% of %s)",
