@@ -195,6 +195,8 @@ func Backtest(snap *engine.Snapshot, rec *recording.Recording, set engine.Settin
 	}
 	bt.Actual.Rescales = actualRescales(rec, first)
 	bt.Actual.Summary.Rescales = len(bt.Actual.Rescales)
+	// The actual curve's rescales are the recorded ones, counted only now.
+	bt.Actual.Summary.RescalesPerHour = perHour(len(bt.Actual.Rescales), rec.End().Sub(rec.Instant(first)))
 	bt.AsIs = acc[0].path("as-is", "replay")
 	if len(paths) > 1 {
 		ch := acc[1].path("changed", "replay")

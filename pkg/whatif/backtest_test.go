@@ -148,6 +148,16 @@ func TestBacktestFollowsReality(t *testing.T) {
 	if bt.Changed != nil {
 		t.Errorf("a changed curve without changes: %+v", bt.Changed)
 	}
+	// One rescale in the 20 minutes from the first sync: 3 an hour, on
+	// both curves (the actual's rescales are counted from the recording).
+	for _, c := range []struct {
+		name string
+		sum  explain.PathSummary
+	}{{"as-is", bt.AsIs.Summary}, {"actual", bt.Actual.Summary}} {
+		if c.sum.Rescales != 1 || c.sum.RescalesPerHour != 3 {
+			t.Errorf("%s: %d rescales, %v per hour; want 1 and 3", c.name, c.sum.Rescales, c.sum.RescalesPerHour)
+		}
+	}
 	if bt.AsIs.Summary.PeakReplicas != 6 || bt.Actual.Summary.PeakReplicas != 6 {
 		t.Errorf("peaks %d and %d, want 6", bt.AsIs.Summary.PeakReplicas, bt.Actual.Summary.PeakReplicas)
 	}

@@ -235,9 +235,7 @@ func (s *summer) measures(sum *explain.PathSummary, period time.Duration) {
 	if s.memBytes > 0 {
 		sum.GiBHours = hours(float64(s.memBytes) / (1 << 30))
 	}
-	if period > 0 {
-		sum.RescalesPerHour = math.Round(float64(sum.Rescales)/period.Hours()*100) / 100
-	}
+	sum.RescalesPerHour = perHour(sum.Rescales, period)
 	sum.BeyondTolerance = make([]explain.MetricTime, 0, len(s.labels))
 	sum.AboveBound = make([]explain.BoundTime, 0, len(s.labels))
 	sum.MetricsFailed = make([]explain.MetricTime, 0, len(s.labels))
@@ -262,4 +260,13 @@ func (s *summer) measures(sum *explain.PathSummary, period time.Duration) {
 	if sum.Lags == nil {
 		sum.Lags = []explain.Lag{}
 	}
+}
+
+// perHour is n rescales over the period, per hour, to two decimals (0 for
+// an empty period).
+func perHour(n int, period time.Duration) float64 {
+	if period <= 0 {
+		return 0
+	}
+	return math.Round(float64(n)/period.Hours()*100) / 100
 }
