@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/go-logr/logr"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -83,4 +84,9 @@ func printError(w io.Writer, err error) {
 // current server API group list\"") would break the promise of one line.
 // -v keeps its meaning (the API calls, counted or listed): it is not
 // klog's verbosity, as it is kubectl's.
-func quietKlog() { klog.SetLogger(logr.Discard()) }
+// It is done once per process: klog's logger is a global that client-go's
+// goroutines read (a previous Main's background reads may still run when
+// tests call Main again).
+func quietKlog() { quietKlogOnce.Do(func() { klog.SetLogger(logr.Discard()) }) }
+
+var quietKlogOnce sync.Once

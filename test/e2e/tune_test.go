@@ -187,11 +187,11 @@ func checkTuned(t *testing.T, doc *explain.Tune, runA *histRun, startA time.Time
 	for _, p := range doc.Candidates[doc.Recommended].Replicas {
 		predicted = append(predicted, fmt.Sprintf("+%s %d", p.Time.Sub(startA).Round(time.Second), p.Replicas))
 	}
-	var real []string
+	var ran []string
 	for _, r := range c.run.rescales {
-		real = append(real, fmt.Sprintf("+%s %d", r.At.Sub(c.start).Round(100*time.Millisecond), r.To))
+		ran = append(ran, fmt.Sprintf("+%s %d", r.At.Sub(c.start).Round(100*time.Millisecond), r.To))
 	}
-	t.Logf("recommended curve as tune replayed it (from A's start): %v; as it really ran (from C's start): %v", predicted, real)
+	t.Logf("recommended curve as tune replayed it (from A's start): %v; as it really ran (from C's start): %v", predicted, ran)
 	t.Logf("run A (as it was): %.3f pod-hours, %s above %dm per pod; tune's replay of it: %.3f pod-hours, %.1f%% of the period above",
 		aHours, aAbove.Round(time.Second), histBound, doc.Reference.PodHours, 100*doc.Reference.Risk)
 	t.Logf("recommendation: tune predicted %.3f pod-hours and %.1f%% of the period above; run for real: %.3f pod-hours (%+.1f%%), %s above (%.1f%% of %s)",
