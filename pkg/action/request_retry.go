@@ -5,16 +5,15 @@ package action
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/kubectl-hpa/kubectl-hpa/internal/retry"
 )
 
 // The retries of a read. Every GET to the API server but a watch's is
@@ -48,9 +47,6 @@ const (
 	// retryAfterAttempts bounds the attempts of a GET whose answers say
 	// when to come back: client-go's ten retries and the first attempt.
 	retryAfterAttempts = 11
-	// maxRetryAfter bounds a wait when the request has no deadline (not
-	// the case of a Factory's clients, which always have one).
-	maxRetryAfter = time.Minute
 	// bufferedBody is how much of a GET's answer is read in the transport
 	// to find a body cut short while it can still be retried; the rest of
 	// a longer answer streams as it comes.
@@ -77,7 +73,7 @@ func (t *boundTransport) send(req *http.Request) (*http.Response, error) {
 			if ctx.Err() != nil || !connLost(err) {
 				return nil, err
 			}
-			if attempt >= readAttempts || !t.wait(ctx, t.backoffFor(attempt)) {
+			if attempt >= readAttempts || !retry.Wait(ctx, retry.Backoff(t.backoff, attempt)) {
 				return nil, &ConnLostError{Attempts: attempt, Elapsed: time.Since(start), Reset: errors.Is(err, syscall.ECONNRESET) || strings.Contains(err.Error(), "reset by peer"), Read: read}
 			}
 			continue
@@ -85,14 +81,14 @@ func (t *boundTransport) send(req *http.Request) (*http.Response, error) {
 		if !retryStatus(resp) {
 			return resp, nil
 		}
-		d, said := retryAfter(resp)
+		d, said := retry.After(resp)
 		limit := readAttempts
 		if said {
 			limit = retryAfterAttempts
 		} else {
-			d = t.backoffFor(attempt)
+			d = retry.Backoff(t.backoff, attempt)
 		}
-		if attempt >= limit || !t.wait(ctx, d) {
+		if attempt >= limit || !retry.Wait(ctx, d) {
 			// Given up on: client-go would wait its Retry-After again.
 			resp.Header.Del("Retry-After")
 			return resp, nil
@@ -111,47 +107,6 @@ func retryStatus(resp *http.Response) bool {
 		return true
 	}
 	return resp.StatusCode >= 500 && resp.Header.Get("Retry-After") != ""
-}
-
-// retryAfter is an answer's Retry-After: seconds, or an HTTP date.
-func retryAfter(resp *http.Response) (time.Duration, bool) {
-	v := strings.TrimSpace(resp.Header.Get("Retry-After"))
-	if v == "" {
-		return 0, false
-	}
-	if s, err := strconv.Atoi(v); err == nil && s >= 0 {
-		return time.Duration(s) * time.Second, true
-	}
-	if at, err := http.ParseTime(v); err == nil {
-		return max(time.Until(at), 0), true
-	}
-	return 0, false
-}
-
-// backoffFor is the wait before attempt+1 when the answer does not say.
-func (t *boundTransport) backoffFor(attempt int) time.Duration {
-	d := t.backoff << (attempt - 1)
-	return d - rand.N(d/2+1) //nolint:gosec // jitter, not a secret
-}
-
-// wait sleeps d, unless that would pass the request's deadline or it is
-// canceled meanwhile; it reports whether to retry.
-func (t *boundTransport) wait(ctx context.Context, d time.Duration) bool {
-	deadline, bounded := ctx.Deadline()
-	switch {
-	case bounded && time.Until(deadline) <= d:
-		return false
-	case !bounded && d > maxRetryAfter:
-		return false
-	}
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-timer.C:
-		return true
-	}
 }
 
 // connLost reports whether an exchange failed because the connection

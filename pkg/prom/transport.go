@@ -11,13 +11,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"mime"
 	"net/http"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/kubectl-hpa/kubectl-hpa/internal/retry"
 )
 
 // DefaultTimeout bounds each request, its retries included, when
@@ -38,8 +38,6 @@ const DefaultTimeout = 2 * time.Minute
 const (
 	retryAttempts = 4
 	retryBackoff  = 250 * time.Millisecond
-	// maxRetryAfter bounds a Retry-After without a deadline to honour.
-	maxRetryAfter = time.Minute
 )
 
 // peekBytes is how much of an answer is looked at to tell a Prometheus
@@ -152,47 +150,14 @@ func retryStatus(resp *http.Response) bool {
 }
 
 // wait sleeps before attempt+1: the answer's Retry-After, else the
-// backoff. It returns false, without waiting, when the wait would pass the
-// request's deadline (or the request is canceled meanwhile).
+// backoff; false, without waiting, when the wait would pass the request's
+// deadline (or the request is canceled meanwhile).
 func (t *readTransport) wait(ctx context.Context, attempt int, resp *http.Response) bool {
-	d, ok := retryAfter(resp)
+	d, ok := retry.After(resp)
 	if !ok {
-		d = t.backoff << (attempt - 1)
-		d -= rand.N(d/2 + 1) //nolint:gosec // jitter, not a secret
+		d = retry.Backoff(t.backoff, attempt)
 	}
-	deadline, bounded := ctx.Deadline()
-	switch {
-	case bounded && time.Until(deadline) <= d:
-		return false
-	case !bounded && d > maxRetryAfter:
-		return false
-	}
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-timer.C:
-		return true
-	}
-}
-
-// retryAfter is an answer's Retry-After: seconds, or an HTTP date.
-func retryAfter(resp *http.Response) (time.Duration, bool) {
-	if resp == nil {
-		return 0, false
-	}
-	v := strings.TrimSpace(resp.Header.Get("Retry-After"))
-	if v == "" {
-		return 0, false
-	}
-	if s, err := strconv.Atoi(v); err == nil && s >= 0 {
-		return time.Duration(s) * time.Second, true
-	}
-	if at, err := http.ParseTime(v); err == nil {
-		return max(time.Until(at), 0), true
-	}
-	return 0, false
+	return retry.Wait(ctx, d)
 }
 
 // drain reads a little of an answer not used and closes it, so that its
