@@ -123,6 +123,12 @@ test-unit: ## Run the main module's tests (with -race when cgo is available)
 	$(call section,go test $(RACE) ./...)
 	$(GO) test $(RACE) ./...
 
+.PHONY: wait-e2e-quiet
+# make test's race job starts with it (hack/test/run.sh): it waits until the
+# e2e suite says that what is left of it only waits (E2E_QUIET_FILE) or is over.
+wait-e2e-quiet:
+	@while [ ! -f "$${E2E_QUIET_FILE:-_output/e2e-quiet}" ] && [ ! -f _output/e2e-over ]; do sleep 2; done
+
 .PHONY: test-short
 test-short: ## Run the main module's tests in -short mode
 	$(call section,go test -short ./...)
@@ -167,7 +173,7 @@ mcpclient: ## Install the e2e suite's MCP client (@modelcontextprotocol/sdk, pin
 
 .PHONY: test-e2e
 .PHONY: test-tune-proof
-test-tune-proof: ## Run tune's proof against the real controller (TestHistoryBacktest with E2E_TUNE_PROOF=1: the recorded pattern, tune over it, the pattern again with the recommendation; about 20 minutes); not yet in make test
+test-tune-proof: ## Run only tune's proof against the real controller (TestHistoryBacktest: the recorded pattern, tune over it, the pattern again with the recommendation; about 19 minutes; make test runs it too, E2E_TUNE_PROOF=0 leaves it out)
 	E2E_TUNE_PROOF=1 $(MAKE) --no-print-directory test-e2e E2E_PHASES=main E2E_TEST_FLAGS='-run TestHistoryBacktest -v'
 
 test-e2e: cluster-preflight e2e-tools mcpclient ## Run the end-to-end suite (test/e2e) on the local cluster (KUBE_VERSION, default v1.37.2) in phases E2E_PHASES (main, then keda with KEDA attached); starts and stops the cluster if it is not running

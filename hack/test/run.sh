@@ -9,9 +9,12 @@
 #   critical path (nice 0)   the e2e tools (control plane, etcd, kwok,
 #                            metrics-server, adapter, Prometheus), then the e2e
 #                            suite's phases (E2E_PHASES, default "main keda"),
-#                            which mostly wait on the controller's syncs, then
-#                            go test -race ./... (after the suite: its CPU would
-#                            disturb the timing the suite's replays are held to)
+#                            which mostly wait on the controller's syncs
+#   race (nice 19)           go test -race ./..., started once the suite says
+#                            that what is left of it only waits (tune's proof
+#                            run: the suite creates E2E_QUIET_FILE) or is over;
+#                            earlier, its CPU would disturb the timing the
+#                            suite's replays are held to
 #   checks (nice 10)         vet, verify-code-patterns, lint (beside the builds
 #                            on a cold machine; before the e2e suite on a warm
 #                            one, where they take under a minute)
@@ -66,6 +69,18 @@ run_job() {
 	echo "started $name at nice $prio (log: $log)"
 }
 
+# wait_job NAME LOG waits for run_job's job and prints its log.
+wait_job() { # NAME LOG
+	local name=$1 log=$2 r
+	if [ ! -f "$log.rc" ]; then echo "waiting for $name (since $(since))..."; fi
+	while [ ! -f "$log.rc" ] && kill -0 "$(cat "$log.pid" 2>/dev/null)" 2>/dev/null; do sleep 2; done
+	sleep 0.2
+	r=$(cat "$log.rc" 2>/dev/null || echo 1)
+	section "$name (exit $r)"
+	cat "$log"
+	return "$r"
+}
+
 section "make test: the critical path in front, the rest niced behind it ($(nproc) cores)"
 
 # KEDA, when the keda phase needs it and it is not built: the longest build
@@ -103,12 +118,16 @@ section "e2e tools (the critical path: control plane, etcd, kwok, metrics-server
 urc=0
 if [ "$rc" = 0 ]; then
 	run_job beside 19 _output/test-beside.log release-check-host test-differential test-browser
+	# The race tests wait for the suite's quiet tail (or its end).
+	export E2E_QUIET_FILE=$root/_output/e2e-quiet
+	rm -f "$E2E_QUIET_FILE" _output/e2e-over
+	run_job race 19 _output/test-race.log wait-e2e-quiet test-unit
 	"$step" test-e2e "$make" --no-print-directory test-e2e || rc=$?
+	touch _output/e2e-over
 	# Nothing timing-sensitive runs any more: what is left of the niced jobs
-	# shares the machine with the race tests on equal terms.
-	hack/test/promote.sh _output/test-beside.log.pid _output/test-checks.log.pid
-	section "go test -race ./... (after the e2e suite)"
-	"$step" test-unit "$make" --no-print-directory test-unit || urc=$?
+	# shares the machine on equal terms.
+	hack/test/promote.sh _output/test-beside.log.pid _output/test-checks.log.pid _output/test-race.log.pid
+	wait_job "go test -race ./... (started beside the e2e suite's tail, nice 19)" _output/test-race.log || urc=$?
 else
 	echo "building the e2e tools failed: the e2e suite does not run" >&2
 	# The beside job still runs: its checks do not need the control plane.
@@ -116,16 +135,6 @@ else
 	"$step" test-unit "$make" --no-print-directory test-unit || urc=$?
 fi
 
-wait_job() { # NAME LOG
-	local name=$1 log=$2 r
-	if [ ! -f "$log.rc" ]; then echo "waiting for $name (since $(since))..."; fi
-	while [ ! -f "$log.rc" ] && kill -0 "$(cat "$log.pid" 2>/dev/null)" 2>/dev/null; do sleep 2; done
-	sleep 0.2
-	r=$(cat "$log.rc" 2>/dev/null || echo 1)
-	section "$name (exit $r)"
-	cat "$log"
-	return "$r"
-}
 crc=0 brc=0
 wait_job "checks: vet, verify-code-patterns, lint (nice 10)" _output/test-checks.log || crc=$?
 wait_job "beside the e2e suite: release-check-host, test-differential, test-browser (nice 19)" _output/test-beside.log || brc=$?

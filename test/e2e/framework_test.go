@@ -711,6 +711,17 @@ func jsonString(v any) string {
 	return string(b)
 }
 
+// markQuiet creates the file E2E_QUIET_FILE names, if it names one: the
+// sign, for hack/test/run.sh, that what is left of the suite mostly waits
+// (so that its race tests may start beside it, at a low priority).
+func markQuiet(t *testing.T) {
+	if f := os.Getenv("E2E_QUIET_FILE"); f != "" {
+		if err := os.WriteFile(f, []byte(time.Now().UTC().Format(time.RFC3339)+"\n"), 0o644); err != nil {
+			t.Logf("E2E_QUIET_FILE: %v", err)
+		}
+	}
+}
+
 func envSet(name string) bool {
 	v := os.Getenv(name)
 	return v != "" && v != "0" && v != "false"
