@@ -218,6 +218,18 @@ func readRecording(ctx context.Context, in *snapshot, extra *recordedExtra, from
 	if step <= 0 {
 		return nil, errors.New("the sync period must be positive")
 	}
+	var periodNote string
+	if in.syncPeriodAssumed {
+		var so SettingsInput
+		flag := SettingsOptions.Named(&so, &so.SyncPeriod).Flag()
+		switch p, k, wrong := recording.SyncPeriodFromEvents(extra.events, from, until, step); {
+		case p > 0:
+			periodNote = fmt.Sprintf("the controller's sync period: %s, from %d SuccessfulRescale event time(s) of the period: they sit on a %s grid, not on the default %s one (%s sets it)", p, k, p, step, flag)
+			in.settings.SyncPeriod, in.syncPeriodInferred, step = p, true, p
+		case wrong:
+			in.warnings = append(in.warnings, fmt.Sprintf("the HPA's rescale events of the period do not sit on the grid of the %s sync period assumed (the default), nor on a shorter common one: give the controller's with %s", step, flag))
+		}
+	}
 	start, n, phase, phaseEvents := recording.ReplayGrid(extra.events, from, until, step)
 	resolution := load.MetricsResolution
 	if resolution <= 0 {
@@ -252,6 +264,9 @@ func readRecording(ctx context.Context, in *snapshot, extra *recordedExtra, from
 	}
 	if rec.SampleWindow == 0 {
 		rec.SampleWindow = resolution
+	}
+	if periodNote != "" {
+		rec.Reconstructed = append(rec.Reconstructed, periodNote)
 	}
 	rec.NoteSyncPhase(step, phase, phaseEvents)
 	if rec.Replicas.Source == "" || rec.Replicas.Source == recording.SourceNone {

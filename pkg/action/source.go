@@ -74,6 +74,17 @@ type snapshot struct {
 	events []corev1.Event
 	// keda is the KEDA side, for an HPA a ScaledObject owns.
 	keda *kedaIn
+	// syncPeriodAssumed says that the settings' sync period is the
+	// default, neither read from the controller nor given; readRecording
+	// checks it against the HPA's rescale events, and syncPeriodInferred
+	// then says that it replaced it.
+	syncPeriodAssumed, syncPeriodInferred bool
+}
+
+// syncPeriodAssumed says whether the sync period of settings resolved from
+// c and o is kube-controller-manager's default taken on trust.
+func syncPeriodAssumed(c *Controller, o SettingsOverrides) bool {
+	return o.SyncPeriod == nil && (c == nil || (c.SyncPeriod == nil && c.FlagsSource == ""))
 }
 
 // read loads HPA name and its inputs, from the files or the cluster, and
@@ -109,7 +120,8 @@ func (s Source) readWith(ctx context.Context, name string, o SettingsOverrides, 
 	if err != nil {
 		return nil, err
 	}
-	out := &snapshot{snap: res.Snapshot, settings: set, warnings: append(res.Warnings, ctl.Warnings...), events: res.Events}
+	out := &snapshot{snap: res.Snapshot, settings: set, warnings: append(res.Warnings, ctl.Warnings...), events: res.Events,
+		syncPeriodAssumed: syncPeriodAssumed(ctl, o)}
 	if s.History != nil {
 		h := res.Snapshot.HPA
 		key := history.Key{Cluster: s.Clients.ClusterID(), Namespace: h.Namespace, Name: h.Name, UID: string(h.UID)}
@@ -163,7 +175,7 @@ func (s Source) fromLoad(res *load.Result, o SettingsOverrides) (*snapshot, erro
 	}
 	snap := res.Snapshot
 	snap.Now = s.Now
-	out := &snapshot{snap: snap, settings: set, warnings: res.Warnings}
+	out := &snapshot{snap: snap, settings: set, warnings: res.Warnings, syncPeriodAssumed: syncPeriodAssumed(ctl, o)}
 	in, ws, err := kedaFromFiles(res.ScaledObject, res.Controller, snap.HPA, o.KEDAVersion)
 	if err != nil {
 		return nil, err

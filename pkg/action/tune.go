@@ -150,7 +150,7 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 		}
 		t.Recommendation = r
 	}
-	t.Notes = tuneNotes(t, res, in.settings, cfg, bt)
+	t.Notes = tuneNotes(t, res, in.settings, in.syncPeriodAssumed && !in.syncPeriodInferred, bt)
 	out := &TuneResult{Tune: t, Backtest: bt, Settings: in.settings, Warnings: append(in.warnings, rec.Warnings...)}
 	if cfg.Report {
 		out.Report, out.Warnings = tuneReport(cfg, hpa, rec, bounds, res, bt, out.Warnings)
@@ -302,7 +302,7 @@ func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
 
 // tuneNotes say what the search assumed and what the recording cannot
 // tell.
-func tuneNotes(t *explain.Tune, res *tune.Result, set engine.Settings, cfg TuneConfig, bt *explain.Backtest) []string {
+func tuneNotes(t *explain.Tune, res *tune.Result, set engine.Settings, periodAssumed bool, bt *explain.Backtest) []string {
 	notes := []string{
 		fmt.Sprintf("%d of the grid's %d settings replayed, each over the whole period, sync by sync, by the same replay as a backtest (%d refinement rounds after the first%s)",
 			t.Replayed, t.GridSize, t.Rounds, map[bool]string{true: "; the budget ended the search", false: ""}[t.Exhausted]),
@@ -312,7 +312,7 @@ func tuneNotes(t *explain.Tune, res *tune.Result, set engine.Settings, cfg TuneC
 		}[t.LoadModel == explain.LoadConstantTotal]),
 		censoredTuneNote(t.Censored),
 	}
-	if cfg.Settings.SyncPeriod == nil && strings.HasPrefix(set.Source, "kube-controller-manager defaults") {
+	if periodAssumed {
 		var so SettingsInput
 		notes = append(notes, fmt.Sprintf("the controller's sync period was not read (%s assumed, the default): if it differs, give %s; a wrong one shifts every replayed rescale by up to a period and changes how often the policies act", set.SyncPeriod, SettingsOptions.Named(&so, &so.SyncPeriod).Flag()))
 	}

@@ -54,33 +54,13 @@ func ReplayGrid(events []corev1.Event, from, until time.Time, step time.Duration
 // controller restarted within the period, at another phase).
 func SyncPhase(events []corev1.Event, from, until time.Time, step time.Duration) (phase time.Duration, n int) {
 	var sx, sy float64
-	add := func(at time.Time, precise bool) {
-		if at.IsZero() || at.Before(from) || at.After(until) {
-			return
-		}
-		if !precise {
-			at = at.Add(500 * time.Millisecond)
-		}
+	eachRescaleTime(events, from, until, func(at time.Time) {
 		off := at.Sub(at.Truncate(step))
 		a := 2 * math.Pi * float64(off) / float64(step)
 		sx += math.Cos(a)
 		sy += math.Sin(a)
 		n++
-	}
-	for i := range events {
-		e := &events[i]
-		if e.Reason != explain.ReasonSuccessfulRescale {
-			continue
-		}
-		if !e.EventTime.IsZero() {
-			add(e.EventTime.Time, true)
-			continue
-		}
-		add(e.LastTimestamp.Time, false)
-		if e.Count > 1 && !e.FirstTimestamp.Equal(&e.LastTimestamp) {
-			add(e.FirstTimestamp.Time, false)
-		}
-	}
+	})
 	// Agreeing phases average to a point near the circle; scattered ones
 	// (a restart, several controllers) near its centre.
 	if n == 0 || math.Hypot(sx, sy)/float64(n) < 0.8 {
@@ -104,5 +84,74 @@ func (r *Recording) NoteSyncPhase(step, phase time.Duration, n int) {
 	if n > 0 {
 		r.Reconstructed = append(r.Reconstructed, fmt.Sprintf("the controller's sync times: every %s at %s past the period's multiples of it, estimated from %d SuccessfulRescale event time(s) of the period (whole seconds)",
 			step, phase.Round(10*time.Millisecond), n))
+	}
+}
+
+// minPeriodEvents is how many rescale times it takes to call an assumed
+// sync period wrong: fewer can sit on any grid by chance.
+const minPeriodEvents = 5
+
+// shorterSyncPeriods are the periods SyncPeriodFromEvents offers in place
+// of an assumed one the events contradict, longest first: the values
+// clusters commonly set below the controller's default of 15 s.
+var shorterSyncPeriods = []time.Duration{10 * time.Second, 5 * time.Second}
+
+// SyncPeriodFromEvents checks an assumed sync period against the times of
+// the HPA's rescale events between from and until. Each rescale happens
+// at a sync, so the times sit on the controller's grid: when at least
+// minPeriodEvents of them do not sit on one phase of assumed, assumed is
+// wrong, and the longest of the shorter common periods whose grid they do
+// sit on is returned, with the number of times it rests on. A grid whose
+// multiples hold the events (30 s, a policy's 60 s) cannot be told from
+// the assumed one this way, so the check only ever shortens the period.
+// It returns 0 when the events do not contradict assumed (or are too
+// few), and contradicts true when they do, whatever it found.
+func SyncPeriodFromEvents(events []corev1.Event, from, until time.Time, assumed time.Duration) (period time.Duration, n int, contradicts bool) {
+	if _, k := SyncPhase(events, from, until, assumed); k > 0 {
+		return 0, 0, false
+	}
+	times := 0
+	eachRescaleTime(events, from, until, func(time.Time) { times++ })
+	if times < minPeriodEvents {
+		return 0, 0, false
+	}
+	for _, p := range shorterSyncPeriods {
+		if p >= assumed {
+			continue
+		}
+		if _, k := SyncPhase(events, from, until, p); k >= minPeriodEvents {
+			return p, k, true
+		}
+	}
+	return 0, 0, true
+}
+
+// eachRescaleTime calls f with each time of a SuccessfulRescale event
+// between from and until: the precise eventTime, else the last time and
+// (for a repeated event) the first, whole seconds taken at the middle of
+// their second.
+func eachRescaleTime(events []corev1.Event, from, until time.Time, f func(time.Time)) {
+	add := func(at time.Time, precise bool) {
+		if at.IsZero() || at.Before(from) || at.After(until) {
+			return
+		}
+		if !precise {
+			at = at.Add(500 * time.Millisecond)
+		}
+		f(at)
+	}
+	for i := range events {
+		e := &events[i]
+		if e.Reason != explain.ReasonSuccessfulRescale {
+			continue
+		}
+		if !e.EventTime.IsZero() {
+			add(e.EventTime.Time, true)
+			continue
+		}
+		add(e.LastTimestamp.Time, false)
+		if e.Count > 1 && !e.FirstTimestamp.Equal(&e.LastTimestamp) {
+			add(e.FirstTimestamp.Time, false)
+		}
 	}
 }

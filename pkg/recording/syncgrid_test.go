@@ -97,3 +97,50 @@ func TestSyncPhasePrecise(t *testing.T) {
 		t.Errorf("phase %s from %d events, want 1.25s from 1", phase, n)
 	}
 }
+
+// The events' times contradict an assumed sync period when they do not sit
+// on one phase of it; the longest shorter common period they sit on is
+// then the controller's.
+func TestSyncPeriodFromEvents(t *testing.T) {
+	base := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	from, until := base, base.Add(time.Hour)
+	// events at the given seconds after base, 0.3 s past a whole second
+	// (as a controller syncing at :x0.3 writes them).
+	at := func(secs ...int) []corev1.Event {
+		var out []corev1.Event
+		for _, s := range secs {
+			tm := base.Add(time.Duration(s)*time.Second + 300*time.Millisecond).Truncate(time.Second)
+			out = append(out, rescaleAt(tm, 1, tm))
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name        string
+		events      []corev1.Event
+		assumed     time.Duration
+		want        time.Duration
+		wantN       int
+		contradicts bool
+	}{
+		// A 5 s controller's rescales, 20 and 25 s apart (a policy of one
+		// pod per 20 s): not on a 15 s grid, nor a 10 s one.
+		{name: "5 s under an assumed 15 s", events: at(40, 60, 85, 105, 130, 150), assumed: 15 * time.Second, want: 5 * time.Second, wantN: 6, contradicts: true},
+		{name: "10 s under an assumed 15 s", events: at(30, 50, 80, 100, 140), assumed: 15 * time.Second, want: 10 * time.Second, wantN: 5, contradicts: true},
+		// A 15 s controller's: on its grid, and on the 5 s one too; no
+		// contradiction, so the default stays.
+		{name: "15 s as assumed", events: at(30, 60, 105, 150, 240, 300), assumed: 15 * time.Second},
+		// A 30 s controller's sit on the 15 s grid: not told apart.
+		{name: "30 s under an assumed 15 s", events: at(30, 90, 120, 210, 300), assumed: 15 * time.Second},
+		{name: "too few to tell", events: at(40, 60, 85, 105), assumed: 15 * time.Second},
+		// Seconds that sit on no common grid (two controllers, a restart).
+		{name: "no grid", events: at(41, 62, 83, 109, 127, 148), assumed: 15 * time.Second, contradicts: true},
+		{name: "nothing shorter to offer", events: at(40, 60, 85, 105, 130, 150), assumed: 5 * time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, n, c := SyncPeriodFromEvents(tc.events, from, until, tc.assumed)
+			if p != tc.want || n != tc.wantN || c != tc.contradicts {
+				t.Errorf("SyncPeriodFromEvents = %s from %d times, contradicts %v; want %s from %d, %v", p, n, c, tc.want, tc.wantN, tc.contradicts)
+			}
+		})
+	}
+}

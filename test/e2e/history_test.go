@@ -273,6 +273,32 @@ func TestHistoryBacktest(t *testing.T) {
 		}
 	}
 
+	// Without --sync-period: the local controller syncs every 5 s, not the
+	// default 15 s, and its rescale events say so; the replay is the one
+	// the flag gives.
+	var noPeriodArgs []string
+	for i := 0; i < len(args); i++ {
+		if args[i] == "--sync-period" {
+			i++
+			continue
+		}
+		noPeriodArgs = append(noPeriodArgs, args[i])
+	}
+	noPeriod := inProcess(noPeriodArgs)
+	if noPeriod.code != 0 {
+		t.Fatalf("whatif --since without --sync-period exited %d:\n%s", noPeriod.code, noPeriod.stderr)
+	}
+	var wq explain.WhatIf
+	if err := json.Unmarshal(noPeriod.stdout, &wq); err != nil || wq.Backtest == nil {
+		t.Fatalf("whatif --since without --sync-period printed no backtest (%v)", err)
+	}
+	t.Logf("without --sync-period: a sync every %s; reconstructed %q", wq.Backtest.SyncPeriod, wq.Backtest.Reconstructed)
+	if wq.Backtest.SyncPeriod != syncPeriod.String() {
+		t.Errorf("without --sync-period the backtest syncs every %s, want %s (from the rescale events)", wq.Backtest.SyncPeriod, syncPeriod)
+	} else if g, w := jsonString(wq.Backtest.AsIs), jsonString(bt.AsIs); g != w {
+		t.Errorf("without --sync-period, the as-is replay differs from the one with it:\n%.1500s\nwant\n%.1500s", g, w)
+	}
+
 	// Without kube-state-metrics: the pods from the usage series, the real
 	// count from the HPA's events (which the event recorder combines after
 	// ten of a kind: the count is then taken from the pods). What a user
