@@ -10,6 +10,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -78,11 +80,23 @@ func tuneAndRun(t *testing.T, a *scenario, promService string, tuned *histRun, s
 			t.Errorf("tune through the service proxy differs from the direct read:\n%.3000s\nwant\n%.3000s", g, w)
 		}
 	}
-	// What a user reads (kept in the log for docs/tune.md).
-	if text := inProcess(slices.Clone(args)); text.code != 0 {
-		t.Errorf("tune's text view exited %d:\n%s", text.code, text.stderr)
+	// What a user reads (kept in the log for docs/tune.md), and the
+	// report beside it: one file, nothing loaded from elsewhere.
+	dir := os.Getenv("E2E_ARTIFACTS")
+	if dir == "" {
+		dir = t.TempDir()
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	report := filepath.Join(dir, "tune-report.html")
+	if text := inProcess(append(slices.Clone(args), "--report", report)); text.code != 0 {
+		t.Errorf("tune --report exited %d:\n%s", text.code, text.stderr)
 	} else {
 		t.Logf("tune's text view:\n%s", text.stdout)
+		if err := os.WriteFile(filepath.Join(dir, "tune.txt"), text.stdout, 0o644); err != nil {
+			t.Error(err)
+		}
+		checkReportFile(t, report)
 	}
 
 	// The patch a user applies: what --emit patch prints.
@@ -215,5 +229,27 @@ func checkTuned(t *testing.T, doc *explain.Tune, runA *histRun, startA time.Time
 	const passSlack = 5 * time.Second
 	if cAbove > aAbove+passSlack {
 		t.Errorf("the recommendation really ran above the bound for %s, run A for %s: hotter", cAbove.Round(time.Second), aAbove.Round(time.Second))
+	}
+}
+
+// checkReportFile checks that tune wrote its HTML report as one file that
+// loads nothing from elsewhere (the browser test, test/browser, renders
+// such reports; this one is the real run's).
+func checkReportFile(t *testing.T, path string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Errorf("tune --report: %v", err)
+		return
+	}
+	page := string(b)
+	t.Logf("tune --report wrote %s (%d bytes)", path, len(b))
+	if !strings.HasPrefix(page, "<!DOCTYPE html>") || !strings.Contains(page, "<svg") {
+		t.Errorf("tune --report wrote no HTML page with its charts:\n%.300s", page)
+	}
+	for _, ref := range []string{"<script", `src="http`, `href="http`, "url(http", "@import"} {
+		if strings.Contains(page, ref) {
+			t.Errorf("tune --report's page holds %q: it must load nothing", ref)
+		}
 	}
 }
