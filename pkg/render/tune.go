@@ -6,6 +6,7 @@ package render
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -101,7 +102,8 @@ func writeTune(w io.Writer, t *explain.Tune) error {
 		line(fmt.Sprintf("No recommendation: no candidate kept the time above the bound within %s of the period", pctWords(t.RiskBound)))
 	}
 	line("")
-	line("Frontier (no other candidate is cheaper without more time above the bound); * recommended, = the HPA's own")
+	line("Frontier (no other candidate is cheaper without more time above the bound); * recommended, = the HPA's own;")
+	line("  candidates with the same figures share a row, with every value they differ in")
 	ft := &table{}
 	head := []string{"", "cost", "above bound", "rescales/h"}
 	for _, ax := range t.Space {
@@ -109,21 +111,29 @@ func writeTune(w io.Writer, t *explain.Tune) error {
 	}
 	ft.row(head...)
 	shown := 0
-	for i := range t.Candidates {
-		c := &t.Candidates[i]
-		if !c.Frontier || c.Figures == nil {
-			continue
-		}
+	for _, g := range frontierRows(t) {
 		shown++
+		c := &t.Candidates[g[0]]
 		mark := " "
-		switch i {
-		case t.Recommended:
-			mark = "*"
-		case t.Current:
-			mark = "="
+		for _, i := range g {
+			switch {
+			case i == t.Recommended:
+				mark = "*"
+			case i == t.Current && mark == " ":
+				mark = "="
+			}
 		}
 		row := []string{mark, num(c.Figures.Cost), pctWords(c.Figures.Risk), num(c.Figures.RescalesPerHour)}
-		ft.row(append(row, c.Values...)...)
+		for ax := range c.Values {
+			var vals []string
+			for _, i := range g {
+				if v := t.Candidates[i].Values[ax]; !slices.Contains(vals, v) {
+					vals = append(vals, v)
+				}
+			}
+			row = append(row, strings.Join(vals, ", "))
+		}
+		ft.row(row...)
 	}
 	ft.alignRight(1, 2, 3)
 	for _, l := range ft.lines() {
@@ -139,7 +149,7 @@ func writeTune(w io.Writer, t *explain.Tune) error {
 		}
 	}
 	if failed > 0 {
-		line(fmt.Sprintf("  (%d candidates could not be replayed; -o json lists why)", failed))
+		line(fmt.Sprintf("  (%d %s not be replayed; -o json lists why)", failed, map[bool]string{true: "candidate could", false: "candidates could"}[failed == 1]))
 	}
 	if len(t.Notes) > 0 {
 		line("")
@@ -150,6 +160,29 @@ func writeTune(w io.Writer, t *explain.Tune) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// frontierRows groups the frontier's candidates, in their order, so that
+// candidates with the same cost, time above the bound and rescales share a
+// row: they differ only in settings the recording never exercised.
+func frontierRows(t *explain.Tune) [][]int {
+	type figures struct{ cost, risk, churn float64 }
+	var rows [][]int
+	at := map[figures]int{}
+	for i := range t.Candidates {
+		c := &t.Candidates[i]
+		if !c.Frontier || c.Figures == nil {
+			continue
+		}
+		k := figures{c.Figures.Cost, c.Figures.Risk, c.Figures.RescalesPerHour}
+		if r, ok := at[k]; ok {
+			rows[r] = append(rows[r], i)
+			continue
+		}
+		at[k] = len(rows)
+		rows = append(rows, []int{i})
+	}
+	return rows
 }
 
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
