@@ -120,8 +120,10 @@ func (s Source) readWith(ctx context.Context, name string, o SettingsOverrides, 
 	if err != nil {
 		return nil, err
 	}
-	out := &snapshot{snap: res.Snapshot, settings: set, warnings: append(res.Warnings, ctl.Warnings...), events: res.Events,
-		syncPeriodAssumed: syncPeriodAssumed(ctl, o)}
+	out := &snapshot{
+		snap: res.Snapshot, settings: set, warnings: append(res.Warnings, ctl.Warnings...), events: res.Events,
+		syncPeriodAssumed: syncPeriodAssumed(ctl, o),
+	}
 	if s.History != nil {
 		h := res.Snapshot.HPA
 		key := history.Key{Cluster: s.Clients.ClusterID(), Namespace: h.Namespace, Name: h.Name, UID: string(h.UID)}

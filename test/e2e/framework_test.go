@@ -715,6 +715,7 @@ func jsonString(v any) string {
 // sign, for hack/test/run.sh, that what is left of the suite mostly waits
 // (so that its race tests may start beside it, at a low priority).
 func markQuiet(t *testing.T) {
+	t.Helper()
 	if f := os.Getenv("E2E_QUIET_FILE"); f != "" {
 		if err := os.WriteFile(f, []byte(time.Now().UTC().Format(time.RFC3339)+"\n"), 0o644); err != nil {
 			t.Logf("E2E_QUIET_FILE: %v", err)
