@@ -768,13 +768,10 @@ func (p *replayPath) fillResource(r int, res corev1.ResourceName, k int, t time.
 		}
 		return
 	}
-	var totals []float64
-	var n int
-	if p.load != nil {
-		totals, n = p.load.at(r, k)
-	} else {
-		totals, n = p.totalAt(r, k, t, nil)
+	if p.load == nil {
+		p.load = p.totalLoad()
 	}
+	totals, n := p.load.at(r, k)
 	// Constant-total: the load is shared by the pods that are ready (as a
 	// load balancer shares it), reported or not yet.
 	share := 0
@@ -838,6 +835,10 @@ type recordedLoad struct {
 	totals [][]float64
 	from   [][]int
 	n      [][]int
+	// steady, with the constant-total model, holds the totals with the
+	// dips of the recorded workload's own rescales taken out (see
+	// steadyTotals); in totals' layout.
+	steady [][]float64
 }
 
 // totalLoad works out the recorded load of every resource at every
@@ -853,11 +854,73 @@ func (p *replayPath) totalLoad() *recordedLoad {
 		}
 		l.from[r][p.rec.Len] = len(l.totals[r])
 	}
+	if p.opts.LoadModel == explain.LoadConstantTotal {
+		exist := make([]int, p.rec.Len)
+		for k := range exist {
+			t := p.rec.Instant(k)
+			for i := range p.rec.Pods {
+				if p.rec.Pods[i].Exists(t) {
+					exist[k]++
+				}
+			}
+		}
+		l.steady = steadyTotals(l, exist, p.rec.SampleWindow, p.rec.Step)
+	}
 	return l
 }
 
+// steadyTotals takes out of the recorded totals the dips that the
+// recorded workload's own rescales leave in them. The total is a sum of
+// samples, and a sample trails the load by up to a metrics resolution:
+// when the workload removes a pod, the pods it keeps report their old,
+// smaller share until their samples catch up; when it adds one, the new
+// pod takes its share at once, the others' samples soon show theirs
+// smaller, and the new pod's own first sample comes last. Meanwhile the
+// sum is below the load, though the demand did not change, and a
+// candidate with its own pod count would replay the dip as a fall of the
+// load. So, for a resolution and a step after the number of pods that
+// exist (exist[k]) or have a sample changes, each total is the largest of
+// the instants since the one before the change. A real fall at such a
+// moment is seen up to that long late.
+func steadyTotals(l *recordedLoad, exist []int, resolution, step time.Duration) [][]float64 {
+	hold := 1
+	if step > 0 {
+		hold = int((resolution+step-1)/step) + 1
+	}
+	steady := make([][]float64, len(l.totals))
+	for r := range l.totals {
+		steady[r] = slices.Clone(l.totals[r])
+		n := l.n[r]
+		for k := 1; k < len(n); k++ {
+			// The earliest change of the pod counts within hold of k.
+			first := -1
+			for j := max(1, k-hold+1); j <= k; j++ {
+				if n[j] != n[j-1] || exist[j] != exist[j-1] {
+					first = j
+					break
+				}
+			}
+			if first < 0 {
+				continue
+			}
+			out := steady[r][l.from[r][k]:l.from[r][k+1]]
+			for i := first - 1; i < k; i++ {
+				prev := l.totals[r][l.from[r][i]:l.from[r][i+1]]
+				for c := range min(len(out), len(prev)) {
+					out[c] = max(out[c], prev[c])
+				}
+			}
+		}
+	}
+	return steady
+}
+
 func (l *recordedLoad) at(r, k int) ([]float64, int) {
-	return l.totals[r][l.from[r][k]:l.from[r][k+1]:l.from[r][k+1]], l.n[r][k]
+	totals := l.totals
+	if l.steady != nil {
+		totals = l.steady
+	}
+	return totals[r][l.from[r][k]:l.from[r][k+1]:l.from[r][k+1]], l.n[r][k]
 }
 
 // usageQuantity is a recorded usage as metrics-server reports it: cpu in

@@ -1,0 +1,73 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package whatif
+
+import (
+	"slices"
+	"testing"
+	"time"
+)
+
+// The recorded workload's own rescales leave dips in the recorded total
+// (its samples trail the load); steadyTotals takes them out within a
+// resolution and a step of a change in the pod counts, and leaves every
+// other instant as recorded.
+func TestSteadyTotals(t *testing.T) {
+	step, resolution := 5*time.Second, 10*time.Second // hold: 3 instants
+	for _, tc := range []struct {
+		name     string
+		totals   []float64
+		n, exist []int
+		want     []float64
+	}{
+		{
+			// 6 pods share 750m; one is removed at 2; the five left report
+			// 125m each until their samples catch up at 4.
+			name:   "a pod removed",
+			totals: []float64{750, 750, 625, 625, 750, 750, 750},
+			n:      []int{6, 6, 5, 5, 5, 5, 5},
+			exist:  []int{6, 6, 5, 5, 5, 5, 5},
+			want:   []float64{750, 750, 750, 750, 750, 750, 750},
+		},
+		{
+			// 3 pods share 1500m; a fourth is created at 2, the three
+			// report 375m from 3, the new one's first sample comes at 4.
+			name:   "a pod added",
+			totals: []float64{1500, 1500, 1500, 1125, 1500, 1500},
+			n:      []int{3, 3, 3, 3, 4, 4},
+			exist:  []int{3, 3, 4, 4, 4, 4},
+			want:   []float64{1500, 1500, 1500, 1500, 1500, 1500},
+		},
+		{
+			// The load falls with no change of the pods: as recorded.
+			name:   "a real fall",
+			totals: []float64{1500, 1500, 750, 750, 750},
+			n:      []int{4, 4, 4, 4, 4},
+			exist:  []int{4, 4, 4, 4, 4},
+			want:   []float64{1500, 1500, 750, 750, 750},
+		},
+		{
+			// A fall long after a change is not held.
+			name:   "a fall after the hold",
+			totals: []float64{750, 750, 750, 750, 750, 750, 500},
+			n:      []int{6, 5, 5, 5, 5, 5, 5},
+			exist:  []int{6, 5, 5, 5, 5, 5, 5},
+			want:   []float64{750, 750, 750, 750, 750, 750, 500},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := &recordedLoad{totals: [][]float64{tc.totals}, n: [][]int{tc.n}, from: [][]int{make([]int, len(tc.totals)+1)}}
+			for k := range tc.totals {
+				l.from[0][k+1] = k + 1
+			}
+			got := steadyTotals(l, tc.exist, resolution, step)[0]
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("steady totals %v, want %v", got, tc.want)
+			}
+			if !slices.Equal(l.totals[0], tc.totals) {
+				t.Errorf("the recorded totals changed: %v", l.totals[0])
+			}
+		})
+	}
+}
