@@ -72,6 +72,7 @@ func detectCluster(ctx context.Context, c *gather.Clients) *Controller {
 		out.FlagsSource = "kube-controller-manager defaults (no kube-controller-manager pod in kube-system: managed control planes hide it; pass the flags to override)"
 	default:
 		out.FlagsSource = "the flags of kube-controller-manager pod " + flags.Source + " (command-line flags win)"
+		out.FlagsRead = true
 		out.Tolerance = flags.Tolerance
 		out.CPUInitializationPeriod = flags.CPUInitializationPeriod
 		out.InitialReadinessDelay = flags.InitialReadinessDelay

@@ -55,8 +55,11 @@ type Controller struct {
 	DownscaleStabilization  *time.Duration
 	SyncPeriod              *time.Duration
 	// FlagsSource says where the flags above came from ("" when none is
-	// known).
+	// known). FlagsRead says that they were read from the controller's own
+	// command line: a flag it does not give is then at its default for
+	// real, not by assumption.
 	FlagsSource string
+	FlagsRead   bool
 
 	// Warnings say what could not be read or what looks inconsistent.
 	Warnings []string

@@ -154,3 +154,26 @@ func TestControllerDocumentRoundTrip(t *testing.T) {
 		t.Errorf("version source %q", again.VersionSource)
 	}
 }
+
+// The sync period is assumed (and checked against the rescale events)
+// only when neither the command line nor the controller's own flags give
+// it.
+func TestSyncPeriodAssumed(t *testing.T) {
+	p := 5 * time.Second
+	for _, tc := range []struct {
+		name string
+		c    *Controller
+		o    SettingsOverrides
+		want bool
+	}{
+		{"nothing known", nil, SettingsOverrides{}, true},
+		{"no kube-controller-manager pod", &Controller{FlagsSource: "kube-controller-manager defaults (no kube-controller-manager pod in kube-system)"}, SettingsOverrides{}, true},
+		{"its flags read, without the period", &Controller{FlagsSource: "the flags of kube-controller-manager pod kube-system/kcm", FlagsRead: true}, SettingsOverrides{}, false},
+		{"its flags read, with the period", &Controller{SyncPeriod: &p, FlagsRead: true}, SettingsOverrides{}, false},
+		{"--sync-period", nil, SettingsOverrides{SyncPeriod: &p}, false},
+	} {
+		if got := syncPeriodAssumed(tc.c, tc.o); got != tc.want {
+			t.Errorf("%s: syncPeriodAssumed = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -84,7 +84,7 @@ type snapshot struct {
 // syncPeriodAssumed says whether the sync period of settings resolved from
 // c and o is kube-controller-manager's default taken on trust.
 func syncPeriodAssumed(c *Controller, o SettingsOverrides) bool {
-	return o.SyncPeriod == nil && (c == nil || (c.SyncPeriod == nil && c.FlagsSource == ""))
+	return o.SyncPeriod == nil && (c == nil || (c.SyncPeriod == nil && !c.FlagsRead))
 }
 
 // read loads HPA name and its inputs, from the files or the cluster, and
