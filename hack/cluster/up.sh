@@ -158,7 +158,7 @@ fi
 
 mkdir -p "$RUN"
 rm -rf "$RUN/etcd-data" "$RUN/prometheus-data"
-rm -f "$RUN"/*.log "$RUN"/audit*.log "$RUN"/*.pid
+rm -f "$RUN"/*.log "$RUN"/audit*.log "$RUN"/*.pid "$RUN"/*.cmd
 echo "$E2E_K8S_VERSION" >"$RUN/kube-version"
 echo "starting a local Kubernetes $E2E_K8S_VERSION cluster in $RUN (binaries: $BIN)"
 
@@ -351,7 +351,6 @@ start etcd --name default --data-dir "$RUN/etcd-data" \
 	--listen-peer-urls "http://127.0.0.1:$PORT_ETCD_PEER" --initial-advertise-peer-urls "http://127.0.0.1:$PORT_ETCD_PEER" \
 	--initial-cluster "default=http://127.0.0.1:$PORT_ETCD_PEER" \
 	--unsafe-no-fsync
-etcd_healthy() { curl -sS --max-time 2 "http://127.0.0.1:$PORT_ETCD/health" | grep -q '"health":"true"'; }
 wait_for "etcd healthy" etcd etcd_healthy
 
 # --- kube-apiserver -----------------------------------------------------------------
@@ -397,7 +396,7 @@ start kube-scheduler \
 	"${scheduler_version_flags[@]}" "${scheduler_extra[@]}"
 
 {
-	cat "$CLUSTER_HACK_DIR/config/kwok-configuration.yaml"
+	with_ports "$CLUSTER_HACK_DIR/config/kwok-configuration.yaml"
 	echo "---"
 	cat "$BIN/kwok-stages.yaml"
 	echo "---"
@@ -424,7 +423,6 @@ start fake-metrics-adapter \
 	--v="${ADAPTER_VERBOSITY:-2}" \
 	"${adapter_extra[@]}"
 
-healthz() { [ "$(curl -sSk --max-time 2 "https://127.0.0.1:$1/healthz")" = ok ]; }
 wait_for "kube-controller-manager /healthz" kube-controller-manager healthz "$PORT_KCM"
 wait_for "kube-scheduler /healthz" kube-scheduler healthz "$PORT_SCHEDULER"
 
@@ -446,10 +444,9 @@ node_ready() {
 }
 wait_for "node kwok-node-0 Ready" kwok node_ready
 
-adapter_control() { [ "$(curl -sS --max-time 2 "http://127.0.0.1:$PORT_ADAPTER_CONTROL/healthz")" = ok ]; }
 wait_for "adapter control endpoint" fake-metrics-adapter adapter_control
 
-kc apply -f "$CLUSTER_HACK_DIR/config/metrics-apis.yaml" >/dev/null || fail_startup "" "could not register the metrics APIServices"
+with_ports "$CLUSTER_HACK_DIR/config/metrics-apis.yaml" | kc apply -f - >/dev/null || fail_startup "" "could not register the metrics APIServices"
 
 default_sa() { kc -n default get serviceaccount default; }
 wait_for "default ServiceAccount" kube-controller-manager default_sa
