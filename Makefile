@@ -151,12 +151,15 @@ test-versions: ## Run the differential test against all nine supported controlle
 # E2E_TEST_FLAGS='-v -run TestAgreement/scenarios/cpu-up'. E2E_PARALLEL (in the
 # environment) sets how many scenarios run at once (default 20: all).
 E2E_TEST_FLAGS ?=
-# The phases of test-e2e, in order: main (every test but those named *KEDA*,
-# with our fake adapter serving external.metrics.k8s.io) and keda (only the
-# tests named *KEDA*, with KEDA attached: hack/cluster/keda.sh up, E2E_KEDA=1).
-# E2E_TEST_FLAGS go to both; the keda phase's -run E2E_KEDA_RUN comes after them,
-# e.g. E2E_PHASES=keda E2E_KEDA_RUN=TestKEDASmoke.
-E2E_PHASES ?= main keda
+# The phases of test-e2e, in order: main (every test but those named *KEDA*
+# and TestFaults*, with our fake adapter serving external.metrics.k8s.io),
+# faults (the tests named TestFaults*, one at a time: they pause and kill the
+# cluster's components, hack/cluster/fault.sh) and keda (only the tests named
+# *KEDA*, with KEDA attached: hack/cluster/keda.sh up, E2E_KEDA=1; KEDA's
+# faults are TestKEDAFaults*). E2E_TEST_FLAGS go to every phase; the keda
+# phase's -run E2E_KEDA_RUN comes after them, e.g. E2E_PHASES=keda
+# E2E_KEDA_RUN=TestKEDASmoke.
+E2E_PHASES ?= main faults keda
 E2E_KEDA_RUN ?= KEDA
 E2E_GO_TEST = $(GO) test -tags e2e -count=1 -timeout 60m
 
@@ -170,10 +173,10 @@ mcpclient: ## Install the e2e suite's MCP client (@modelcontextprotocol/sdk, pin
 test-tune-proof: ## Run tune's proof against the real controller (TestHistoryBacktest with E2E_TUNE_PROOF=1: the recorded pattern, tune over it, the pattern again with the recommendation; about 20 minutes); not yet in make test
 	E2E_TUNE_PROOF=1 $(MAKE) --no-print-directory test-e2e E2E_PHASES=main E2E_TEST_FLAGS='-run TestHistoryBacktest -v'
 
-test-e2e: cluster-preflight e2e-tools mcpclient ## Run the end-to-end suite (test/e2e) on the local cluster (KUBE_VERSION, default v1.37.2) in phases E2E_PHASES (main, then keda with KEDA attached); starts and stops the cluster if it is not running
+test-e2e: cluster-preflight e2e-tools mcpclient ## Run the end-to-end suite (test/e2e) on the local cluster (KUBE_VERSION, default v1.37.2) in phases E2E_PHASES (main, faults, then keda with KEDA attached); starts and stops the cluster if it is not running
 	$(call section,end-to-end suite (test/e2e): phases $(E2E_PHASES))
 	@for p in $(E2E_PHASES); do \
-		case $$p in main | keda) ;; *) echo "E2E_PHASES: unknown phase '$$p' (main, keda)" >&2; exit 2 ;; esac; \
+		case $$p in main | faults | keda) ;; *) echo "E2E_PHASES: unknown phase '$$p' (main, faults, keda)" >&2; exit 2 ;; esac; \
 	done; \
 	started=; had_keda=; rc=0; keda_build=; \
 	if echo " $(E2E_PHASES) " | grep -q ' keda ' && ! hack/e2e-tools/bin-dir.sh --check --keda >/dev/null 2>&1; then \
@@ -200,10 +203,15 @@ test-e2e: cluster-preflight e2e-tools mcpclient ## Run the end-to-end suite (tes
 	for p in $(E2E_PHASES); do \
 		case $$p in \
 		main) \
-			printf '\n$(BOLD)==> e2e phase main: every test but *KEDA*, the fake adapter serving external metrics$(RESET)\n'; \
+			printf '\n$(BOLD)==> e2e phase main: every test but *KEDA* and TestFaults*, the fake adapter serving external metrics$(RESET)\n'; \
 			hack/cluster/keda.sh down >/dev/null; \
-			echo "E2E_KEDA= $(E2E_GO_TEST) -skip KEDA $(E2E_TEST_FLAGS) ./test/e2e/..."; \
-			E2E_KEDA= $(E2E_GO_TEST) -skip KEDA $(E2E_TEST_FLAGS) ./test/e2e/... || rc=1 ;; \
+			echo "E2E_KEDA= $(E2E_GO_TEST) -skip 'KEDA|^TestFaults' $(E2E_TEST_FLAGS) ./test/e2e/..."; \
+			E2E_KEDA= $(E2E_GO_TEST) -skip 'KEDA|^TestFaults' $(E2E_TEST_FLAGS) ./test/e2e/... || rc=1 ;; \
+		faults) \
+			printf '\n$(BOLD)==> e2e phase faults: the tests named TestFaults*, one at a time (they pause and kill components)$(RESET)\n'; \
+			hack/cluster/keda.sh down >/dev/null; \
+			echo "E2E_KEDA= $(E2E_GO_TEST) -skip KEDA $(E2E_TEST_FLAGS) -run '^TestFaults' ./test/e2e/..."; \
+			E2E_KEDA= $(E2E_GO_TEST) -skip KEDA $(E2E_TEST_FLAGS) -run '^TestFaults' ./test/e2e/... || rc=1 ;; \
 		keda) \
 			printf '\n$(BOLD)==> e2e phase keda: the tests named *KEDA*, KEDA serving external metrics$(RESET)\n'; \
 			if [ -n "$$keda_build" ]; then \
