@@ -230,6 +230,23 @@ test-e2e: cluster-preflight e2e-tools mcpclient ## Run the end-to-end suite (tes
 	done; \
 	exit $$rc
 
+# The soak (test/e2e TestSoak): explain --watch for SOAK_DURATION, the API
+# server and kube-controller-manager killed and started again every
+# SOAK_RESTART_EVERY, on a cluster of its own (SOAK_CLUSTER_DIR, every port
+# moved by SOAK_PORT_OFFSET), so it runs beside the e2e cluster without its
+# lock. Its figures go to _output/soak.md, as rows for docs/reliability.md.
+SOAK_DURATION ?= 1h
+SOAK_RESTART_EVERY ?= 10m
+SOAK_PORT_OFFSET ?= 20000
+SOAK_CLUSTER_DIR ?= $(CURDIR)/_output/soak-cluster
+
+.PHONY: test-soak
+test-soak: e2e-tools ## Run the soak (not in make test): a --watch for SOAK_DURATION (1h) with a control-plane restart every SOAK_RESTART_EVERY (10m), on its own cluster (ports + SOAK_PORT_OFFSET); figures in _output/soak.md
+	$(call section,soak: explain --watch for $(SOAK_DURATION), a control-plane restart every $(SOAK_RESTART_EVERY))
+	KUBECTL_HPA_CLUSTER_DIR=$(SOAK_CLUSTER_DIR) KUBECTL_HPA_PORT_OFFSET=$(SOAK_PORT_OFFSET) E2E_SOAK=1 \
+		SOAK_DURATION=$(SOAK_DURATION) SOAK_RESTART_EVERY=$(SOAK_RESTART_EVERY) SOAK_REPORT=$(CURDIR)/_output/soak.md \
+		$(GO) test -tags e2e -count=1 -timeout 0 -run '^TestSoak$$' -v ./test/e2e/...
+
 .PHONY: bench
 bench: ## Run the engine benchmarks
 	$(call section,benchmarks (pkg/engine))
