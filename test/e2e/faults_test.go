@@ -55,8 +55,8 @@ const cpuDouble = "500500u"
 
 // faultScript runs hack/cluster/fault.sh ACTION COMPONENT on the suite's
 // cluster.
-func faultScript(t testing.TB, action, comp string) error {
-	t.Helper()
+func faultScript(tb testing.TB, action, comp string) error {
+	tb.Helper()
 	start := time.Now()
 	c := exec.Command(filepath.Join(env.repoRoot, "hack", "cluster", "fault.sh"), action, comp)
 	c.Dir = env.repoRoot
@@ -65,7 +65,7 @@ func faultScript(t testing.TB, action, comp string) error {
 	if err != nil {
 		return fmt.Errorf("hack/cluster/fault.sh %s %s: %w\n%s", action, comp, err, out)
 	}
-	t.Logf("fault.sh %s %s (%s)", action, comp, time.Since(start).Round(time.Millisecond))
+	tb.Logf("fault.sh %s %s (%s)", action, comp, time.Since(start).Round(time.Millisecond))
 	return nil
 }
 
@@ -181,6 +181,7 @@ func (s *scenario) hpaCondition(name string, typ autoscalingv2.HorizontalPodAuto
 
 // in is the scenario with the helpers failing subtest t.
 func (s *scenario) in(t *testing.T) *scenario {
+	t.Helper()
 	c := *s
 	c.t = t
 	return &c
@@ -445,8 +446,8 @@ func TestFaults(t *testing.T) {
 func faultsPrometheus(s *scenario, run func(...string) runResult) {
 	t := s.t
 	whatif := func(prom string, extra ...string) runResult {
-		return run(append([]string{"whatif", "prom", "-n", s.ns, "--kubeconfig", env.kubeconfig, "-o", "json",
-			"--prometheus", prom, "--prometheus-timeout", "5s"}, extra...)...)
+		args := []string{"whatif", "prom", "-n", s.ns, "--kubeconfig", env.kubeconfig, "-o", "json", "--prometheus", prom, "--prometheus-timeout", "5s"}
+		return run(append(args, extra...)...)
 	}
 	breakComponent(t, "pause", "prometheus")
 	r := whatif(prometheusURL(), "--since", "2m")
@@ -875,9 +876,9 @@ func faultsMigrateKilled(s *scenario, bin, cache string) {
 			}
 		case <-time.After(delay):
 			_ = c.Process.Signal(syscall.SIGKILL)
-			<-done
+			err := <-done
 			n, owners := s.owners(deploymentsGVR, "web", "spec", "replicas")
-			t.Logf("SIGKILL after %s: spec.replicas %d, owners %v", delay, n, owners)
+			t.Logf("SIGKILL after %s (%v): spec.replicas %d, owners %v", delay, err, n, owners)
 		}
 		if completed {
 			break
