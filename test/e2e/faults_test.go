@@ -928,8 +928,8 @@ func TestKEDAFaults(t *testing.T) {
 	k.waitReplicas("active at 20 (target 10)", 2, 2*time.Minute)
 	k.settleHPA(2)
 	explainSO := func() (runResult, *kedaView) {
-		r := binaryWithCache(bin, cache)([]string{"explain", "scaledobject/worker", "-n", k.ns, "-o", "json",
-			"--kubeconfig", env.kubeconfig, "--request-timeout", "5s"})
+		args := []string{"explain", "scaledobject/worker", "-n", k.ns, "-o", "json", "--kubeconfig", env.kubeconfig, "--request-timeout", "5s"}
+		r := binaryWithCache(bin, cache)(args)
 		if r.code != 0 {
 			return r, nil
 		}
