@@ -237,6 +237,9 @@ func TestFaults(t *testing.T) {
 	m := newScenario(t, "faults-migrate")
 	m.kubectl(webManifest(m.ns, 3, cpuAtTarget), "apply", "--server-side", "--field-manager=mine", "-f", "-")
 	m.createHPA(hpaFor("web", 1, 10, noWindows(), cpuUtilization(50)))
+	mp := newScenario(t, "faults-migrate-pause")
+	mp.kubectl(webManifest(mp.ns, 3, cpuAtTarget), "apply", "--server-side", "--field-manager=mine", "-f", "-")
+	mp.createHPA(hpaFor("web", 1, 10, noWindows(), cpuUtilization(50)))
 	explainWeb := func(extra ...string) runResult {
 		return run(append([]string{"explain", "web", "-n", s.ns, "--kubeconfig", env.kubeconfig}, extra...)...)
 	}
@@ -297,6 +300,8 @@ func TestFaults(t *testing.T) {
 	t.Run("rbac-minus-one-rule", func(t *testing.T) { faultsRBAC(s.in(t), run) })
 
 	t.Run("migrate-killed-and-rerun", func(t *testing.T) { faultsMigrateKilled(m.in(t), bin, cache) })
+
+	t.Run("migrate-through-api-server-pause", func(t *testing.T) { faultsMigratePaused(mp.in(t), bin, cache) })
 
 	t.Run("watch-through-api-server-pause-and-restart", func(t *testing.T) {
 		si := s.in(t)
@@ -894,6 +899,50 @@ func faultsMigrateKilled(s *scenario, bin, cache string) {
 	n, owners := s.owners(deploymentsGVR, "web", "spec", "replicas")
 	if n != start || strings.Join(owners, ",") != "kubectl-hpa-migrate (Apply)" {
 		t.Errorf("after: spec.replicas %d, owners %v; want %d, kubectl-hpa-migrate (Apply) only", n, owners, start)
+	}
+	vs := w.values()
+	t.Logf("replica counts seen: %v", vs)
+	neverBelow(t, vs, start, 0)
+}
+
+// faultsMigratePaused: migrate --apply with the API server paused ends at
+// its bound in one line, having written nothing; a run started while the
+// server is paused and resumed 3 s later (before the TLS handshake's 10 s)
+// completes; a last run has nothing to do; spec.replicas, watched
+// throughout, never goes below 3.
+func faultsMigratePaused(s *scenario, bin, cache string) {
+	t := s.t
+	const start = 3
+	w := s.watchReplicas(deploymentsGVR, "web", "spec", "replicas")
+	s.waitFor(w, start, 0, time.Minute)
+	s.active("web", start)
+	args := []string{"migrate", "deployment/web", "--apply", "-n", s.ns, "--kubeconfig", env.kubeconfig, "-o", "json"}
+	run := binaryWithCache(bin, cache)
+
+	breakComponent(t, "pause", "kube-apiserver")
+	r := run(append(args, "--request-timeout", "5s"))
+	t.Logf("migrate --apply --request-timeout 5s, API server paused: exit %d after %s: %s", r.code, r.took().Round(time.Millisecond), r.stderr)
+	if r.code != 1 || r.took() > 5*time.Second+faultSlack {
+		t.Errorf("exit %d after %s, want 1 within 5s + %s", r.code, r.took(), faultSlack)
+	}
+	if why := oneErrorLine(r.stderr); why != "" {
+		t.Error(why)
+	}
+	done := make(chan runResult, 1)
+	go func() { done <- run(args) }()
+	time.Sleep(3 * time.Second)
+	mendComponent(t, "kube-apiserver")
+	r = <-done
+	t.Logf("migrate --apply started while the API server was paused, resumed 3 s later: exit %d after %s", r.code, r.took().Round(time.Millisecond))
+	var rep migrate.Report
+	if err := json.Unmarshal(r.stdout, &rep); r.code != 0 || err != nil {
+		t.Fatalf("exit %d (%v): %s", r.code, err, r.stderr)
+	}
+	if rep.Outcome != migrate.OutcomeMigrated {
+		t.Errorf("outcome %q, steps %q; want migrated", rep.Outcome, stepActions(&rep))
+	}
+	if last := s.migrateJSON("deployment/web", "--apply"); last.Outcome != migrate.OutcomeNothingToDo {
+		t.Errorf("the last run: outcome %q, steps %q; want nothing to do", last.Outcome, stepActions(last))
 	}
 	vs := w.values()
 	t.Logf("replica counts seen: %v", vs)
