@@ -43,6 +43,11 @@
 #   PROMETHEUS_SCRAPE_INTERVAL  how often Prometheus scrapes kwok (default 5s)
 #   PROMETHEUS_EXTRA_ARGS  extra prometheus flags
 #   KEDA=1                 also start KEDA (hack/cluster/keda.sh up; its tunables there)
+#   KUBECTL_HPA_PORT_OFFSET  added to every port (default 0), for a second cluster
+#                          beside the first, with its own KUBECTL_HPA_CLUSTER_DIR
+#
+# Each component's command line is recorded in <component>.cmd, from which
+# hack/cluster/fault.sh starts it again after a kill.
 set -euo pipefail
 # shellcheck source=hack/cluster/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
