@@ -297,7 +297,16 @@ func TestFaults(t *testing.T) {
 		})
 	})
 
-	t.Run("rbac-minus-one-rule", func(t *testing.T) { faultsRBAC(s.in(t), run) })
+	t.Run("rbac-minus-one-rule", func(t *testing.T) {
+		// explain needs the HPA; migrate's plan the workload and the
+		// namespace's HPAs.
+		faultsRBAC(s.in(t), run, rbacCase{file: "rbac.yaml", args: []string{"explain", "web", "-n", s.ns}, required: func(e *auditEvent) bool {
+			return e.Verb == "get" && strings.Contains(e.RequestURI, "/horizontalpodautoscalers/")
+		}})
+		faultsRBAC(s.in(t), run, rbacCase{file: "rbac-migrate.yaml", args: []string{"migrate", "deployment/web", "-n", s.ns}, required: func(e *auditEvent) bool {
+			return (e.Verb == "get" && strings.Contains(e.RequestURI, "/deployments/")) || (e.Verb == "list" && strings.Contains(e.RequestURI, "/horizontalpodautoscalers"))
+		}})
+	})
 
 	t.Run("migrate-killed-and-rerun", func(t *testing.T) { faultsMigrateKilled(m.in(t), bin, cache) })
 
@@ -626,15 +635,27 @@ func faultsAPIProxy(s *scenario, run func(...string) runResult) {
 	}
 }
 
-// faultsRBAC: explain as a ServiceAccount bound to docs/rbac.yaml minus one
-// rule at a time (every rule of the file, read from it): a refused required
-// read (the HPA) ends in one line naming the verb and the resource and
-// pointing at the file; any other refused read leaves the replay, exit 0,
-// with the refusal said ("forbidden") and only warnings on stderr. Which
-// reads were refused comes from the API server's audit log.
-func faultsRBAC(s *scenario, run func(...string) runResult) {
+// rbacCase is a command run as an identity bound to one of the docs' RBAC
+// files minus one rule at a time.
+type rbacCase struct {
+	file string
+	args []string
+	// required says whether a refused request is one the command cannot
+	// do without.
+	required func(e *auditEvent) bool
+}
+
+// faultsRBAC: the command as a ServiceAccount bound to the RBAC file minus
+// one rule at a time (every rule of every document of the file, read from
+// it: a ClusterRole bound in the scenario's namespace, a Role in its own):
+// a refused required read ends in one line naming the verb and the
+// resource and pointing at the file; any other refused read leaves the
+// answer, exit 0, with the refusal said ("forbidden") and only warnings on
+// stderr. Which requests were refused comes from the API server's audit
+// log.
+func faultsRBAC(s *scenario, run func(...string) runResult, c rbacCase) {
 	t := s.t
-	data, err := os.ReadFile(filepath.Join(env.repoRoot, "docs", "rbac.yaml"))
+	data, err := os.ReadFile(filepath.Join(env.repoRoot, "docs", c.file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -642,14 +663,14 @@ func faultsRBAC(s *scenario, run func(...string) runResult) {
 	for _, doc := range strings.Split(string(data), "\n---\n") {
 		var r rbacv1.ClusterRole
 		if err := yaml.UnmarshalStrict([]byte(doc), &r); err != nil {
-			t.Fatalf("docs/rbac.yaml: %v", err)
+			t.Fatalf("docs/%s: %v", c.file, err)
+		}
+		if r.Kind != "ClusterRole" && (r.Kind != "Role" || r.Namespace == "") {
+			t.Fatalf("docs/%s: a %s %q: want ClusterRoles and Roles with a namespace", c.file, r.Kind, r.Name)
 		}
 		roles = append(roles, r)
 	}
-	if len(roles) != 2 || roles[0].Kind != "ClusterRole" || roles[1].Kind != "Role" || roles[1].Namespace != "kube-system" {
-		t.Fatalf("docs/rbac.yaml: want a ClusterRole and a Role in kube-system, got %d documents", len(roles))
-	}
-	sa := "faults-rbac"
+	sa := "faults-" + strings.TrimSuffix(c.file, ".yaml")
 	if _, err := env.kube.CoreV1().ServiceAccounts(s.ns).Create(s.ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: sa}}, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -664,77 +685,91 @@ func faultsRBAC(s *scenario, run func(...string) runResult) {
 	})
 	user := "system:serviceaccount:" + s.ns + ":" + sa
 	subject := []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: sa, Namespace: s.ns}}
-	crName := "kubectl-hpa-explain-faults-" + env.runID
-	cr := &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: crName}, Rules: roles[0].Rules}
-	if _, err := env.kube.RbacV1().ClusterRoles().Create(s.ctx, cr, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
+	// Each document's role, under a name of this run, and where it binds.
+	name := func(d int) string { return fmt.Sprintf("%s-faults-%d-%s", roles[d].Name, d, env.runID) }
+	bindNS := func(d int) string {
+		if roles[d].Kind == "Role" {
+			return roles[d].Namespace
+		}
+		return s.ns
 	}
-	ksNS := roles[1].Namespace
-	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: crName}, Rules: roles[1].Rules}
-	if _, err := env.kube.RbacV1().Roles(ksNS).Create(s.ctx, role, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
+	setRules := func(d int, rules []rbacv1.PolicyRule, create bool) error {
+		meta := metav1.ObjectMeta{Name: name(d)}
+		if roles[d].Kind == "Role" {
+			ro := &rbacv1.Role{ObjectMeta: meta, Rules: rules}
+			if create {
+				_, err := env.kube.RbacV1().Roles(bindNS(d)).Create(s.ctx, ro, metav1.CreateOptions{})
+				return err
+			}
+			cur, err := env.kube.RbacV1().Roles(bindNS(d)).Get(s.ctx, name(d), metav1.GetOptions{})
+			if err != nil {
+				return err
+			}
+			cur.Rules = rules
+			_, err = env.kube.RbacV1().Roles(bindNS(d)).Update(s.ctx, cur, metav1.UpdateOptions{})
+			return err
+		}
+		if create {
+			_, err := env.kube.RbacV1().ClusterRoles().Create(s.ctx, &rbacv1.ClusterRole{ObjectMeta: meta, Rules: rules}, metav1.CreateOptions{})
+			return err
+		}
+		cur, err := env.kube.RbacV1().ClusterRoles().Get(s.ctx, name(d), metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		cur.Rules = rules
+		_, err = env.kube.RbacV1().ClusterRoles().Update(s.ctx, cur, metav1.UpdateOptions{})
+		return err
 	}
-	t.Cleanup(func() {
-		bg := s.ctx
-		_ = env.kube.RbacV1().ClusterRoles().Delete(bg, crName, metav1.DeleteOptions{})
-		_ = env.kube.RbacV1().Roles(ksNS).Delete(bg, crName, metav1.DeleteOptions{})
-		_ = env.kube.RbacV1().RoleBindings(ksNS).Delete(bg, crName, metav1.DeleteOptions{})
-	})
-	for _, rb := range []*rbacv1.RoleBinding{
-		{ObjectMeta: metav1.ObjectMeta{Name: crName, Namespace: s.ns}, Subjects: subject, RoleRef: rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: crName}},
-		{ObjectMeta: metav1.ObjectMeta{Name: crName, Namespace: ksNS}, Subjects: subject, RoleRef: rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: crName}},
-	} {
+	for d := range roles {
+		if err := setRules(d, roles[d].Rules, true); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			bg := s.ctx
+			if roles[d].Kind == "Role" {
+				_ = env.kube.RbacV1().Roles(bindNS(d)).Delete(bg, name(d), metav1.DeleteOptions{})
+				_ = env.kube.RbacV1().RoleBindings(bindNS(d)).Delete(bg, name(d), metav1.DeleteOptions{})
+				return
+			}
+			_ = env.kube.RbacV1().ClusterRoles().Delete(bg, name(d), metav1.DeleteOptions{})
+		})
+		rb := &rbacv1.RoleBinding{
+			ObjectMeta: metav1.ObjectMeta{Name: name(d), Namespace: bindNS(d)},
+			Subjects:   subject,
+			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: roles[d].Kind, Name: name(d)},
+		}
 		if _, err := env.kube.RbacV1().RoleBindings(rb.Namespace).Create(s.ctx, rb, metav1.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
 
-	type ruleAt struct {
-		doc, index int
-		ns         string
-	}
+	type ruleAt struct{ doc, index int }
 	var all []ruleAt
 	for d, r := range roles {
-		ns := s.ns
-		if d == 1 {
-			ns = ksNS
-		}
 		for i := range r.Rules {
-			all = append(all, ruleAt{d, i, ns})
+			all = append(all, ruleAt{d, i})
 		}
 	}
-	// grant sets the roles to the file's rules minus skip (none: -1), and
-	// waits until the authorizer refuses what skip alone permits and
-	// allows the rule granted again.
+	// grant sets the roles to the file's rules minus skip (nil: none), and
+	// waits until the authorizer refuses what skip permits and allows again
+	// the rule it granted back.
 	var back *ruleAt
 	grant := func(skip *ruleAt) {
-		rules := [2][]rbacv1.PolicyRule{}
 		for d := range roles {
+			var rules []rbacv1.PolicyRule
 			for i, r := range roles[d].Rules {
 				if skip == nil || skip.doc != d || skip.index != i {
-					rules[d] = append(rules[d], r)
+					rules = append(rules, r)
 				}
 			}
+			if err := setRules(d, rules, false); err != nil {
+				t.Fatal(err)
+			}
 		}
-		cr, err := env.kube.RbacV1().ClusterRoles().Get(s.ctx, crName, metav1.GetOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		cr.Rules = rules[0]
-		if _, err := env.kube.RbacV1().ClusterRoles().Update(s.ctx, cr, metav1.UpdateOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		ro, err := env.kube.RbacV1().Roles(ksNS).Get(s.ctx, crName, metav1.GetOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ro.Rules = rules[1]
-		if _, err := env.kube.RbacV1().Roles(ksNS).Update(s.ctx, ro, metav1.UpdateOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		probe := func(r ruleAt, allowed bool) func() error {
+		probe := func(r ruleAt, allowed bool) error {
 			pr := roles[r.doc].Rules[r.index]
-			attr := &authorizationv1.ResourceAttributes{Namespace: r.ns, Verb: pr.Verbs[0], Group: pr.APIGroups[0], Resource: pr.Resources[0]}
+			attr := &authorizationv1.ResourceAttributes{Namespace: bindNS(r.doc), Verb: pr.Verbs[0], Group: pr.APIGroups[0], Resource: pr.Resources[0]}
 			if attr.Group == "*" {
 				attr.Group = "apps"
 			}
@@ -744,27 +779,25 @@ func faultsRBAC(s *scenario, run func(...string) runResult) {
 					attr.Resource = "deployments"
 				}
 			}
-			return func() error {
-				rv, err := env.kube.AuthorizationV1().SubjectAccessReviews().Create(s.ctx, &authorizationv1.SubjectAccessReview{Spec: authorizationv1.SubjectAccessReviewSpec{
-					User: user, Groups: []string{"system:serviceaccounts", "system:serviceaccounts:" + s.ns, "system:authenticated"}, ResourceAttributes: attr,
-				}}, metav1.CreateOptions{})
-				if err != nil {
-					return err
-				}
-				if rv.Status.Allowed != allowed {
-					return fmt.Errorf("%s %s/%s allowed=%v", attr.Verb, attr.Group, attr.Resource, rv.Status.Allowed)
-				}
-				return nil
+			rv, err := env.kube.AuthorizationV1().SubjectAccessReviews().Create(s.ctx, &authorizationv1.SubjectAccessReview{Spec: authorizationv1.SubjectAccessReviewSpec{
+				User: user, Groups: []string{"system:serviceaccounts", "system:serviceaccounts:" + s.ns, "system:authenticated"}, ResourceAttributes: attr,
+			}}, metav1.CreateOptions{})
+			if err != nil {
+				return err
 			}
+			if rv.Status.Allowed != allowed {
+				return fmt.Errorf("%s %s/%s allowed=%v", attr.Verb, attr.Group, attr.Resource, rv.Status.Allowed)
+			}
+			return nil
 		}
 		s.poll("RBAC", 30*time.Second, func() error {
 			if skip != nil {
-				if err := probe(*skip, false)(); err != nil {
+				if err := probe(*skip, false); err != nil {
 					return err
 				}
 			}
 			if back != nil {
-				return probe(*back, true)()
+				return probe(*back, true)
 			}
 			return nil
 		})
@@ -783,40 +816,43 @@ func faultsRBAC(s *scenario, run func(...string) runResult) {
 		}
 		return evs
 	}
-	explainAs := func(what string) (runResult, []auditEvent) {
+	runAs := func(what string) (runResult, []auditEvent) {
 		before := len(refusals())
-		r := run("explain", "web", "-n", s.ns, "--kubeconfig", kc)
+		r := run(append(append([]string{}, c.args...), "--kubeconfig", kc)...)
 		evs := refusals()[before:]
 		t.Logf("%s: exit %d, %d refused; stderr: %s", what, r.code, len(evs), r.stderr)
 		return r, evs
 	}
 	grant(nil)
-	if r, refused := explainAs("every rule"); r.code != 0 || len(refused) != 0 {
-		t.Fatalf("with every rule of docs/rbac.yaml: exit %d, refused %v: %s", r.code, refused, r.stderr)
+	if r, refused := runAs("every rule"); r.code != 0 || len(refused) != 0 {
+		t.Fatalf("with every rule of docs/%s: exit %d, refused %v: %s", c.file, r.code, refused, r.stderr)
 	}
 	for i := range all {
 		ra := all[i]
 		rule := roles[ra.doc].Rules[ra.index]
 		what := fmt.Sprintf("without %s rule %d (%v %v %v)", roles[ra.doc].Name, ra.index+1, rule.APIGroups, rule.Resources, rule.Verbs)
 		grant(&ra)
-		r, refused := explainAs(what)
+		r, refused := runAs(what)
 		if len(refused) == 0 {
 			if r.code != 0 {
 				t.Errorf("%s: exit %d with no refusal: %s", what, r.code, r.stderr)
 			}
-			t.Logf("%s: explain made no request the rule alone permits on this cluster", what)
+			t.Logf("%s: no request the rule alone permits on this cluster", what)
 			continue
 		}
-		required := false
-		for _, e := range refused {
-			required = required || (e.Verb == "get" && strings.Contains(e.RequestURI, "/horizontalpodautoscalers/"))
+		var need *auditEvent
+		for i := range refused {
+			if c.required(&refused[i]) {
+				need = &refused[i]
+				break
+			}
 		}
-		if required {
+		if need != nil {
 			if why := oneErrorLine(r.stderr); r.code != 1 || why != "" {
-				t.Errorf("%s: the HPA's read refused: exit %d, want 1; %s", what, r.code, why)
+				t.Errorf("%s: a required read refused (%s): exit %d, want 1; %s", what, need, r.code, why)
 				continue
 			}
-			for _, want := range []string{`cannot get resource "horizontalpodautoscalers"`, "(docs/rbac.yaml lists "} {
+			for _, want := range []string{fmt.Sprintf("cannot %s resource", need.Verb), "(docs/" + c.file + " lists "} {
 				if !bytes.Contains(r.stderr, []byte(want)) {
 					t.Errorf("%s: the error does not say %s: %s", what, want, r.stderr)
 				}
@@ -824,7 +860,7 @@ func faultsRBAC(s *scenario, run func(...string) runResult) {
 			continue
 		}
 		if r.code != 0 {
-			t.Errorf("%s: an optional read refused (%v): exit %d, want 0: %s", what, refused[0].String(), r.code, r.stderr)
+			t.Errorf("%s: an optional read refused (%s): exit %d, want 0: %s", what, refused[0].String(), r.code, r.stderr)
 			continue
 		}
 		for _, l := range strings.Split(strings.TrimRight(string(r.stderr), "\n"), "\n") {
