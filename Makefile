@@ -157,12 +157,15 @@ test-versions: ## Run the differential test against all nine supported controlle
 # E2E_TEST_FLAGS='-v -run TestAgreement/scenarios/cpu-up'. E2E_PARALLEL (in the
 # environment) sets how many scenarios run at once (default 20: all).
 E2E_TEST_FLAGS ?=
-# The phases of test-e2e, in order: main (every test but those named *KEDA*,
-# with our fake adapter serving external.metrics.k8s.io) and keda (only the
-# tests named *KEDA*, with KEDA attached: hack/cluster/keda.sh up, E2E_KEDA=1).
-# E2E_TEST_FLAGS go to both; the keda phase's -run E2E_KEDA_RUN comes after them,
-# e.g. E2E_PHASES=keda E2E_KEDA_RUN=TestKEDASmoke.
-E2E_PHASES ?= main keda
+# The phases of test-e2e, in order: main (every test but those named *KEDA*
+# and TestFaults*, with our fake adapter serving external.metrics.k8s.io),
+# faults (the tests named TestFaults*, one at a time: they pause and kill the
+# cluster's components, hack/cluster/fault.sh) and keda (only the tests named
+# *KEDA*, with KEDA attached: hack/cluster/keda.sh up, E2E_KEDA=1; KEDA's
+# faults are TestKEDAFaults*). E2E_TEST_FLAGS go to every phase; the keda
+# phase's -run E2E_KEDA_RUN comes after them, e.g. E2E_PHASES=keda
+# E2E_KEDA_RUN=TestKEDASmoke.
+E2E_PHASES ?= main faults keda
 E2E_KEDA_RUN ?= KEDA
 E2E_GO_TEST = $(GO) test -tags e2e -count=1 -timeout 60m
 
@@ -176,10 +179,10 @@ mcpclient: ## Install the e2e suite's MCP client (@modelcontextprotocol/sdk, pin
 test-tune-proof: ## Run only tune's proof against the real controller (TestHistoryBacktest: the recorded pattern, tune over it, the pattern again with the recommendation; about 19 minutes; make test runs it too, E2E_TUNE_PROOF=0 leaves it out)
 	E2E_TUNE_PROOF=1 $(MAKE) --no-print-directory test-e2e E2E_PHASES=main E2E_TEST_FLAGS='-run TestHistoryBacktest -v'
 
-test-e2e: cluster-preflight e2e-tools mcpclient ## Run the end-to-end suite (test/e2e) on the local cluster (KUBE_VERSION, default v1.37.2) in phases E2E_PHASES (main, then keda with KEDA attached); starts and stops the cluster if it is not running
+test-e2e: cluster-preflight e2e-tools mcpclient ## Run the end-to-end suite (test/e2e) on the local cluster (KUBE_VERSION, default v1.37.2) in phases E2E_PHASES (main, faults, then keda with KEDA attached); starts and stops the cluster if it is not running
 	$(call section,end-to-end suite (test/e2e): phases $(E2E_PHASES))
 	@for p in $(E2E_PHASES); do \
-		case $$p in main | keda) ;; *) echo "E2E_PHASES: unknown phase '$$p' (main, keda)" >&2; exit 2 ;; esac; \
+		case $$p in main | faults | keda) ;; *) echo "E2E_PHASES: unknown phase '$$p' (main, faults, keda)" >&2; exit 2 ;; esac; \
 	done; \
 	started=; had_keda=; rc=0; keda_build=; \
 	if echo " $(E2E_PHASES) " | grep -q ' keda ' && ! hack/e2e-tools/bin-dir.sh --check --keda >/dev/null 2>&1; then \
@@ -206,10 +209,15 @@ test-e2e: cluster-preflight e2e-tools mcpclient ## Run the end-to-end suite (tes
 	for p in $(E2E_PHASES); do \
 		case $$p in \
 		main) \
-			printf '\n$(BOLD)==> e2e phase main: every test but *KEDA*, the fake adapter serving external metrics$(RESET)\n'; \
+			printf '\n$(BOLD)==> e2e phase main: every test but *KEDA* and TestFaults*, the fake adapter serving external metrics$(RESET)\n'; \
 			hack/cluster/keda.sh down >/dev/null; \
-			echo "E2E_KEDA= $(E2E_GO_TEST) -skip KEDA $(E2E_TEST_FLAGS) ./test/e2e/..."; \
-			E2E_KEDA= $(E2E_GO_TEST) -skip KEDA $(E2E_TEST_FLAGS) ./test/e2e/... || rc=1 ;; \
+			echo "E2E_KEDA= $(E2E_GO_TEST) -skip 'KEDA|^TestFaults' $(E2E_TEST_FLAGS) ./test/e2e/..."; \
+			E2E_KEDA= $(E2E_GO_TEST) -skip 'KEDA|^TestFaults' $(E2E_TEST_FLAGS) ./test/e2e/... || rc=1 ;; \
+		faults) \
+			printf '\n$(BOLD)==> e2e phase faults: the tests named TestFaults*, one at a time (they pause and kill components)$(RESET)\n'; \
+			hack/cluster/keda.sh down >/dev/null; \
+			echo "E2E_KEDA= $(E2E_GO_TEST) -skip KEDA $(E2E_TEST_FLAGS) -run '^TestFaults' ./test/e2e/..."; \
+			E2E_KEDA= $(E2E_GO_TEST) -skip KEDA $(E2E_TEST_FLAGS) -run '^TestFaults' ./test/e2e/... || rc=1 ;; \
 		keda) \
 			printf '\n$(BOLD)==> e2e phase keda: the tests named *KEDA*, KEDA serving external metrics$(RESET)\n'; \
 			if [ -n "$$keda_build" ]; then \
@@ -227,6 +235,23 @@ test-e2e: cluster-preflight e2e-tools mcpclient ## Run the end-to-end suite (tes
 		esac; \
 	done; \
 	exit $$rc
+
+# The soak (test/e2e TestSoak): explain --watch for SOAK_DURATION, the API
+# server and kube-controller-manager killed and started again every
+# SOAK_RESTART_EVERY, on a cluster of its own (SOAK_CLUSTER_DIR, every port
+# moved by SOAK_PORT_OFFSET), so it runs beside the e2e cluster without its
+# lock. Its figures go to _output/soak.md, as rows for docs/reliability.md.
+SOAK_DURATION ?= 1h
+SOAK_RESTART_EVERY ?= 10m
+SOAK_PORT_OFFSET ?= 20000
+SOAK_CLUSTER_DIR ?= $(CURDIR)/_output/soak-cluster
+
+.PHONY: test-soak
+test-soak: e2e-tools ## Run the soak (not in make test): a --watch for SOAK_DURATION (1h) with a control-plane restart every SOAK_RESTART_EVERY (10m), on its own cluster (ports + SOAK_PORT_OFFSET); figures in _output/soak.md
+	$(call section,soak: explain --watch for $(SOAK_DURATION), a control-plane restart every $(SOAK_RESTART_EVERY))
+	KUBECTL_HPA_CLUSTER_DIR=$(SOAK_CLUSTER_DIR) KUBECTL_HPA_PORT_OFFSET=$(SOAK_PORT_OFFSET) E2E_SOAK=1 \
+		SOAK_DURATION=$(SOAK_DURATION) SOAK_RESTART_EVERY=$(SOAK_RESTART_EVERY) SOAK_REPORT=$(CURDIR)/_output/soak.md \
+		$(GO) test -tags e2e -count=1 -timeout 0 -run '^TestSoak$$' -v ./test/e2e/...
 
 .PHONY: bench
 bench: ## Run the engine benchmarks

@@ -78,7 +78,7 @@ for pid in "${all_pids[@]}"; do
 	while [ -e "/proc/$pid" ] && [ "$SECONDS" -lt "$reap_deadline" ]; do sleep 0.1; done
 done
 
-rm -f "$RUN"/*.pid "$RUN/kube-version"
+rm -f "$RUN"/*.pid "$RUN"/*.cmd "$RUN/kube-version"
 if [ "${#stopped[@]}" -eq 0 ]; then
 	echo "local cluster was not running"
 else

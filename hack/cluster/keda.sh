@@ -102,7 +102,7 @@ stop_keda() {
 			sleep 0.1
 		done
 	done
-	for c in "${KEDA_COMPONENTS[@]}"; do rm -f "$RUN/$c.pid"; done
+	for c in "${KEDA_COMPONENTS[@]}"; do rm -f "$RUN/$c.pid" "$RUN/$c.cmd"; done
 	[ "${#pids[@]}" -eq 0 ] || echo "${indent}stopped: ${!pids[*]}"
 }
 
@@ -113,7 +113,7 @@ restore_external() {
 	local deadline
 	[ "$(external_metrics_owner)" != "$KEDA_NS/$KEDA_SVC" ] && return 0
 	awk 'BEGIN { RS = "\n---\n" } /name: v1beta1\.external\.metrics\.k8s\.io/ { print }' \
-		"$CLUSTER_HACK_DIR/config/metrics-apis.yaml" | kc apply -f - >/dev/null ||
+		<(with_ports "$CLUSTER_HACK_DIR/config/metrics-apis.yaml") | kc apply -f - >/dev/null ||
 		die "could not point v1beta1.external.metrics.k8s.io back at the fake adapter"
 	deadline=$((SECONDS + UP_TIMEOUT))
 	until [ "$(external_metrics_owner)" = custom-metrics/custom-metrics-apiserver ] && external_available; do
@@ -302,7 +302,8 @@ keda_up() {
 	# WATCH_NAMESPACE must be set (empty: every namespace); without
 	# POD_NAMESPACE and KEDA_CLUSTER_OBJECT_NAMESPACE KEDA reads them from the
 	# service-account files of a pod, and exits.
-	WATCH_NAMESPACE="" POD_NAMESPACE=$KEDA_NS KEDA_CLUSTER_OBJECT_NAMESPACE=$KEDA_NS \
+	START_ENV="WATCH_NAMESPACE POD_NAMESPACE KEDA_CLUSTER_OBJECT_NAMESPACE" \
+		WATCH_NAMESPACE="" POD_NAMESPACE=$KEDA_NS KEDA_CLUSTER_OBJECT_NAMESPACE=$KEDA_NS \
 		start_in "$KEDA_BIN" keda-operator \
 		--kubeconfig="$RUN/kubeconfigs/keda-operator" \
 		--leader-elect=false --cert-dir="$KPKI" --ca-dir="$KPKI" \
@@ -312,7 +313,8 @@ keda_up() {
 		--zap-log-level="$level" --zap-encoder=console \
 		"${op_extra[@]}"
 	local kcfg=$RUN/kubeconfigs/keda-adapter
-	KUBECONFIG=$kcfg WATCH_NAMESPACE="" POD_NAMESPACE=$KEDA_NS KEDA_CLUSTER_OBJECT_NAMESPACE=$KEDA_NS \
+	START_ENV="KUBECONFIG WATCH_NAMESPACE POD_NAMESPACE KEDA_CLUSTER_OBJECT_NAMESPACE" \
+		KUBECONFIG=$kcfg WATCH_NAMESPACE="" POD_NAMESPACE=$KEDA_NS KEDA_CLUSTER_OBJECT_NAMESPACE=$KEDA_NS \
 		start_in "$KEDA_BIN" keda-adapter \
 		--bind-address=127.0.0.1 --secure-port="$PORT_KEDA_ADAPTER" \
 		--cert-dir="$KPKI" --tls-cert-file="$KPKI/tls.crt" --tls-private-key-file="$KPKI/tls.key" \
@@ -322,12 +324,9 @@ keda_up() {
 		--zap-log-level="$level" --zap-encoder=console \
 		"${ad_extra[@]}"
 
-	operator_ready() { [ "$(curl -sS --max-time 2 "http://127.0.0.1:$PORT_KEDA_OPERATOR_HEALTH/readyz")" = ok ]; }
-	wait_for "keda-operator /readyz" keda-operator operator_ready
-	grpc_listening() { [ -n "$(busy_ports "$PORT_KEDA_OPERATOR_GRPC")" ]; }
-	wait_for "keda-operator gRPC :$PORT_KEDA_OPERATOR_GRPC" keda-operator grpc_listening
-	adapter_healthy() { [ "$(curl -sSk --max-time 2 "https://127.0.0.1:$PORT_KEDA_ADAPTER/healthz")" = ok ]; }
-	wait_for "keda-adapter /healthz" keda-adapter adapter_healthy
+	wait_for "keda-operator /readyz" keda-operator keda_operator_ready
+	wait_for "keda-operator gRPC :$PORT_KEDA_OPERATOR_GRPC" keda-operator keda_grpc_listening
+	wait_for "keda-adapter /healthz" keda-adapter keda_adapter_healthy
 
 	kc apply -f - >/dev/null <<-EOF || fail_up "" "could not point v1beta1.external.metrics.k8s.io at KEDA"
 		apiVersion: apiregistration.k8s.io/v1

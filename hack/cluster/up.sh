@@ -43,6 +43,11 @@
 #   PROMETHEUS_SCRAPE_INTERVAL  how often Prometheus scrapes kwok (default 5s)
 #   PROMETHEUS_EXTRA_ARGS  extra prometheus flags
 #   KEDA=1                 also start KEDA (hack/cluster/keda.sh up; its tunables there)
+#   KUBECTL_HPA_PORT_OFFSET  added to every port (default 0), for a second cluster
+#                          beside the first, with its own KUBECTL_HPA_CLUSTER_DIR
+#
+# Each component's command line is recorded in <component>.cmd, from which
+# hack/cluster/fault.sh starts it again after a kill.
 set -euo pipefail
 # shellcheck source=hack/cluster/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -158,7 +163,7 @@ fi
 
 mkdir -p "$RUN"
 rm -rf "$RUN/etcd-data" "$RUN/prometheus-data"
-rm -f "$RUN"/*.log "$RUN"/audit*.log "$RUN"/*.pid
+rm -f "$RUN"/*.log "$RUN"/audit*.log "$RUN"/*.pid "$RUN"/*.cmd
 echo "$E2E_K8S_VERSION" >"$RUN/kube-version"
 echo "starting a local Kubernetes $E2E_K8S_VERSION cluster in $RUN (binaries: $BIN)"
 
@@ -351,7 +356,6 @@ start etcd --name default --data-dir "$RUN/etcd-data" \
 	--listen-peer-urls "http://127.0.0.1:$PORT_ETCD_PEER" --initial-advertise-peer-urls "http://127.0.0.1:$PORT_ETCD_PEER" \
 	--initial-cluster "default=http://127.0.0.1:$PORT_ETCD_PEER" \
 	--unsafe-no-fsync
-etcd_healthy() { curl -sS --max-time 2 "http://127.0.0.1:$PORT_ETCD/health" | grep -q '"health":"true"'; }
 wait_for "etcd healthy" etcd etcd_healthy
 
 # --- kube-apiserver -----------------------------------------------------------------
@@ -397,7 +401,7 @@ start kube-scheduler \
 	"${scheduler_version_flags[@]}" "${scheduler_extra[@]}"
 
 {
-	cat "$CLUSTER_HACK_DIR/config/kwok-configuration.yaml"
+	with_ports "$CLUSTER_HACK_DIR/config/kwok-configuration.yaml"
 	echo "---"
 	cat "$BIN/kwok-stages.yaml"
 	echo "---"
@@ -424,7 +428,6 @@ start fake-metrics-adapter \
 	--v="${ADAPTER_VERBOSITY:-2}" \
 	"${adapter_extra[@]}"
 
-healthz() { [ "$(curl -sSk --max-time 2 "https://127.0.0.1:$1/healthz")" = ok ]; }
 wait_for "kube-controller-manager /healthz" kube-controller-manager healthz "$PORT_KCM"
 wait_for "kube-scheduler /healthz" kube-scheduler healthz "$PORT_SCHEDULER"
 
@@ -446,10 +449,9 @@ node_ready() {
 }
 wait_for "node kwok-node-0 Ready" kwok node_ready
 
-adapter_control() { [ "$(curl -sS --max-time 2 "http://127.0.0.1:$PORT_ADAPTER_CONTROL/healthz")" = ok ]; }
 wait_for "adapter control endpoint" fake-metrics-adapter adapter_control
 
-kc apply -f "$CLUSTER_HACK_DIR/config/metrics-apis.yaml" >/dev/null || fail_startup "" "could not register the metrics APIServices"
+with_ports "$CLUSTER_HACK_DIR/config/metrics-apis.yaml" | kc apply -f - >/dev/null || fail_startup "" "could not register the metrics APIServices"
 
 default_sa() { kc -n default get serviceaccount default; }
 wait_for "default ServiceAccount" kube-controller-manager default_sa

@@ -77,6 +77,15 @@ func ParseTargetArg(arg string) (typ, name string, err error) {
 // Resolve finds the resource TYPE names, checks that it has a scale
 // subresource and finds the field that subresource maps to.
 func Resolve(ctx context.Context, c *Clients, typ, name, namespace string) (*Target, error) {
+	// The mapper and its shortcut expander each ask discovery, and a
+	// discovery that failed is asked again: when the server does not
+	// answer, each would wait the whole request bound. Asked once here,
+	// discovery's answer is cached for both, or its failure is the error.
+	if c.Discovery != nil {
+		if _, err := c.Discovery.ServerGroups(); err != nil {
+			return nil, fmt.Errorf("resource type %q: %w", typ, err)
+		}
+	}
 	gvk, mapping, err := mapType(c.Mapper, typ)
 	if err != nil {
 		return nil, err
@@ -109,8 +118,13 @@ func mapType(mapper meta.RESTMapper, typ string) (schema.GroupVersionKind, *meta
 	if full != nil {
 		gvk, err = mapper.KindFor(*full)
 	}
-	if full == nil || err != nil {
+	if full == nil || meta.IsNoMatchError(err) {
 		gvk, err = mapper.KindFor(gr.WithVersion(""))
+	}
+	if err != nil && !meta.IsNoMatchError(err) {
+		// Discovery failed (the server did not answer it): each other
+		// spelling would ask it again and wait the request's bound again.
+		return gvk, nil, fmt.Errorf("resource type %q: %w", typ, err)
 	}
 	if err != nil {
 		// Maybe a kind (Deployment, Widget.example.com).

@@ -5,13 +5,16 @@ package migrate
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	fakediscovery "k8s.io/client-go/discovery/fake"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
 	kubefake "k8s.io/client-go/kubernetes/fake"
@@ -151,5 +154,38 @@ func TestResolve(t *testing.T) {
 	_, err = Resolve(ctx, c, "frobnicators", "x", "shop")
 	if err == nil || !strings.Contains(err.Error(), `the server does not know the resource type "frobnicators"`) {
 		t.Errorf("unknown: %v", err)
+	}
+}
+
+// unansweredMapper is a RESTMapper whose discovery never gets an answer:
+// every lookup fails with the request's bound, and is counted.
+type unansweredMapper struct {
+	meta.RESTMapper
+	calls int
+}
+
+func (m *unansweredMapper) KindFor(schema.GroupVersionResource) (schema.GroupVersionKind, error) {
+	m.calls++
+	return schema.GroupVersionKind{}, errors.New(`Get "https://127.0.0.1:6443/api?timeout=5s": context deadline exceeded`)
+}
+
+func (m *unansweredMapper) RESTMapping(schema.GroupKind, ...string) (*meta.RESTMapping, error) {
+	m.calls++
+	return nil, errors.New(`Get "https://127.0.0.1:6443/api?timeout=5s": context deadline exceeded`)
+}
+
+// A failed discovery is asked once, not once per spelling of the type:
+// with the API server paused, each lookup waits the whole request bound
+// (migrate --request-timeout 5s took 15 s, three lookups, before).
+func TestMapTypeAsksAFailedDiscoveryOnce(t *testing.T) {
+	for _, typ := range []string{"deployment", "deployments.apps", "Widget.example.com"} {
+		m := &unansweredMapper{}
+		_, _, err := mapType(m, typ)
+		if err == nil || !strings.Contains(err.Error(), "resource type \""+typ+"\": Get ") {
+			t.Errorf("%s: err = %v", typ, err)
+		}
+		if m.calls != 1 {
+			t.Errorf("%s: discovery asked %d times, want 1", typ, m.calls)
+		}
 	}
 }

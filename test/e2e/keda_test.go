@@ -73,6 +73,14 @@ func newKEDAScenario(t *testing.T, name string) *kedaScenario {
 	t.Helper()
 	requireKEDA(t)
 	t.Parallel()
+	return kedaScenarioAlone(t, name)
+}
+
+// kedaScenarioAlone is newKEDAScenario for a test that must not run beside
+// the others (TestKEDAFaults breaks KEDA's processes).
+func kedaScenarioAlone(t *testing.T, name string) *kedaScenario {
+	t.Helper()
+	requireKEDA(t)
 	k := &kedaScenario{scenario: newScenario(t, name), values: map[string]int64{}}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if k.fail.Load() {
