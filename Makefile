@@ -175,6 +175,16 @@ mcpclient: ## Install the e2e suite's MCP client (@modelcontextprotocol/sdk, pin
 	hack/mcpclient/install.sh
 
 .PHONY: test-e2e
+# The faults phase on a control plane of its own: make test runs it beside
+# the main phase's quiet tail, where its pauses and restarts reach no other
+# test. Its ports are the usual ones moved by FAULTS_PORT_OFFSET.
+FAULTS_PORT_OFFSET ?= 10000
+
+.PHONY: test-e2e-faults
+test-e2e-faults: ## Run the e2e faults phase (TestFaults*) on a control plane of its own (_output/faults-cluster, ports + FAULTS_PORT_OFFSET), so that it can run beside the other phases
+	KUBECTL_HPA_CLUSTER_DIR=$(CURDIR)/_output/faults-cluster KUBECTL_HPA_PORT_OFFSET=$(FAULTS_PORT_OFFSET) \
+		PROMETHEUS_PORT=$$((9090 + $(FAULTS_PORT_OFFSET))) $(MAKE) --no-print-directory test-e2e E2E_PHASES=faults
+
 .PHONY: test-tune-proof
 test-tune-proof: ## Run only tune's proof against the real controller (TestHistoryBacktest: the recorded pattern, tune over it, the pattern again with the recommendation; about 19 minutes; make test runs it too, E2E_TUNE_PROOF=0 leaves it out)
 	E2E_TUNE_PROOF=1 $(MAKE) --no-print-directory test-e2e E2E_PHASES=main E2E_TEST_FLAGS='-run TestHistoryBacktest -v'

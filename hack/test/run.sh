@@ -8,8 +8,12 @@
 #
 #   critical path (nice 0)   the e2e tools (control plane, etcd, kwok,
 #                            metrics-server, adapter, Prometheus), then the e2e
-#                            suite's phases (E2E_PHASES, default "main keda"),
-#                            which mostly wait on the controller's syncs
+#                            suite's phases (E2E_PHASES, default "main faults
+#                            keda"; faults is the job below), which mostly wait
+#                            on the controller's syncs
+#   faults (nice 0)          the e2e faults phase (make test-e2e-faults) on a
+#                            control plane of its own, started with the race
+#                            tests: its pauses and restarts reach no other test
 #   race (nice 19)           go test -race ./..., started once the suite says
 #                            that what is left of it only waits (tune's proof
 #                            run: the suite creates E2E_QUIET_FILE) or is over;
@@ -38,7 +42,11 @@ mkdir -p _output
 export KUBECTL_HPA_TIMELINE=${KUBECTL_HPA_TIMELINE:-$root/_output/timeline.tsv}
 : >"$KUBECTL_HPA_TIMELINE"
 t0=$(date +%s.%N)
-phases=${E2E_PHASES:-main keda}
+phases=${E2E_PHASES:-main faults keda}
+# The faults phase runs beside the others (below), not in their sequence.
+faults=
+case " $phases " in *" faults "*) faults=1 ;; esac
+main_phases=$(echo " $phases " | sed 's/ faults / /; s/^ *//; s/ *$//')
 bold='' reset=''
 if [ -z "${NO_COLOR:-}" ] && [ "${CI:-}" != true ]; then bold=$'\033[1m' reset=$'\033[0m'; fi
 section() { printf '\n%s==> %s%s\n' "$bold" "$*" "$reset"; }
@@ -122,8 +130,14 @@ if [ "$rc" = 0 ]; then
 	export E2E_QUIET_FILE=$root/_output/e2e-quiet
 	rm -f "$E2E_QUIET_FILE" _output/e2e-over
 	run_job race 19 _output/test-race.log wait-e2e-quiet test-unit
-	"$step" test-e2e "$make" --no-print-directory test-e2e || rc=$?
+	if [ -n "$faults" ]; then run_job faults 0 _output/test-faults.log wait-e2e-quiet test-e2e-faults; fi
+	"$step" test-e2e "$make" --no-print-directory test-e2e E2E_PHASES="$main_phases" || rc=$?
 	touch _output/e2e-over
+	frc=0
+	if [ -n "$faults" ]; then
+		wait_job "the e2e faults phase, on its own control plane (started beside the suite's tail)" _output/test-faults.log || frc=$?
+		[ "$frc" = 0 ] || rc=$frc
+	fi
 	# Nothing timing-sensitive runs any more: what is left of the niced jobs
 	# shares the machine on equal terms.
 	hack/test/promote.sh _output/test-beside.log.pid _output/test-checks.log.pid _output/test-race.log.pid

@@ -16,6 +16,7 @@ import (
 	"net/url"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -47,9 +48,18 @@ const (
 	// controller's scale events no longer limit anything, so the plugin's
 	// "no recent scale events" assumption is exact.
 	defaultPolicyPeriod = 15 * time.Second
-	// adapterControl is the fake metrics adapter's control endpoint.
-	adapterControl = "http://127.0.0.1:6446"
 )
+
+// localPort is a port of the local cluster (hack/cluster/lib.sh): base
+// moved by KUBECTL_HPA_PORT_OFFSET, as up.sh moves it for a cluster that
+// runs beside another (the faults phase's, the soak's).
+func localPort(base int) string {
+	off, _ := strconv.Atoi(os.Getenv("KUBECTL_HPA_PORT_OFFSET"))
+	return strconv.Itoa(base + off)
+}
+
+// adapterControl is the fake metrics adapter's control endpoint.
+func adapterControl() string { return "http://127.0.0.1:" + localPort(6446) }
 
 // Annotations kwok reads the simulated usage from.
 const (
@@ -351,7 +361,7 @@ func externalMetric(metric string, sel map[string]string, q string, average bool
 // --- the fake metrics adapter ---------------------------------------------
 
 func adapterDo(method, path, body string) error {
-	req, err := http.NewRequest(method, adapterControl+path, strings.NewReader(body))
+	req, err := http.NewRequest(method, adapterControl()+path, strings.NewReader(body))
 	if err != nil {
 		return err
 	}

@@ -40,11 +40,11 @@ import (
 const kedaEnv = "E2E_KEDA"
 
 // prometheusURL is the local cluster's Prometheus (hack/cluster/up.sh:
-// 127.0.0.1:${PROMETHEUS_PORT:-9090}).
+// 127.0.0.1:${PROMETHEUS_PORT:-9090 + KUBECTL_HPA_PORT_OFFSET}).
 func prometheusURL() string {
 	port := os.Getenv("PROMETHEUS_PORT")
 	if port == "" {
-		port = "9090"
+		port = localPort(9090)
 	}
 	return "http://127.0.0.1:" + port
 }
