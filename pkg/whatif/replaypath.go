@@ -425,7 +425,7 @@ func (p *replayPath) sync(k int) (*explain.Decision, error) {
 	// asks the metrics API for no other).
 	for r, m := range p.resources {
 		if p.read[r] {
-			p.fillResource(r, corev1.ResourceName(m.Name), k, t, exact)
+			p.fillResource(r, corev1.ResourceName(m.Name), k, exact)
 		}
 	}
 	p.lastReady = 0
@@ -751,7 +751,7 @@ func (p *replayPath) refreshExtra(e *extraPod, t time.Time) {
 // pods: the recorded samples when the pods are the real ones, else the
 // real pods' total (or average) spread by the load model. The first
 // pods of the sync that are real come first.
-func (p *replayPath) fillResource(r int, res corev1.ResourceName, k int, t time.Time, exact bool) {
+func (p *replayPath) fillResource(r int, res corev1.ResourceName, k int, exact bool) {
 	if exact {
 		for j := range p.cur {
 			sp := &p.cur[j]
