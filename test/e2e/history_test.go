@@ -65,13 +65,20 @@ const (
 	// here by a second or two over the run) and a scrape interval (the
 	// controller read metrics-server's sample, the replay the store's half
 	// a resolution back, which spans the same load on average but not at
-	// every sync). Measured: with a lag of three quarters of a resolution,
-	// 1.5-4.7 s, 6.6-10.75 s and 9.3-11.1 s (three runs, 2026-11-27); with
-	// half a resolution, -1.7-2.9 s (08:27, as-is) and -1.7-3.1 s (with
-	// B's behavior), then 0.07-1.9 s for both (09:09).
-	histTolerance = syncPeriod + histScrape
-	// histScrape is the local Prometheus's scrape interval (hack/cluster).
-	histScrape = 5 * time.Second
+	// every sync), and the rest of a resolution: metrics-server's sample
+	// is a rate over its last resolution, so a step of the load mixes into
+	// it from its first scrape after the step, and a mix can already cross
+	// the controller's tolerance, a resolution before the store's sample
+	// read half a resolution back shows the whole step. Measured: with a
+	// lag of three quarters of a resolution, 1.5-4.7 s, 6.6-10.75 s and
+	// 9.3-11.1 s (three runs, 2026-11-27); with half a resolution,
+	// -1.7-2.9 s (08:27, as-is) and -1.7-3.1 s (with B's behavior), then
+	// 0.07-1.9 s for both (09:09); on 2026-11-28 -0.3-0.5 s, 4.5-5.3 s,
+	// 4.3-5.3 s, and -0.2-10.35 s (09:26: the controller scaled 1.8 s
+	// after the rise, its sample straddling it by a second or two, so the
+	// first scale-up's four steps came 10.1-10.35 s before the replay's,
+	// beyond the earlier bound of a sync period and a scrape interval).
+	histTolerance = syncPeriod + histResolution
 )
 
 // loadAt is the pattern's total CPU load in millicores, t after its start.

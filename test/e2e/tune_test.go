@@ -121,7 +121,16 @@ func tuneAndRun(t *testing.T, a *scenario, promService string, tuned *histRun, s
 	c.settle("web", settleOptions{historyHorizon: 10 * time.Second}, desired(2), metricUtilization(0, 50), samplesForAllPods(c))
 
 	ctx, cancel := context.WithCancel(c.ctx)
-	cStart := time.Now()
+	// C's pattern starts at the phase A's had in metrics-server's scrapes
+	// (every resolution, a multiple of the controller's sync period and of
+	// Prometheus's scrape interval): how soon the controller sees a step
+	// of the load depends on where the step falls between two of those
+	// scrapes (up to a resolution, sync for sync), and tune replayed A's
+	// steps where A had them. Another phase adds that much noise to each
+	// rise, in the comparison with the prediction and with run A.
+	n := (time.Since(start) + time.Second + histResolution - 1) / histResolution
+	cStart := start.Add(n * histResolution)
+	time.Sleep(time.Until(cStart))
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() { defer wg.Done(); tuned.drive(ctx, cStart) }()
