@@ -855,16 +855,25 @@ func (p *replayPath) totalLoad() *recordedLoad {
 		l.from[r][p.rec.Len] = len(l.totals[r])
 	}
 	if p.opts.LoadModel == explain.LoadConstantTotal {
-		exist := make([]int, p.rec.Len)
-		for k := range exist {
+		// The workload's own rescales: its replica count (the store's
+		// record of it, else the pods it ran) or the pods that existed
+		// changed since the instant before.
+		rescaled := make([]bool, p.rec.Len)
+		var lastActual int32
+		lastExist := 0
+		for k := range rescaled {
 			t := p.rec.Instant(k)
+			exist := 0
 			for i := range p.rec.Pods {
 				if p.rec.Pods[i].Exists(t) {
-					exist[k]++
+					exist++
 				}
 			}
+			actual, _ := p.actualAt(k)
+			rescaled[k] = k > 0 && (actual != lastActual || exist != lastExist)
+			lastActual, lastExist = actual, exist
 		}
-		l.steady = steadyTotals(l, exist, p.rec.SampleWindow, p.rec.Step)
+		l.steady = steadyTotals(l, rescaled, p.rec.SampleWindow, p.rec.Step)
 	}
 	return l
 }
@@ -875,14 +884,15 @@ func (p *replayPath) totalLoad() *recordedLoad {
 // when the workload removes a pod, the pods it keeps report their old,
 // smaller share until their samples catch up; when it adds one, the new
 // pod takes its share at once, the others' samples soon show theirs
-// smaller, and the new pod's own first sample comes last. Meanwhile the
-// sum is below the load, though the demand did not change, and a
-// candidate with its own pod count would replay the dip as a fall of the
-// load. So, for a resolution and a step after the number of pods that
-// exist (exist[k]) or have a sample changes, each total is the largest of
-// the instants since the one before the change. A real fall at such a
-// moment is seen up to that long late.
-func steadyTotals(l *recordedLoad, exist []int, resolution, step time.Duration) [][]float64 {
+// smaller, and the new pod's own first sample comes last (the store may
+// not know the pod before it). Meanwhile the sum is below the load, though
+// the demand did not change, and a candidate with its own pod count would
+// replay the dip as a fall of the load. So, for a resolution and a step
+// after the workload rescaled (rescaled[k]: its replica count or its pods
+// changed) or the number of pods with a sample changed, each total is the
+// largest of the instants since the one before the change. A real fall
+// at such a moment is seen up to that long late.
+func steadyTotals(l *recordedLoad, rescaled []bool, resolution, step time.Duration) [][]float64 {
 	hold := 1
 	if step > 0 {
 		hold = int((resolution+step-1)/step) + 1
@@ -892,10 +902,10 @@ func steadyTotals(l *recordedLoad, exist []int, resolution, step time.Duration) 
 		steady[r] = slices.Clone(l.totals[r])
 		n := l.n[r]
 		for k := 1; k < len(n); k++ {
-			// The earliest change of the pod counts within hold of k.
+			// The earliest change within hold of k.
 			first := -1
 			for j := max(1, k-hold+1); j <= k; j++ {
-				if n[j] != n[j-1] || exist[j] != exist[j-1] {
+				if n[j] != n[j-1] || rescaled[j] {
 					first = j
 					break
 				}

@@ -18,42 +18,44 @@ func TestSteadyTotals(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		totals   []float64
-		n, exist []int
+		n        []int
+		rescaled []bool
 		want     []float64
 	}{
 		{
 			// 6 pods share 750m; one is removed at 2; the five left report
 			// 125m each until their samples catch up at 4.
-			name:   "a pod removed",
-			totals: []float64{750, 750, 625, 625, 750, 750, 750},
-			n:      []int{6, 6, 5, 5, 5, 5, 5},
-			exist:  []int{6, 6, 5, 5, 5, 5, 5},
-			want:   []float64{750, 750, 750, 750, 750, 750, 750},
+			name:     "a pod removed",
+			totals:   []float64{750, 750, 625, 625, 750, 750, 750},
+			n:        []int{6, 6, 5, 5, 5, 5, 5},
+			rescaled: []bool{false, false, true, false, false, false, false},
+			want:     []float64{750, 750, 750, 750, 750, 750, 750},
 		},
 		{
-			// 3 pods share 1500m; a fourth is created at 2, the three
-			// report 375m from 3, the new one's first sample comes at 4.
-			name:   "a pod added",
-			totals: []float64{1500, 1500, 1500, 1125, 1500, 1500},
-			n:      []int{3, 3, 3, 3, 4, 4},
-			exist:  []int{3, 3, 4, 4, 4, 4},
-			want:   []float64{1500, 1500, 1500, 1500, 1500, 1500},
+			// 3 pods share 1500m; the workload scales to 4 at 2 (the store
+			// knows the new pod only at its first sample, at 4); the three
+			// report 375m from 3.
+			name:     "a pod added",
+			totals:   []float64{1500, 1500, 1500, 1125, 1500, 1500},
+			n:        []int{3, 3, 3, 3, 4, 4},
+			rescaled: []bool{false, false, true, false, true, false},
+			want:     []float64{1500, 1500, 1500, 1500, 1500, 1500},
 		},
 		{
 			// The load falls with no change of the pods: as recorded.
-			name:   "a real fall",
-			totals: []float64{1500, 1500, 750, 750, 750},
-			n:      []int{4, 4, 4, 4, 4},
-			exist:  []int{4, 4, 4, 4, 4},
-			want:   []float64{1500, 1500, 750, 750, 750},
+			name:     "a real fall",
+			totals:   []float64{1500, 1500, 750, 750, 750},
+			n:        []int{4, 4, 4, 4, 4},
+			rescaled: []bool{false, false, false, false, false},
+			want:     []float64{1500, 1500, 750, 750, 750},
 		},
 		{
 			// A fall long after a change is not held.
-			name:   "a fall after the hold",
-			totals: []float64{750, 750, 750, 750, 750, 750, 500},
-			n:      []int{6, 5, 5, 5, 5, 5, 5},
-			exist:  []int{6, 5, 5, 5, 5, 5, 5},
-			want:   []float64{750, 750, 750, 750, 750, 750, 500},
+			name:     "a fall after the hold",
+			totals:   []float64{750, 750, 750, 750, 750, 750, 500},
+			n:        []int{6, 5, 5, 5, 5, 5, 5},
+			rescaled: []bool{false, true, false, false, false, false, false},
+			want:     []float64{750, 750, 750, 750, 750, 750, 500},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -61,7 +63,7 @@ func TestSteadyTotals(t *testing.T) {
 			for k := range tc.totals {
 				l.from[0][k+1] = k + 1
 			}
-			got := steadyTotals(l, tc.exist, resolution, step)[0]
+			got := steadyTotals(l, tc.rescaled, resolution, step)[0]
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("steady totals %v, want %v", got, tc.want)
 			}

@@ -254,10 +254,11 @@ func TestDifferentialReconcile(t *testing.T) {
 		t.Run(k, func(t *testing.T) {
 			ch := make(chan *Case)
 			var wg sync.WaitGroup
+			var again []*Case
 			for w := 0; w < 8; w++ {
 				wg.Go(func() {
 					for c := range ch {
-						diffs, report, outs, err := checkReconcile(c)
+						diffs, _, outs, err := checkReconcile(c)
 						if err != nil {
 							t.Error(err)
 							continue
@@ -268,11 +269,7 @@ func TestDifferentialReconcile(t *testing.T) {
 							outcomes[fmt.Sprintf("sync%d:%s", i+1, o)]++
 						}
 						if len(diffs) > 0 {
-							key := diffs[0].Field
-							bad[key] = append(bad[key], c.Seed)
-							if len(bad[key]) <= 2 {
-								failures = append(failures, report)
-							}
+							again = append(again, c)
 						}
 						mu.Unlock()
 					}
@@ -283,6 +280,32 @@ func TestDifferentialReconcile(t *testing.T) {
 			}
 			close(ch)
 			wg.Wait()
+			// The controller's run is paced by real waits (its events, its
+			// informer's view of the last write), which eight runs at once
+			// on a loaded machine can outlast: a disagreement is run again,
+			// alone, and counts when it disagrees again (a disagreement
+			// of the engine's comes back with its seed, which fixes the
+			// case). Seen: seeds 2129 and 129, once each, under make
+			// test's load; alone, both agreed every time.
+			for _, c := range again {
+				diffs, report, _, err := checkReconcile(c)
+				if err == nil && len(diffs) == 0 {
+					diffs, report, _, err = checkReconcile(c)
+				}
+				if err != nil {
+					t.Error(err)
+					continue
+				}
+				if len(diffs) == 0 {
+					t.Logf("seed %d disagreed among eight runs at once and agreed twice when run alone", c.Seed)
+					continue
+				}
+				key := diffs[0].Field
+				bad[key] = append(bad[key], c.Seed)
+				if len(bad[key]) <= 2 {
+					failures = append(failures, report)
+				}
+			}
 		})
 	}
 	elapsed := time.Since(start)
