@@ -14,11 +14,12 @@
 #   faults (nice 0)          the e2e faults phase (make test-e2e-faults) on a
 #                            control plane of its own, started with the race
 #                            tests: its pauses and restarts reach no other test
-#   race (nice 19)           go test -race ./..., started once the suite is
-#                            over or says that what is left of it only waits
-#                            (tune's proof run with E2E_TUNE_PROOF=1 creates
-#                            E2E_QUIET_FILE); earlier, its CPU would disturb
-#                            the timing the suite's replays are held to
+#   race (nice 19)           go test -race ./..., started once the suite's
+#                            main phase is over or says that what is left of
+#                            it only waits (tune's proof run with
+#                            E2E_TUNE_PROOF=1): either creates E2E_QUIET_FILE;
+#                            earlier, its CPU would disturb the timing the
+#                            suite's replays are held to
 #   checks (nice 10)         vet, verify-code-patterns, lint (beside the builds
 #                            on a cold machine; before the e2e suite on a warm
 #                            one, where they take under a minute)
