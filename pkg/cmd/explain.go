@@ -12,6 +12,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-hpa/kubectl-hpa/internal/gcpace"
+	"github.com/kubectl-hpa/kubectl-hpa/internal/textblock"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
@@ -62,7 +63,7 @@ func NewCmdExplain(streams genericiooptions.IOStreams, cf *genericclioptions.Con
 	c := &cobra.Command{
 		Use:   "explain [NAME] [-n NAMESPACE | -A] [-l SELECTOR] [-f FILE...] [-o text|json|yaml]",
 		Short: "Explain the HPA controller's decision for a HorizontalPodAutoscaler",
-		Long: dedent(`
+		Long: textblock.Dedent(`
 			Explain replays one sync of the HorizontalPodAutoscaler controller for the HPA NAME
 			and shows every step: the selector check, each metric's pods, usage, ratio,
 			tolerance test and fill-in, the combined recommendation, the stabilization window,
@@ -86,7 +87,7 @@ func NewCmdExplain(streams genericiooptions.IOStreams, cf *genericclioptions.Con
 			optionally the controller's in-memory history as a ControllerState document and
 			its version and settings as a Controller document.
 			docs/snapshot-format.md describes the input.`),
-		Example: dedent(`
+		Example: textblock.Dedent(`
 			# Explain the HPA web of namespace shop in the current cluster
 			kubectl hpa explain web -n shop
 

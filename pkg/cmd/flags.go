@@ -136,24 +136,3 @@ func (o *OutputFlags) ToPrinter(c *cobra.Command, out io.Writer) (render.Printer
 	opts.ListPods = "--" + flagPods
 	return render.Printer{Format: f, Options: opts}, nil
 }
-
-// dedent trims the common leading tabs of a raw string literal.
-func dedent(s string) string {
-	lines := strings.Split(strings.Trim(s, "\n"), "\n")
-	prefix := -1
-	for _, l := range lines {
-		if strings.TrimSpace(l) == "" {
-			continue
-		}
-		n := len(l) - len(strings.TrimLeft(l, "\t"))
-		if prefix < 0 || n < prefix {
-			prefix = n
-		}
-	}
-	for i, l := range lines {
-		if len(l) >= prefix && prefix > 0 {
-			lines[i] = l[prefix:]
-		}
-	}
-	return strings.Join(lines, "\n")
-}

@@ -12,6 +12,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-hpa/kubectl-hpa/internal/textblock"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/mcpserver"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/prom"
 )
@@ -23,7 +24,7 @@ func NewCmdMCP(streams genericiooptions.IOStreams, cf *genericclioptions.ConfigF
 	c := &cobra.Command{
 		Use:   "mcp [--allow-writes] [--context CONTEXT] [-n NAMESPACE]",
 		Short: "Serve explain, whatif and migrate as Model Context Protocol tools, on stdin and stdout",
-		Long: dedent(`
+		Long: textblock.Dedent(`
 			Mcp runs a Model Context Protocol server on stdin and stdout, for AI assistants and
 			editors (Claude Desktop and Claude Code, VS Code, Cursor...): they start it and call
 			its tools, which run the same code as the commands and return the same JSON
@@ -41,7 +42,7 @@ func NewCmdMCP(streams genericiooptions.IOStreams, cf *genericclioptions.ConfigF
 			override them. The Prometheus flags are the defaults of hpa_backtest and of
 			hpa_explain's at. Errors come back as tool errors, with the line the command
 			prints. docs/mcp.md has the clients' configuration.`),
-		Example: dedent(`
+		Example: textblock.Dedent(`
 			# What an MCP client runs (see docs/mcp.md for each client's configuration)
 			kubectl hpa mcp
 

@@ -12,6 +12,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-hpa/kubectl-hpa/internal/textblock"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/migrate"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
@@ -52,7 +53,7 @@ func NewCmdMigrate(streams genericiooptions.IOStreams, cf *genericclioptions.Con
 	c := &cobra.Command{
 		Use:   "migrate TYPE/NAME [-n NAMESPACE] [-f MANIFEST...] [--apply] [--dry-run=server] [--write] [-o text|json|yaml]",
 		Short: "Hand a workload's replica count over to its HorizontalPodAutoscaler without dropping pods",
-		Long: dedent(`
+		Long: textblock.Dedent(`
 			Migrate hands spec.replicas of a Deployment, StatefulSet, ReplicaSet, or of a
 			custom resource with a scale subresource (the field its CRD names in
 			specReplicasPath), over to the HorizontalPodAutoscaler that scales it, so that
@@ -81,7 +82,7 @@ func NewCmdMigrate(streams genericiooptions.IOStreams, cf *genericclioptions.Con
 			-f - the manifest is read from standard input and printed, edited, to standard
 			output, so that migrate works as a filter; the report then goes to standard
 			error.`),
-		Example: dedent(`
+		Example: textblock.Dedent(`
 			# Show who manages the replica count of deployment web and the plan
 			kubectl hpa migrate deployment/web -n shop
 

@@ -17,6 +17,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-hpa/kubectl-hpa/internal/textblock"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
 )
 
@@ -28,7 +29,7 @@ func NewCmdRoot(streams genericiooptions.IOStreams) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "kubectl-hpa",
 		Short: "Explain the decisions of the HorizontalPodAutoscaler controller",
-		Long: dedent(`
+		Long: textblock.Dedent(`
 			kubectl hpa replays the Kubernetes HorizontalPodAutoscaler controller of your cluster's version on the
 			objects it reads and explains every step of its decision: which pods and metric
 			samples counted, the ratio and the tolerance test, the fill-in of missing and

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-hpa/kubectl-hpa/internal/textblock"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/schema"
 )
 
@@ -23,7 +24,7 @@ func NewCmdSchema(streams genericiooptions.IOStreams) *cobra.Command {
 	return &cobra.Command{
 		Use:   "schema [KIND]",
 		Short: "Print the JSON Schema of a -o json document",
-		Long: dedent(`
+		Long: textblock.Dedent(`
 			Schema prints the JSON Schema (draft 2020-12) of a document kubectl hpa prints with
 			-o json (and with the same fields with -o yaml): explanation (explain NAME), list
 			(explain -A, -l or without a NAME), whatif, watch (one document of the stream
@@ -33,7 +34,7 @@ func NewCmdSchema(streams genericiooptions.IOStreams) *cobra.Command {
 
 			The schemas are generated from the Go types of the documents; docs/schema/KIND.json
 			holds each, and docs/output-schema.md describes the fields.`),
-		Example: dedent(`
+		Example: textblock.Dedent(`
 			# List the kinds
 			kubectl hpa schema
 

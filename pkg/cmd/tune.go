@@ -12,6 +12,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-hpa/kubectl-hpa/internal/textblock"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
@@ -45,7 +46,7 @@ func NewCmdTune(streams genericiooptions.IOStreams, cf *genericclioptions.Config
 	c := &cobra.Command{
 		Use:   "tune NAME --since DURATION|TIME [--until TIME] [--prometheus URL|NS/SERVICE:PORT] [--vary ...] [--set DIM=...] [--slo METRIC=BOUND] [-o text|json|yaml]",
 		Short: "Find the HPA settings that would have cost least over the recorded load without running hotter",
-		Long: dedent(`
+		Long: textblock.Dedent(`
 			Tune replays the HorizontalPodAutoscaler controller over the load Prometheus
 			recorded for a past period, once as the HPA is and once for each candidate
 			setting: each metric's target, the scale-up and scale-down stabilization windows
@@ -63,7 +64,7 @@ func NewCmdTune(streams genericiooptions.IOStreams, cf *genericclioptions.Config
 
 			The search replays a coarse grid first, then the neighbours of the frontier,
 			within --budget replays; --vary and --set narrow or widen it. See docs/tune.md.`),
-		Example: dedent(`
+		Example: textblock.Dedent(`
 			# The last week, read from Prometheus through the API server's service proxy
 			kubectl hpa tune web --since 7d --prometheus monitoring/prometheus-k8s:9090
 
@@ -121,7 +122,7 @@ func (o *TuneOptions) Complete(c *cobra.Command, args []string) error {
 	if o.cfg, err = o.Input.Config(source, o.Name, settings); err != nil {
 		return usageError(c, err)
 	}
-	if err := checkReportDir(o.Input.Report.File); err != nil {
+	if err := action.CheckReportDir(o.Input.Report.File); err != nil {
 		return err
 	}
 	o.cfg.Load.Progress = recordedProgress(o.ErrOut)
@@ -159,7 +160,7 @@ func (o *TuneOptions) Run(ctx context.Context) error {
 		return err
 	}
 	if f := o.Input.Report.File; f != "" && res.Report != nil {
-		return writeReport(f, func(w io.Writer) error { return report.WriteTune(w, tuneReport(res)) })
+		return action.WriteReport(f, func(w io.Writer) error { return report.WriteTune(w, tuneReport(res)) })
 	}
 	return nil
 }

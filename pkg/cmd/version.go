@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-hpa/kubectl-hpa/internal/textblock"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/version"
 )
@@ -27,7 +28,7 @@ func NewCmdVersion(streams genericiooptions.IOStreams, runF func(*VersionOptions
 		Use:   "version",
 		Short: "Print the version of kubectl hpa",
 		Args:  cobra.NoArgs,
-		Example: dedent(`
+		Example: textblock.Dedent(`
 			# Print the version
 			kubectl hpa version
 

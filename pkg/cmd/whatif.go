@@ -12,6 +12,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-hpa/kubectl-hpa/internal/textblock"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
@@ -53,7 +54,7 @@ func NewCmdWhatif(streams genericiooptions.IOStreams, cf *genericclioptions.Conf
 	c := &cobra.Command{
 		Use:   "whatif NAME [-n NAMESPACE] [-f FILE...] [overrides] [--for DURATION] [-o text|json|yaml]",
 		Short: "Replay the HPA controller's decision under changed conditions, and project it over time",
-		Long: dedent(`
+		Long: textblock.Dedent(`
 			Whatif replays one sync of the HorizontalPodAutoscaler controller twice: on the
 			objects as they are, and on the same objects with the changes you give: other
 			usage per pod, other metric values, another target, other bounds or behavior, a
@@ -78,7 +79,7 @@ func NewCmdWhatif(streams genericiooptions.IOStreams, cf *genericclioptions.Conf
 			stays constant: the total load, shared by the pods that report (constant-total,
 			the default), or each pod's value (constant-per-pod). --trace replays a CSV load
 			trace instead; see docs/whatif.md.`),
-		Example: dedent(`
+		Example: textblock.Dedent(`
 			# What would the HPA web do if each pod used 200m CPU?
 			kubectl hpa whatif web --cpu=200m
 
@@ -156,7 +157,7 @@ func (o *WhatifOptions) Complete(c *cobra.Command, args []string) error {
 	} else {
 		o.plan.Backtest.Load.Progress = recordedProgress(o.ErrOut)
 	}
-	return checkReportDir(o.Input.Report.File)
+	return action.CheckReportDir(o.Input.Report.File)
 }
 
 // Validate checks the option values (Complete's plan did: a plan is
@@ -183,17 +184,8 @@ func (o *WhatifOptions) Run(ctx context.Context) error {
 		return err
 	}
 	if f := o.Input.Report.File; f != "" && res.WhatIf.Backtest != nil {
-		r := report.Backtest{HPA: backtestHPA(res.WhatIf), Backtest: res.WhatIf.Backtest, Loads: res.Loads}
-		return writeReport(f, func(w io.Writer) error { return report.WriteBacktest(w, r) })
+		r := report.Backtest{HPA: res.WhatIf.HPAName(), Backtest: res.WhatIf.Backtest, Loads: res.Loads}
+		return action.WriteReport(f, func(w io.Writer) error { return report.WriteBacktest(w, r) })
 	}
 	return nil
-}
-
-// backtestHPA names the HPA of a backtest: namespace/name, from its
-// replayed decision.
-func backtestHPA(w *explain.WhatIf) string {
-	if d := w.Before; d != nil {
-		return d.HPA.Namespace + "/" + d.HPA.Name
-	}
-	return ""
 }

@@ -108,3 +108,12 @@ type ProjectedRescale struct {
 	To     int32     `json:"to"`
 	Reason string    `json:"reason"`
 }
+
+// HPAName names the HPA of a what-if, namespace/name, from its replayed
+// decision ("" without one).
+func (w *WhatIf) HPAName() string {
+	if d := w.Before; d != nil {
+		return d.HPA.Namespace + "/" + d.HPA.Name
+	}
+	return ""
+}

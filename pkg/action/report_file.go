@@ -1,7 +1,7 @@
 // Copyright 2026 The kubectl-hpa Authors.
 // SPDX-License-Identifier: Apache-2.0
 
-package cmd
+package action
 
 import (
 	"bytes"
@@ -11,19 +11,17 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-
-	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
 )
 
 // reportFlag is the report's option as the command line spells it.
 func reportFlag() string {
-	var in action.ReportInput
-	return action.ReportOptions.Named(&in, &in.File).Flag()
+	var in ReportInput
+	return ReportOptions.Named(&in, &in.File).Flag()
 }
 
-// checkReportDir fails before the replays, which may take minutes, when
+// CheckReportDir fails before the replays, which may take minutes, when
 // the report could not be written where asked: its directory is missing.
-func checkReportDir(path string) error {
+func CheckReportDir(path string) error {
 	if path == "" {
 		return nil
 	}
@@ -38,10 +36,10 @@ func checkReportDir(path string) error {
 	return nil
 }
 
-// writeReport writes the report to path through a temporary file in the
+// WriteReport writes the report to path through a temporary file in the
 // same directory renamed over it once whole: a reader never sees half a
 // report, and a failure leaves none behind.
-func writeReport(path string, write func(io.Writer) error) error {
+func WriteReport(path string, write func(io.Writer) error) error {
 	var buf bytes.Buffer
 	if err := write(&buf); err != nil {
 		return reportError(path, err)

@@ -1,7 +1,7 @@
 // Copyright 2026 The kubectl-hpa Authors.
 // SPDX-License-Identifier: Apache-2.0
 
-package cmd
+package action
 
 import (
 	"errors"
@@ -20,7 +20,7 @@ func TestWriteReport(t *testing.T) {
 	if err := os.WriteFile(path, []byte("old"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeReport(path, func(w io.Writer) error { _, err := io.WriteString(w, "<html>new</html>\n"); return err }); err != nil {
+	if err := WriteReport(path, func(w io.Writer) error { _, err := io.WriteString(w, "<html>new</html>\n"); return err }); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(path); string(b) != "<html>new</html>\n" {
@@ -31,7 +31,7 @@ func TestWriteReport(t *testing.T) {
 	}
 
 	// A view that fails writes nothing: the old report stays.
-	err := writeReport(path, func(w io.Writer) error { _, _ = io.WriteString(w, "half"); return errors.New("boom") })
+	err := WriteReport(path, func(w io.Writer) error { _, _ = io.WriteString(w, "half"); return errors.New("boom") })
 	if err == nil || err.Error() != "--report "+path+": boom" {
 		t.Errorf("a failing view: %v", err)
 	}
@@ -44,17 +44,17 @@ func TestWriteReport(t *testing.T) {
 	}
 
 	missing := filepath.Join(dir, "no", "r.html")
-	err = writeReport(missing, func(io.Writer) error { return nil })
+	err = WriteReport(missing, func(io.Writer) error { return nil })
 	if err == nil || err.Error() != "--report "+missing+": no such file or directory" || strings.Contains(err.Error(), "\n") {
 		t.Errorf("a missing directory: %v", err)
 	}
-	if err := checkReportDir(missing); err == nil || err.Error() != "--report "+missing+": no such file or directory" {
+	if err := CheckReportDir(missing); err == nil || err.Error() != "--report "+missing+": no such file or directory" {
 		t.Errorf("checkReportDir of a missing directory: %v", err)
 	}
-	if err := checkReportDir(filepath.Join(path, "x.html")); err == nil || !strings.Contains(err.Error(), "is not a directory") {
+	if err := CheckReportDir(filepath.Join(path, "x.html")); err == nil || !strings.Contains(err.Error(), "is not a directory") {
 		t.Errorf("checkReportDir under a file: %v", err)
 	}
-	if err := checkReportDir(path); err != nil {
+	if err := CheckReportDir(path); err != nil {
 		t.Errorf("checkReportDir of a writable place: %v", err)
 	}
 }

@@ -1,0 +1,295 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package whatif
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	custommetricsv1beta2 "k8s.io/metrics/pkg/apis/custom_metrics/v1beta2"
+	externalmetricsv1beta1 "k8s.io/metrics/pkg/apis/external_metrics/v1beta1"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/recording"
+)
+
+// The metrics of a replayed sync: the recorded samples where the replay
+// runs the real pods, else the recorded load spread over its own pods by
+// the load model.
+
+// fillResource sets the usage of resource r (named res) on the reporting
+// pods: the recorded samples when the pods are the real ones, else the
+// real pods' total (or average) spread by the load model. The first
+// pods of the sync that are real come first.
+func (p *replayPath) fillResource(r int, res corev1.ResourceName, k int, exact bool) {
+	if exact {
+		for j := range p.cur {
+			sp := &p.cur[j]
+			if !sp.reports {
+				continue
+			}
+			for c := range sp.metrics.Containers {
+				if v, ok := p.usage[sp.real][r][c].At(k); ok {
+					sp.metrics.Containers[c].Usage[res] = usageQuantity(res, v)
+				} else {
+					delete(sp.metrics.Containers[c].Usage, res)
+				}
+			}
+		}
+		return
+	}
+	if p.load == nil {
+		p.load = p.totalLoad()
+	}
+	totals, n := p.load.at(r, k)
+	// Constant-total: the load is shared by the pods that are ready (as a
+	// load balancer shares it), reported or not yet.
+	share := 0
+	for j := range p.cur {
+		if isReady(p.cur[j].pod) {
+			share++
+		}
+	}
+	for j := range p.cur {
+		sp := &p.cur[j]
+		if !sp.reports {
+			continue
+		}
+		for c := range sp.metrics.Containers {
+			if n == 0 || c >= len(totals) {
+				delete(sp.metrics.Containers[c].Usage, res)
+				continue
+			}
+			v := totals[c] / float64(n)
+			if p.opts.LoadModel == explain.LoadConstantTotal {
+				v = totals[c] / float64(max(share, 1))
+			}
+			sp.metrics.Containers[c].Usage[res] = usageQuantity(res, v)
+		}
+	}
+}
+
+// totalAt returns the real pods' total of resource r per container at k,
+// and how many had a sample: every real pod that existed counts, kept or
+// not, as soon as the store has its sample (the load was on it, reported
+// or not). It appends the totals to buf.
+func (p *replayPath) totalAt(r, k int, t time.Time, buf []float64) ([]float64, int) {
+	totals := buf
+	n := 0
+	for i := range p.rec.Pods {
+		if !p.rec.Pods[i].Exists(t) || !p.hasSample(i, k) {
+			continue
+		}
+		seen := false
+		for c, s := range p.usage[i][r] {
+			if v, ok := s.At(k); ok {
+				for len(totals) <= len(buf)+c {
+					totals = append(totals, 0)
+				}
+				totals[len(buf)+c] += v
+				seen = true
+			}
+		}
+		if seen {
+			n++
+		}
+	}
+	return totals, n
+}
+
+// recordedLoad is totalAt of every resource at every instant of a
+// recording: the same for every replay of it.
+type recordedLoad struct {
+	// totals[r] holds the totals of resource r, instant after instant;
+	// those of instant k are totals[r][from[r][k]:from[r][k+1]].
+	totals [][]float64
+	from   [][]int
+	n      [][]int
+	// steady, with the constant-total model, holds the totals with the
+	// dips of the recorded workload's own rescales taken out (see
+	// steadyTotals); in totals' layout.
+	steady [][]float64
+}
+
+// totalLoad works out the recorded load of every resource at every
+// instant.
+func (p *replayPath) totalLoad() *recordedLoad {
+	l := &recordedLoad{totals: make([][]float64, len(p.resources)), from: make([][]int, len(p.resources)), n: make([][]int, len(p.resources))}
+	for r := range p.resources {
+		l.from[r] = make([]int, p.rec.Len+1)
+		l.n[r] = make([]int, p.rec.Len)
+		for k := 0; k < p.rec.Len; k++ {
+			l.from[r][k] = len(l.totals[r])
+			l.totals[r], l.n[r][k] = p.totalAt(r, k, p.rec.Instant(k), l.totals[r])
+		}
+		l.from[r][p.rec.Len] = len(l.totals[r])
+	}
+	if p.opts.LoadModel == explain.LoadConstantTotal {
+		// The workload's own rescales: its replica count (the store's
+		// record of it, else the pods it ran) or the pods that existed
+		// changed since the instant before.
+		rescaled := make([]bool, p.rec.Len)
+		var lastActual int32
+		lastExist := 0
+		for k := range rescaled {
+			t := p.rec.Instant(k)
+			exist := 0
+			for i := range p.rec.Pods {
+				if p.rec.Pods[i].Exists(t) {
+					exist++
+				}
+			}
+			actual, _ := p.actualAt(k)
+			rescaled[k] = k > 0 && (actual != lastActual || exist != lastExist)
+			lastActual, lastExist = actual, exist
+		}
+		l.steady = steadyTotals(l, rescaled, p.rec.SampleWindow, p.rec.Step)
+	}
+	return l
+}
+
+// steadyTotals takes out of the recorded totals the dips that the
+// recorded workload's own rescales leave in them. The total is a sum of
+// samples, and a sample trails the load by up to a metrics resolution:
+// when the workload removes a pod, the pods it keeps report their old,
+// smaller share until their samples catch up; when it adds one, the new
+// pod takes its share at once, the others' samples soon show theirs
+// smaller, and the new pod's own first sample comes last (the store may
+// not know the pod before it). Meanwhile the sum is below the load, though
+// the demand did not change, and a candidate with its own pod count would
+// replay the dip as a fall of the load. So, for a resolution and a step
+// after the workload rescaled (rescaled[k]: its replica count or its pods
+// changed) or the number of pods with a sample changed, each total is the
+// largest of the instants since the one before the change. A real fall
+// at such a moment is seen up to that long late.
+func steadyTotals(l *recordedLoad, rescaled []bool, resolution, step time.Duration) [][]float64 {
+	hold := 1
+	if step > 0 {
+		hold = int((resolution+step-1)/step) + 1
+	}
+	steady := make([][]float64, len(l.totals))
+	for r := range l.totals {
+		steady[r] = slices.Clone(l.totals[r])
+		n := l.n[r]
+		for k := 1; k < len(n); k++ {
+			// The earliest change within hold of k.
+			first := -1
+			for j := max(1, k-hold+1); j <= k; j++ {
+				if n[j] != n[j-1] || rescaled[j] {
+					first = j
+					break
+				}
+			}
+			if first < 0 {
+				continue
+			}
+			out := steady[r][l.from[r][k]:l.from[r][k+1]]
+			for i := first - 1; i < k; i++ {
+				prev := l.totals[r][l.from[r][i]:l.from[r][i+1]]
+				for c := range min(len(out), len(prev)) {
+					out[c] = max(out[c], prev[c])
+				}
+			}
+		}
+	}
+	return steady
+}
+
+func (l *recordedLoad) at(r, k int) ([]float64, int) {
+	totals := l.totals
+	if l.steady != nil {
+		totals = l.steady
+	}
+	return totals[r][l.from[r][k]:l.from[r][k+1]:l.from[r][k+1]], l.n[r][k]
+}
+
+// usageQuantity is a recorded usage as metrics-server reports it: cpu in
+// nanocores (from cores), memory in bytes.
+func usageQuantity(res corev1.ResourceName, v float64) resource.Quantity {
+	if res == corev1.ResourceCPU {
+		return *resource.NewScaledQuantity(int64(math.Round(v*1e9)), resource.Nano)
+	}
+	return *resource.NewQuantity(int64(math.Round(v)), resource.BinarySI)
+}
+
+// fillPods adds the samples of Pods metric j: the recorded ones when the
+// pods are the real ones, else spread by the load model.
+func (p *replayPath) fillPods(j, k int, t time.Time, exact bool, ts metav1.Time) {
+	m := p.pods[j]
+	add := func(pod *corev1.Pod, v float64) {
+		p.snap.CustomMetrics = append(p.snap.CustomMetrics, custommetricsv1beta2.MetricValue{
+			DescribedObject: corev1.ObjectReference{Kind: "Pod", APIVersion: "/v1", Name: pod.Name, Namespace: pod.Namespace},
+			Metric:          custommetricsv1beta2.MetricIdentifier{Name: m.Name},
+			Timestamp:       ts, Value: *resource.NewMilliQuantity(int64(math.Round(v*1000)), resource.DecimalSI),
+		})
+	}
+	if exact {
+		for _, sp := range p.cur {
+			if v, ok := p.podsSeries[j][sp.real].At(k); ok && sp.reports {
+				add(sp.pod, v)
+			}
+		}
+		return
+	}
+	var total float64
+	n := 0
+	for i := range p.rec.Pods {
+		if v, ok := p.podsSeries[j][i].At(k); ok && p.rec.Pods[i].Exists(t) {
+			total += v
+			n++
+		}
+	}
+	share := 0
+	for _, sp := range p.cur {
+		if isReady(sp.pod) {
+			share++
+		}
+	}
+	if n == 0 || share == 0 {
+		return
+	}
+	for _, sp := range p.cur {
+		if !sp.reports {
+			continue
+		}
+		v := total / float64(n)
+		if p.opts.LoadModel == explain.LoadConstantTotal {
+			v = total / float64(share)
+		}
+		add(sp.pod, v)
+	}
+}
+
+// fillTotal adds the value of an Object or External metric at k, or the
+// error the controller would meet without one.
+func (p *replayPath) fillTotal(m *recording.Metric, k int, ts metav1.Time) {
+	v, ok := m.Total.At(k)
+	if !ok {
+		if p.snap.APIErrors == nil {
+			p.snap.APIErrors = map[string]string{}
+		}
+		p.snap.APIErrors[m.Kind+":"+m.Name] = fmt.Sprintf("no recorded value at %s (query %s)", p.rec.Instant(k).UTC().Format(time.RFC3339), m.Query)
+		return
+	}
+	q := *resource.NewMilliQuantity(int64(math.Round(v*1000)), resource.DecimalSI)
+	if m.Kind == recording.KindExternal {
+		p.snap.ExternalMetrics = append(p.snap.ExternalMetrics, externalmetricsv1beta1.ExternalMetricValue{MetricName: m.Name, Timestamp: ts, Value: q})
+		return
+	}
+	for _, spec := range p.snap.HPA.Spec.Metrics {
+		if o := spec.Object; o != nil && spec.Type == autoscalingv2.ObjectMetricSourceType && o.Metric.Name == m.Name {
+			p.snap.CustomMetrics = append(p.snap.CustomMetrics, custommetricsv1beta2.MetricValue{
+				DescribedObject: corev1.ObjectReference{Kind: o.DescribedObject.Kind, APIVersion: o.DescribedObject.APIVersion, Name: o.DescribedObject.Name, Namespace: p.snap.HPA.Namespace},
+				Metric:          custommetricsv1beta2.MetricIdentifier{Name: m.Name},
+				Timestamp:       ts, Value: q,
+			})
+		}
+	}
+}
