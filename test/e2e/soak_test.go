@@ -7,10 +7,8 @@ package e2e
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -108,20 +106,11 @@ func TestSoak(t *testing.T) {
 	)
 	go func() {
 		defer close(watchDone)
-		dec := json.NewDecoder(out)
-		for {
-			var d explain.Decision
-			if err := dec.Decode(&d); err != nil {
-				if !errors.Is(err, io.EOF) {
-					t.Logf("watch stream: %v", err)
-				}
-				_, _ = io.Copy(io.Discard, out)
-				break
-			}
+		readDecisions(t, out, func(d *explain.Decision) {
 			mu.Lock()
 			decisions = append(decisions, soakDecision{now: d.Now, got: time.Now(), current: d.CurrentReplicas, desired: d.DesiredReplicas})
 			mu.Unlock()
-		}
+		})
 		watchCode = exitCode(cmd.Wait())
 	}()
 	stopped := false

@@ -233,23 +233,33 @@ func startWatch(t *testing.T, bin, cache, ns, name string) *watchRun {
 	}
 	go func() {
 		defer close(w.done)
-		dec := json.NewDecoder(out)
-		for {
-			var d explain.Decision
-			if err := dec.Decode(&d); err != nil {
-				if !errors.Is(err, io.EOF) {
-					t.Logf("watch stream: %v", err)
-				}
-				_, _ = io.Copy(io.Discard, out)
-				break
-			}
+		readDecisions(t, out, func(d *explain.Decision) {
 			w.mu.Lock()
-			w.last, w.count = &d, w.count+1
+			w.last, w.count = d, w.count+1
 			w.mu.Unlock()
-		}
+		})
 		w.code = exitCode(w.cmd.Wait())
 	}()
 	return w
+}
+
+// readDecisions reads a watch's -o json stream from out, calling each with
+// every decision, until the stream ends; what follows a broken document
+// is drained, so that the watch never blocks on a full pipe.
+func readDecisions(t *testing.T, out io.Reader, each func(*explain.Decision)) {
+	t.Helper()
+	dec := json.NewDecoder(out)
+	for {
+		var d explain.Decision
+		if err := dec.Decode(&d); err != nil {
+			if !errors.Is(err, io.EOF) {
+				t.Logf("watch stream: %v", err)
+			}
+			_, _ = io.Copy(io.Discard, out)
+			return
+		}
+		each(&d)
+	}
 }
 
 // latest is the last decision the watch printed.
