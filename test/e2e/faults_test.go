@@ -247,25 +247,13 @@ func TestFaults(t *testing.T) {
 	t.Run("api-server-paused", func(t *testing.T) {
 		breakComponent(t, "pause", "kube-apiserver")
 		r := explainWeb("--request-timeout", "5s")
-		t.Logf("--request-timeout 5s: exit %d after %s: %s", r.code, r.took().Round(time.Millisecond), r.stderr)
-		if r.code != 1 || r.took() > 5*time.Second+faultSlack {
-			t.Errorf("explain --request-timeout 5s against a paused API server: exit %d after %s, want 1 within 5s + %s", r.code, r.took(), faultSlack)
-		}
-		if why := oneErrorLine(r.stderr); why != "" {
-			t.Error(why)
-		}
+		gaveUpInOneLine(t, "API server paused, --request-timeout 5s", r, 5*time.Second)
 		// Without the flag the default bound (30 s) applies; a paused
 		// server accepts the connection (the kernel's backlog) and never
 		// completes the TLS handshake, whose own timeout (10 s, client-go's
 		// transport) ends the request first.
 		r = explainWeb()
-		t.Logf("default bound: exit %d after %s: %s", r.code, r.took().Round(time.Millisecond), r.stderr)
-		if r.code != 1 || r.took() > 30*time.Second+faultSlack {
-			t.Errorf("explain against a paused API server: exit %d after %s, want 1 within the default 30s + %s", r.code, r.took(), faultSlack)
-		}
-		if why := oneErrorLine(r.stderr); why != "" {
-			t.Error(why)
-		}
+		gaveUpInOneLine(t, "API server paused, the default bound", r, 30*time.Second)
 		if !bytes.Contains(r.stderr, []byte("TLS handshake timeout")) && !bytes.Contains(r.stderr, []byte("within 30s, the default bound")) {
 			t.Errorf("the error names neither the handshake's timeout nor the default bound: %s", r.stderr)
 		}
@@ -465,13 +453,7 @@ func faultsPrometheus(s *scenario, run func(...string) runResult) {
 	}
 	breakComponent(t, "pause", "prometheus")
 	r := whatif(prometheusURL(), "--since", "2m")
-	t.Logf("Prometheus paused: exit %d after %s: %s", r.code, r.took().Round(time.Millisecond), r.stderr)
-	if r.code != 1 || r.took() > 5*time.Second+faultSlack {
-		t.Errorf("whatif --since with Prometheus paused: exit %d after %s, want 1 within 5s + %s", r.code, r.took(), faultSlack)
-	}
-	if why := oneErrorLine(r.stderr); why != "" {
-		t.Error(why)
-	}
+	gaveUpInOneLine(t, "Prometheus paused", r, 5*time.Second)
 	mendComponent(t, "prometheus")
 
 	// A window in the past, so that every read of it has the same answer;
@@ -520,13 +502,7 @@ func faultsPrometheus(s *scenario, run func(...string) runResult) {
 		t.Fatal(err)
 	}
 	r = whatif(p.URL, window...)
-	t.Logf("Prometheus through the proxy, 503 every time: exit %d after %s: %s", r.code, r.took().Round(time.Millisecond), r.stderr)
-	if r.code != 1 || r.took() > 5*time.Second+faultSlack {
-		t.Errorf("503 every time: exit %d after %s, want 1 within 5s + %s", r.code, r.took(), faultSlack)
-	}
-	if why := oneErrorLine(r.stderr); why != "" {
-		t.Error(why)
-	}
+	gaveUpInOneLine(t, "Prometheus through the proxy, 503 every time", r, 5*time.Second)
 
 	// Killed and started again: its TSDB (the WAL replayed) answers the
 	// next read.
@@ -957,13 +933,7 @@ func faultsMigratePaused(s *scenario, bin, cache string) {
 
 	breakComponent(t, "pause", "kube-apiserver")
 	r := run(append(args, "--request-timeout", "5s"))
-	t.Logf("migrate --apply --request-timeout 5s, API server paused: exit %d after %s: %s", r.code, r.took().Round(time.Millisecond), r.stderr)
-	if r.code != 1 || r.took() > 5*time.Second+faultSlack {
-		t.Errorf("exit %d after %s, want 1 within 5s + %s", r.code, r.took(), faultSlack)
-	}
-	if why := oneErrorLine(r.stderr); why != "" {
-		t.Error(why)
-	}
+	gaveUpInOneLine(t, "migrate --apply --request-timeout 5s, API server paused", r, 5*time.Second)
 	done := make(chan runResult, 1)
 	go func() { done <- run(args) }()
 	time.Sleep(3 * time.Second)
@@ -1064,4 +1034,18 @@ func TestKEDAFaults(t *testing.T) {
 	mendComponent(t, "keda-adapter")
 	recovers("explain after keda-adapter started again")
 	k.settleHPA(2)
+}
+
+// gaveUpInOneLine checks that a run under a fault ended with exit 1 within
+// bound (and faultSlack) and said so in one line; what names the case in
+// the log and the errors.
+func gaveUpInOneLine(t *testing.T, what string, r runResult, bound time.Duration) {
+	t.Helper()
+	t.Logf("%s: exit %d after %s: %s", what, r.code, r.took().Round(time.Millisecond), r.stderr)
+	if r.code != 1 || r.took() > bound+faultSlack {
+		t.Errorf("%s: exit %d after %s, want 1 within %s + %s", what, r.code, r.took(), bound, faultSlack)
+	}
+	if why := oneErrorLine(r.stderr); why != "" {
+		t.Errorf("%s: %s", what, why)
+	}
 }
