@@ -21,6 +21,7 @@ import (
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	metricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
 	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
@@ -115,6 +116,47 @@ const (
 	histBound   = 450
 )
 
+// afterScrape is an instant half a second after one of metrics-server's
+// scrapes, at least a second from now. The load's steps (whole resolutions
+// after the pattern's start) then land in kwok just after a scrape, and
+// metrics-server's next sample holds the new load nearly whole: kwok
+// counts a change of the usage from the previous read of its counters,
+// by metrics-server or Prometheus, so a step a second after a scrape adds
+// at most a tenth of the old load to the sample. Where a step falls
+// between two scrapes is not in the recording (metrics-server's phase is
+// nowhere in the store), and a mixed sample can cross a low target's
+// tolerance a resolution before a high one's: noise of up to a resolution
+// per rise between two real runs as between a run and its replay
+// (docs/tune.md), which the proof's "no hotter than A" cannot hold. The
+// scrape is found as the moment a pod's PodMetrics timestamp changes,
+// polled every 100 ms: a few milliseconds after metrics-server read the
+// counters.
+func afterScrape(t *testing.T, s *scenario) time.Time {
+	t.Helper()
+	var last string
+	deadline := time.Now().Add(3 * histResolution)
+	for time.Now().Before(deadline) {
+		list, err := env.metrics.MetricsV1beta1().PodMetricses(s.ns).List(s.ctx, metav1.ListOptions{})
+		seen := time.Now()
+		if err == nil && len(list.Items) > 0 {
+			slices.SortFunc(list.Items, func(x, y metricsv1beta1.PodMetrics) int { return strings.Compare(x.Name, y.Name) })
+			ts := list.Items[0].Name + " " + list.Items[0].Timestamp.UTC().Format(time.RFC3339Nano)
+			if last != "" && ts != last && strings.HasPrefix(last, list.Items[0].Name+" ") {
+				at := seen.Add(500 * time.Millisecond)
+				for time.Until(at) < time.Second {
+					at = at.Add(histResolution)
+				}
+				t.Logf("metrics-server scraped at about %s (its sample's timestamp %s)", seen.UTC().Format(time.RFC3339Nano), list.Items[0].Timestamp.UTC().Format(time.RFC3339))
+				return at
+			}
+			last = ts
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("%s: no pod's metrics-server sample changed in %s", s.ns, 3*histResolution)
+	return time.Time{}
+}
+
 // histBehavior moves one pod per 20 s either way, with the scale-down
 // window given. 20 s is longer than a new pod takes to have its first
 // sample in metrics-server (two of its 10 s scrapes): at each step allowed,
@@ -170,10 +212,13 @@ func TestHistoryBacktest(t *testing.T) {
 	for _, r := range all {
 		r.s.settle("web", settleOptions{historyHorizon: 10 * time.Second}, desired(2), metricUtilization(0, 50), samplesForAllPods(r.s))
 	}
-	// Both runs start together, so that B is A with another behavior.
+	// Both runs start together, so that B is A with another behavior, and
+	// just after one of metrics-server's scrapes, so that every step of
+	// the load does too (they are whole resolutions from the start).
+	start := afterScrape(t, a)
+	time.Sleep(time.Until(start))
 	ctx, cancel := context.WithCancel(a.ctx)
 	defer cancel()
-	start := time.Now()
 	var wg sync.WaitGroup
 	for _, r := range runs {
 		wg.Add(2)
