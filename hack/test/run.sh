@@ -16,8 +16,8 @@
 #                            tests: its pauses and restarts reach no other test
 #   race (nice 19)           go test -race ./..., started once the suite's
 #                            main phase is over or says that what is left of
-#                            it only waits (tune's proof run with
-#                            E2E_TUNE_PROOF=1): either creates E2E_QUIET_FILE;
+#                            it only waits (tune's proof run): either
+#                            creates E2E_QUIET_FILE;
 #                            earlier, its CPU would disturb the timing the
 #                            suite's replays are held to
 #   checks (nice 10)         vet, verify-code-patterns, lint (beside the builds

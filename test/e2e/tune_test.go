@@ -32,7 +32,7 @@ type tunedRunResult struct {
 
 // tuneAndRun runs tune over run A's period (start to end) in namespace a
 // (directly and through promService, the service proxy to Prometheus) and
-// checks --emit patch. With a tuned run (E2E_TUNE_PROOF=1) it applies the
+// checks --emit patch. With a tuned run (unless E2E_TUNE_PROOF=0) it applies the
 // emitted patch to that run's HPA (A's until then), lets its controller
 // settle on it, and starts the same load pattern there. It returns tune's
 // document and, with a tuned run, a function that waits for its end.
@@ -109,7 +109,7 @@ func tuneAndRun(t *testing.T, a *scenario, promService string, tuned *histRun, s
 		t.Fatalf("tune --emit patch printed\n%s\nbut -o json's recommendation.patch is\n%s", patch, doc.Recommendation.Patch)
 	}
 	if tuned == nil {
-		t.Logf("tune's recommendation is not run (E2E_TUNE_PROOF=1 runs it: make test-tune-proof)")
+		t.Logf("tune's recommendation is not run (E2E_TUNE_PROOF=0)")
 		return &doc, nil
 	}
 	c := tuned.s
