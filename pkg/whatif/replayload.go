@@ -104,11 +104,14 @@ func (p *replayPath) totalAt(r, k int, t time.Time, buf []float64) ([]float64, i
 	return totals, n
 }
 
-// recordedLoad is totalAt of every resource at every instant of a
-// recording: the same for every replay of it.
+// recordedLoad is totalAt of every resource, and podsTotalAt of every
+// Pods metric, at every instant of a recording: the same for every
+// replay of it.
 type recordedLoad struct {
-	// totals[r] holds the totals of resource r, instant after instant;
-	// those of instant k are totals[r][from[r][k]:from[r][k+1]].
+	// totals[r] holds the totals of resource r (r < len(resources)) or of
+	// Pods metric r-len(resources), instant after instant; those of
+	// instant k are totals[r][from[r][k]:from[r][k+1]] (one per container
+	// of a resource, one for a Pods metric).
 	totals [][]float64
 	from   [][]int
 	n      [][]int
@@ -118,16 +121,21 @@ type recordedLoad struct {
 	steady [][]float64
 }
 
-// totalLoad works out the recorded load of every resource at every
-// instant.
+// totalLoad works out the recorded load of every resource and Pods
+// metric at every instant.
 func (p *replayPath) totalLoad() *recordedLoad {
-	l := &recordedLoad{totals: make([][]float64, len(p.resources)), from: make([][]int, len(p.resources)), n: make([][]int, len(p.resources))}
-	for r := range p.resources {
+	q := len(p.resources) + len(p.pods)
+	l := &recordedLoad{totals: make([][]float64, q), from: make([][]int, q), n: make([][]int, q)}
+	for r := range q {
 		l.from[r] = make([]int, p.rec.Len+1)
 		l.n[r] = make([]int, p.rec.Len)
 		for k := 0; k < p.rec.Len; k++ {
 			l.from[r][k] = len(l.totals[r])
-			l.totals[r], l.n[r][k] = p.totalAt(r, k, p.rec.Instant(k), l.totals[r])
+			if r < len(p.resources) {
+				l.totals[r], l.n[r][k] = p.totalAt(r, k, p.rec.Instant(k), l.totals[r])
+			} else {
+				l.totals[r], l.n[r][k] = p.podsTotalAt(r-len(p.resources), k, p.rec.Instant(k), l.totals[r])
+			}
 		}
 		l.from[r][p.rec.Len] = len(l.totals[r])
 	}
@@ -202,6 +210,24 @@ func steadyTotals(l *recordedLoad, rescaled []bool, resolution, step time.Durati
 	return steady
 }
 
+// podsTotalAt returns the real pods' total of Pods metric j at k, and how
+// many had a sample (every real pod that existed), appended to buf; none
+// is appended without a sample.
+func (p *replayPath) podsTotalAt(j, k int, t time.Time, buf []float64) ([]float64, int) {
+	var total float64
+	n := 0
+	for i := range p.rec.Pods {
+		if v, ok := p.podsSeries[j][i].At(k); ok && p.rec.Pods[i].Exists(t) {
+			total += v
+			n++
+		}
+	}
+	if n == 0 {
+		return buf, 0
+	}
+	return append(buf, total), n
+}
+
 func (l *recordedLoad) at(r, k int) ([]float64, int) {
 	totals := l.totals
 	if l.steady != nil {
@@ -221,7 +247,7 @@ func usageQuantity(res corev1.ResourceName, v float64) resource.Quantity {
 
 // fillPods adds the samples of Pods metric j: the recorded ones when the
 // pods are the real ones, else spread by the load model.
-func (p *replayPath) fillPods(j, k int, t time.Time, exact bool, ts metav1.Time) {
+func (p *replayPath) fillPods(j, k int, exact bool, ts metav1.Time) {
 	m := p.pods[j]
 	add := func(pod *corev1.Pod, v float64) {
 		p.snap.CustomMetrics = append(p.snap.CustomMetrics, custommetricsv1beta2.MetricValue{
@@ -238,14 +264,14 @@ func (p *replayPath) fillPods(j, k int, t time.Time, exact bool, ts metav1.Time)
 		}
 		return
 	}
-	var total float64
-	n := 0
-	for i := range p.rec.Pods {
-		if v, ok := p.podsSeries[j][i].At(k); ok && p.rec.Pods[i].Exists(t) {
-			total += v
-			n++
-		}
+	if p.load == nil {
+		p.load = p.totalLoad()
 	}
+	totals, n := p.load.at(len(p.resources)+j, k)
+	if len(totals) == 0 {
+		return
+	}
+	total := totals[0]
 	share := 0
 	for _, sp := range p.cur {
 		if isReady(sp.pod) {

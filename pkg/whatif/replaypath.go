@@ -438,7 +438,7 @@ func (p *replayPath) sync(k int) (*explain.Decision, error) {
 	}
 	// Pods, Object and External metrics.
 	for j := range p.pods {
-		p.fillPods(j, k, t, exact, ts)
+		p.fillPods(j, k, exact, ts)
 	}
 	for i := range rec.Metrics {
 		if m := &rec.Metrics[i]; m.Kind == recording.KindObject || m.Kind == recording.KindExternal {

@@ -7,6 +7,10 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/recording"
 )
 
 // The recorded workload's own rescales leave dips in the recorded total
@@ -71,5 +75,55 @@ func TestSteadyTotals(t *testing.T) {
 				t.Errorf("the recorded totals changed: %v", l.totals[0])
 			}
 		})
+	}
+}
+
+// A Pods metric's recorded total dips like a resource's when the
+// workload removes a pod (the pods it keeps report their old share for a
+// scrape): with constant-total the replay holds it, and the recorded
+// totals keep the dip.
+func TestSteadyPodsMetricTotals(t *testing.T) {
+	step := 5 * time.Second
+	w := newWorld(bt0, step, 8)
+	w.rec.Metrics = append(w.rec.Metrics, recording.Metric{Kind: recording.KindPods, Name: "requests_per_second", PerPod: map[string]map[string]*recording.Series{}})
+	rps := &w.rec.Metrics[len(w.rec.Metrics)-1]
+	w.cpu = &w.rec.Metrics[0]
+	gone := bt0.Add(3 * step)
+	// 30 requests a second shared by three pods, then by two from 3: the
+	// two report 10 each until their samples catch up at 5.
+	per := []float64{10, 10, 10, 10, 10, 15, 15, 15}
+	for i, name := range []string{"web-a", "web-b", "web-c"} {
+		var deleted *time.Time
+		if i == 2 {
+			deleted = &gone
+		}
+		w.pod(name, bt0.Add(-time.Minute), deleted, func(time.Time) float64 { return 0.1 })
+		s := &recording.Series{}
+		for k := range w.rec.Len {
+			if deleted == nil || w.rec.Instant(k).Before(*deleted) {
+				s.Set(k, per[k])
+			}
+		}
+		rps.PerPod[name] = map[string]*recording.Series{"": s}
+	}
+	w.replicas(bt0.Add(-time.Hour), 3)
+	w.replicas(gone, 2)
+	p, err := newReplayPath("as-is", btSnapshot(nil), btSnapshot(nil).HPA, w.rec, engine.Settings{}, BacktestOptions{LoadModel: explain.LoadConstantTotal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := p.totalLoad()
+	q := len(p.resources) // the Pods metric's index
+	var recorded, replayed []float64
+	for k := range w.rec.Len {
+		vals, _ := l.at(q, k)
+		replayed = append(replayed, vals...)
+		recorded = append(recorded, l.totals[q][l.from[q][k]:l.from[q][k+1]]...)
+	}
+	if want := []float64{30, 30, 30, 20, 20, 30, 30, 30}; !slices.Equal(recorded, want) {
+		t.Errorf("recorded totals %v, want %v", recorded, want)
+	}
+	if want := []float64{30, 30, 30, 30, 30, 30, 30, 30}; !slices.Equal(replayed, want) {
+		t.Errorf("replayed totals %v, want %v (the dip held)", replayed, want)
 	}
 }
