@@ -130,6 +130,10 @@ if [ "$rc" = 0 ]; then
 	# The race tests wait for the suite's quiet tail (or its end).
 	export E2E_QUIET_FILE=$root/_output/e2e-quiet
 	rm -f "$E2E_QUIET_FILE" _output/e2e-over
+	# What the suite keeps: tune's text view and report of the real run, and
+	# tune's proof's figures (printed below).
+	export E2E_ARTIFACTS=${E2E_ARTIFACTS:-$root/_output/e2e-artifacts}
+	rm -f "$E2E_ARTIFACTS/tune-proof.txt"
 	run_job race 19 _output/test-race.log wait-e2e-quiet test-unit
 	if [ -n "$faults" ]; then run_job faults 0 _output/test-faults.log wait-e2e-quiet test-e2e-faults; fi
 	"$step" test-e2e "$make" --no-print-directory test-e2e E2E_PHASES="$main_phases" || rc=$?
@@ -159,6 +163,10 @@ if [ -f _output/keda-build.pid ] && kill -0 "$(cat _output/keda-build.pid)" 2>/d
 fi
 rm -f _output/keda-build.pid
 
+if [ -s "${E2E_ARTIFACTS:-}/tune-proof.txt" ]; then
+	section "tune's proof against the real controller (TestHistoryBacktest; $E2E_ARTIFACTS/tune-proof.txt)"
+	cat "$E2E_ARTIFACTS/tune-proof.txt"
+fi
 section "timeline (hack/test/timeline.sh $KUBECTL_HPA_TIMELINE)"
 hack/test/timeline.sh "$KUBECTL_HPA_TIMELINE" "$t0" || true
 

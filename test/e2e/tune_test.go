@@ -217,12 +217,24 @@ func checkTuned(t *testing.T, doc *explain.Tune, runA *histRun, startA time.Time
 	for _, r := range c.run.rescales {
 		ran = append(ran, fmt.Sprintf("+%s %d", r.At.Sub(c.start).Round(100*time.Millisecond), r.To))
 	}
-	t.Logf("recommended curve as tune replayed it (from A's start): %v; as it really ran (from C's start): %v", predicted, ran)
-	t.Logf("run A (as it was): %.3f pod-hours, %s above %dm per pod; tune's replay of it: %.3f pod-hours, %.1f%% of the period above",
-		aHours, aAbove.Round(time.Second), histBound, doc.Reference.PodHours, 100*doc.Reference.Risk)
-	t.Logf("recommendation: tune predicted %.3f pod-hours and %.1f%% of the period above; run for real: %.3f pod-hours (%+.1f%%), %s above (%.1f%% of %s)",
-		rec.PodHours, 100*rec.Risk, cHours, 100*(cHours-rec.PodHours)/rec.PodHours, cAbove.Round(time.Second),
-		100*cAbove.Seconds()/period.Seconds(), period)
+	figures := []string{
+		fmt.Sprintf("recommended curve as tune replayed it (from A's start): %v; as it really ran (from C's start): %v", predicted, ran),
+		fmt.Sprintf("run A (as it was): %.3f pod-hours, %s above %dm per pod; tune's replay of it: %.3f pod-hours, %.1f%% of the period above",
+			aHours, aAbove.Round(time.Second), histBound, doc.Reference.PodHours, 100*doc.Reference.Risk),
+		fmt.Sprintf("recommendation (%s): tune predicted %.3f pod-hours and %.1f%% of the period above; run for real: %.3f pod-hours (%+.1f%%), %s above (%.1f%% of %s)",
+			strings.Join(doc.Recommendation.Changes, ", "), rec.PodHours, 100*rec.Risk, cHours, 100*(cHours-rec.PodHours)/rec.PodHours,
+			cAbove.Round(time.Second), 100*cAbove.Seconds()/period.Seconds(), period),
+	}
+	for _, f := range figures {
+		t.Log(f)
+	}
+	// make test prints them after the suite (a passing go test keeps its
+	// log to itself).
+	if dir := os.Getenv("E2E_ARTIFACTS"); dir != "" {
+		if err := os.WriteFile(filepath.Join(dir, "tune-proof.txt"), []byte(strings.Join(figures, "\n")+"\n"), 0o644); err != nil {
+			t.Error(err)
+		}
+	}
 	if d := math.Abs(cHours-rec.PodHours) / rec.PodHours; d > 0.10 {
 		t.Errorf("the recommendation really used %.3f pod-hours; tune predicted %.3f (%.1f%% apart, at most 10%%)", cHours, rec.PodHours, 100*d)
 	}
