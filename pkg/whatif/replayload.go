@@ -49,14 +49,9 @@ func (p *replayPath) fillResource(r int, res corev1.ResourceName, k int, exact b
 		p.load = p.totalLoad()
 	}
 	totals, n := p.load.at(r, k)
-	// Constant-total: the load is shared by the pods that are ready (as a
+	// Constant-total: the load is shared by the pods that were ready (as a
 	// load balancer shares it), reported or not yet.
-	share := 0
-	for j := range p.cur {
-		if isReady(p.cur[j].pod) {
-			share++
-		}
-	}
+	share := p.sharedAt(p.rec.Instant(k))
 	for j := range p.cur {
 		sp := &p.cur[j]
 		if !sp.reports {
@@ -236,6 +231,47 @@ func (l *recordedLoad) at(r, k int) ([]float64, int) {
 	return totals[r][l.from[r][k]:l.from[r][k+1]:l.from[r][k+1]], l.n[r][k]
 }
 
+// sharedAt is how many pods shared the load that a sample read at t
+// shows. A sample is a rate over the metrics resolution, read half a
+// resolution back (recording.SampleLag): it shows the load of about a
+// resolution before t, and so each pod's share of it then. The recorded
+// total is such a sample, so the replay's own pods share it as they
+// were a resolution before t (its ready pods at its latest sync by
+// then). Shared as they are now, a candidate's pods would report their
+// new share at once after each of its own rescales, where the
+// controller's samples take a resolution to show it: after a scale-down
+// the pods it keeps report their old, smaller share for a while (the
+// controller may step down again, as the proof's tuned runs did), after
+// a scale-up their old, larger one; and its time above the bound would
+// end a resolution early at each scale-up, where the recorded run's,
+// replayed from its real samples, does not.
+func (p *replayPath) sharedAt(t time.Time) int {
+	if p.rec.SampleWindow <= 0 {
+		return p.readyNow
+	}
+	back := t.Add(-p.rec.SampleWindow)
+	for i := len(p.shares) - 1; i >= 0; i-- {
+		if !p.shares[i].at.After(back) {
+			return p.shares[i].n
+		}
+	}
+	return p.readyNow
+}
+
+// markShare keeps the count of ready pods of the sync at t (readyNow),
+// for sharedAt; the counts older than a resolution and a sync go.
+func (p *replayPath) markShare(t time.Time) {
+	keep := 2
+	if p.rec.Step > 0 {
+		keep += int(p.rec.SampleWindow / p.rec.Step)
+	}
+	if len(p.shares) >= keep {
+		copy(p.shares, p.shares[1:])
+		p.shares = p.shares[:len(p.shares)-1]
+	}
+	p.shares = append(p.shares, shareMark{at: t, n: p.readyNow})
+}
+
 // usageQuantity is a recorded usage as metrics-server reports it: cpu in
 // nanocores (from cores), memory in bytes.
 func usageQuantity(res corev1.ResourceName, v float64) resource.Quantity {
@@ -272,12 +308,7 @@ func (p *replayPath) fillPods(j, k int, exact bool, ts metav1.Time) {
 		return
 	}
 	total := totals[0]
-	share := 0
-	for _, sp := range p.cur {
-		if isReady(sp.pod) {
-			share++
-		}
-	}
+	share := p.sharedAt(p.rec.Instant(k))
 	if n == 0 || share == 0 {
 		return
 	}

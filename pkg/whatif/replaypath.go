@@ -85,6 +85,17 @@ type replayPath struct {
 	// load, when set, holds the real pods' total resource load at each
 	// instant, shared by the replays of one recording.
 	load *recordedLoad
+	// shares are the replay's own counts of ready pods at its last syncs,
+	// oldest first, and readyNow the count at the sync being built
+	// (sharedAt).
+	shares   []shareMark
+	readyNow int
+}
+
+// shareMark is the count of ready pods at a replayed sync.
+type shareMark struct {
+	at time.Time
+	n  int
 }
 
 // syncPod is one pod of a sync: a real one (real ≥ 0) or an extra; early
@@ -417,6 +428,12 @@ func (p *replayPath) sync(k int) (*explain.Decision, error) {
 	snap.ExternalMetrics = snap.ExternalMetrics[:0]
 	snap.APIErrors = nil
 
+	p.readyNow = 0
+	for j := range p.cur {
+		if isReady(p.cur[j].pod) {
+			p.readyNow++
+		}
+	}
 	// Resource samples, of the resources the HPA reads (the controller
 	// asks the metrics API for no other).
 	for r, m := range p.resources {
@@ -445,6 +462,7 @@ func (p *replayPath) sync(k int) (*explain.Decision, error) {
 			p.fillTotal(m, k, ts)
 		}
 	}
+	p.markShare(t)
 	// Only the last sync of a replay is explained in full: the others keep
 	// their outcomes (Settings.Brief), and without the steps of a
 	// projection to write (countReady), nothing but their outcomes

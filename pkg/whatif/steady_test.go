@@ -127,3 +127,36 @@ func TestSteadyPodsMetricTotals(t *testing.T) {
 		t.Errorf("replayed totals %v, want %v (the dip held)", replayed, want)
 	}
 }
+
+// A sample shows each pod's share of the load a resolution back: after
+// the replay's own rescale its pods share the recorded total as they were
+// then, for a resolution (the kept pods of a scale-down report their old,
+// smaller share; the old pods of a scale-up their old, larger one).
+func TestSharedAt(t *testing.T) {
+	step, resolution := 5*time.Second, 10*time.Second
+	p := &replayPath{rec: &recording.Recording{Start: bt0, Step: step, Len: 20, SampleWindow: resolution}}
+	// Ready pods at the syncs 0..9: 4, then 2 from 3 (a scale-down), 5 from 6.
+	ready := []int{4, 4, 4, 2, 2, 2, 5, 5, 5, 5}
+	var got []int
+	for k, n := range ready {
+		p.readyNow = n
+		got = append(got, p.sharedAt(p.rec.Instant(k)))
+		p.markShare(p.rec.Instant(k))
+	}
+	// Before the first sync a resolution back: the pods now; then the
+	// count two syncs (a resolution) before.
+	if want := []int{4, 4, 4, 4, 4, 2, 2, 2, 5, 5}; !slices.Equal(got, want) {
+		t.Errorf("shared by %v, want %v", got, want)
+	}
+	if len(p.shares) > 4 {
+		t.Errorf("%d counts kept; a resolution and a sync need 4", len(p.shares))
+	}
+	// Without a resolution (a recording that does not say): the pods now.
+	p = &replayPath{rec: &recording.Recording{Start: bt0, Step: step, Len: 20}}
+	p.readyNow = 4
+	p.markShare(bt0)
+	p.readyNow = 2
+	if n := p.sharedAt(bt0.Add(step)); n != 2 {
+		t.Errorf("without a resolution, shared by %d, want 2", n)
+	}
+}
