@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -214,4 +215,57 @@ func TestReplayHPAConcurrent(t *testing.T) {
 			t.Errorf("target %d%%: the replay run beside others differs from the one run alone", *hpas[i].Spec.Metrics[0].Resource.Target.AverageUtilization)
 		}
 	}
+}
+
+// The time above a bound is measured on the load each ready pod served:
+// the recorded total at the sync's moment (the samples a resolution
+// later), shared by the sync's ready pods, whatever the controller's
+// samples said then.
+func TestDemandOver(t *testing.T) {
+	every := 5 * time.Second
+	w := newWorld(bt0, every, 8)
+	// Two pods of a 500m request: 0.4 cores each until instant 4, then
+	// 0.5 (a rise to 1 core; the samples show it two instants late).
+	for _, name := range []string{"web-a", "web-b"} {
+		w.pod(name, bt0.Add(-time.Minute), nil, step(bt0.Add(4*every), 0.4, 0.5))
+	}
+	hpa := btSnapshot(nil).HPA // cpu at 50%; the default bound is 90% of 500m
+	for _, tc := range []struct {
+		model string
+		ready []int // the sync's ready pods, instant by instant
+		want  string
+	}{
+		// 800m over 2 pods is 80%, then 1000m 100% from instant 2 (the
+		// samples of 4): above; over 3 pods, never.
+		{explain.LoadConstantTotal, []int{2, 2, 2, 2, 2, 2, 2, 2}, "..######"},
+		{explain.LoadConstantTotal, []int{3, 3, 3, 3, 3, 3, 3, 3}, "........"},
+		// Ready pods from 2 to 3 at instant 5: above from 2 to 4.
+		{explain.LoadConstantTotal, []int{2, 2, 2, 2, 2, 3, 3, 3}, "..###..."},
+		// Constant-per-pod: each pod serves the recorded average.
+		{explain.LoadConstantPerPod, []int{3, 3, 3, 3, 3, 3, 3, 3}, "..######"},
+	} {
+		p, err := newReplayPath("as-is", btSnapshot(nil), hpa, w.rec, engine.Settings{}, BacktestOptions{LoadModel: tc.model})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got strings.Builder
+		for k, n := range tc.ready {
+			p.readyNow = n
+			over, ok := p.demandOver(0, k)
+			if !ok {
+				t.Fatalf("%s: the cpu bound is not on the recorded load", tc.model)
+			}
+			got.WriteByte(".#"[b2i(over)])
+		}
+		if got.String() != tc.want {
+			t.Errorf("%s, ready %v: above the bound %q, want %q", tc.model, tc.ready, got.String(), tc.want)
+		}
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

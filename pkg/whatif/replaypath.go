@@ -90,6 +90,12 @@ type replayPath struct {
 	// (sharedAt).
 	shares   []shareMark
 	readyNow int
+	// demand[i] is the recorded load metric i's bound is on (its index in
+	// load.totals; -1: the bound is on the controller's view, Bound.over),
+	// and demandRequest[i] a pod's request of it (for a Utilization bound,
+	// in the load's unit: cores, bytes).
+	demand        []int
+	demandRequest []float64
 }
 
 // shareMark is the count of ready pods at a replayed sync.
@@ -249,7 +255,82 @@ func newReplayPath(name string, base *engine.Snapshot, hpa *autoscalingv2.Horizo
 	default:
 		return nil, fmt.Errorf("the recording of %s has no pods, and the workload has none now to copy", rec.Workload)
 	}
+	p.demandOf(hpa)
 	return p, nil
+}
+
+// demandOf finds, for each metric's bound, the recorded load it is on: a
+// pod resource (not a container's) or a Pods metric of the recording.
+func (p *replayPath) demandOf(hpa *autoscalingv2.HorizontalPodAutoscaler) {
+	p.demand = make([]int, len(p.bounds))
+	p.demandRequest = make([]float64, len(p.bounds))
+	cpuMilli, memBytes := podRequests(&p.template)
+	for i := range p.demand {
+		p.demand[i] = -1
+		if i >= len(hpa.Spec.Metrics) {
+			continue
+		}
+		switch m := &hpa.Spec.Metrics[i]; {
+		case m.Type == autoscalingv2.ResourceMetricSourceType && m.Resource != nil:
+			for r, rm := range p.resources {
+				if rm.Name == string(m.Resource.Name) {
+					p.demand[i] = r
+				}
+			}
+			p.demandRequest[i] = map[corev1.ResourceName]float64{
+				corev1.ResourceCPU: float64(cpuMilli) / 1000, corev1.ResourceMemory: float64(memBytes),
+			}[m.Resource.Name]
+		case m.Type == autoscalingv2.PodsMetricSourceType && m.Pods != nil:
+			for j, pm := range p.pods {
+				if pm.Name == m.Pods.Metric.Name {
+					p.demand[i] = len(p.resources) + j
+				}
+			}
+		}
+	}
+}
+
+// demandOver reports whether the load per ready pod of metric i was above
+// its bound at the sync at k (ok false when its bound is not on a
+// recorded load). The load is the recorded total shared by the ready pods
+// of the sync (by the pods with a sample, with constant-per-pod): what
+// each pod served, not what the controller's samples, a resolution late,
+// said. The total is taken a resolution later, where the samples show the
+// load of the sync's moment (the store's sample, read half a resolution
+// back, spans about a resolution before it). Measured so, the HPA as it is
+// and each candidate are measured alike: the controller's view of a
+// candidate (its samples modelled) and of the HPA as it is (the real
+// samples) differ in how they trail the load.
+func (p *replayPath) demandOver(i, k int) (over, ok bool) {
+	if i >= len(p.demand) || p.demand[i] < 0 {
+		return false, false
+	}
+	if p.load == nil {
+		p.load = p.totalLoad()
+	}
+	if p.rec.Step > 0 {
+		k = min(k+int(p.rec.SampleWindow/p.rec.Step), p.rec.Len-1)
+	}
+	totals, n := p.load.at(p.demand[i], k)
+	share := p.readyNow
+	if p.opts.LoadModel == explain.LoadConstantPerPod {
+		share = n
+	}
+	if n == 0 || share == 0 || len(totals) == 0 {
+		return false, true
+	}
+	var total float64
+	for _, v := range totals {
+		total += v
+	}
+	per := total / float64(share)
+	switch b := p.bounds[i]; {
+	case b.Utilization > 0:
+		return p.demandRequest[i] > 0 && per > b.Utilization*p.demandRequest[i], true
+	case b.Milli > 0:
+		return per*1000 > float64(b.Milli), true
+	}
+	return false, true
 }
 
 // readsResource reports whether a metric of hpa is resource res (of the
@@ -625,7 +706,7 @@ func (p *replayPath) run(first int, proj *explain.Projection) ([]syncOutcome, er
 					p.labels = append(p.labels, dec.Metrics[i].Label())
 				}
 			}
-			out = append(out, p.outcomeOf(dec))
+			out = append(out, p.outcomeOf(dec, k))
 			p.last = dec
 			if proj != nil {
 				step := stepOf(dec, t, p.rec.Instant(first), p.lastReady)
@@ -641,7 +722,7 @@ func (p *replayPath) run(first int, proj *explain.Projection) ([]syncOutcome, er
 }
 
 // outcomeOf keeps what the summaries need of a decision.
-func (p *replayPath) outcomeOf(dec *explain.Decision) syncOutcome {
+func (p *replayPath) outcomeOf(dec *explain.Decision, k int) syncOutcome {
 	o := syncOutcome{
 		current: dec.CurrentReplicas, desired: dec.DesiredReplicas, rescale: dec.Rescale, reason: dec.RescaleReason,
 		maxReplicas: dec.Target.MaxReplicas, filled: filledIn(dec),
@@ -660,7 +741,11 @@ func (p *replayPath) outcomeOf(dec *explain.Decision) syncOutcome {
 		if beyondTolerance(m) {
 			o.beyond |= 1 << i
 		}
-		if i < len(p.bounds) && p.bounds[i].over(m) {
+		over, ok := p.demandOver(i, k)
+		if !ok {
+			over = i < len(p.bounds) && p.bounds[i].over(m)
+		}
+		if over {
 			o.over |= 1 << i
 		}
 		if m.Error != nil {
@@ -681,7 +766,7 @@ func (p *replayPath) syncAt(k int, n int32) (syncOutcome, error) {
 		return syncOutcome{}, fmt.Errorf("replay the sync at %s: %w", p.rec.Instant(k).UTC().Format(time.RFC3339), err)
 	}
 	p.apply(dec)
-	return p.outcomeOf(dec), nil
+	return p.outcomeOf(dec, k), nil
 }
 
 // apply carries a decision into the next sync. The next sync reads the
