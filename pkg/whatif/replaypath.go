@@ -96,6 +96,10 @@ type replayPath struct {
 	// in the load's unit: cores, bytes).
 	demand        []int
 	demandRequest []float64
+	// inLast[i] says real pod i was among the last sync's pods; backAt[i]
+	// is when the replay took it back after dropping it (zero: never).
+	inLast []bool
+	backAt []time.Time
 }
 
 // shareMark is the count of ready pods at a replayed sync.
@@ -491,10 +495,25 @@ func (p *replayPath) sync(k int) (*explain.Decision, error) {
 			p.prevReal = append(p.prevReal, sp.real)
 		}
 	}
+	// A real pod the replay dropped while the workload kept it, and takes
+	// back now, is a new pod in the replay's world: it served none of the
+	// load its samples show, and reports SampleDelay after it came back
+	// (where the replay runs other pods than the real ones: where it runs
+	// the real ones, their real samples stand).
+	if p.inLast == nil {
+		p.inLast, p.backAt = make([]bool, len(rec.Pods)), make([]time.Time, len(rec.Pods))
+	}
 	for j := range p.cur {
 		if sp := &p.cur[j]; sp.real >= 0 && !sp.early {
-			sp.reports = p.reports(sp.real, k, t)
+			if i := sp.real; k > 0 && !p.inLast[i] && rec.Pods[i].Exists(rec.Instant(k-1)) {
+				p.backAt[i] = t
+			}
+			sp.reports = p.reports(sp.real, k, t) && (exact || !t.Before(p.backAt[sp.real].Add(p.opts.SampleDelay)))
 		}
+	}
+	clear(p.inLast)
+	for _, i := range p.prevReal {
+		p.inLast[i] = true
 	}
 
 	snap := &p.snap

@@ -160,3 +160,40 @@ func TestSharedAt(t *testing.T) {
 		t.Errorf("without a resolution, shared by %d, want 2", n)
 	}
 }
+
+// A real pod the replay dropped (the candidate ran fewer pods than the
+// workload) and takes back is a new pod there: it reports SampleDelay
+// after it came back, not at once with the samples it had in the real
+// run.
+func TestTakenBackPodReportsLate(t *testing.T) {
+	every := 5 * time.Second
+	w := newWorld(bt0, every, 10)
+	for _, name := range []string{"web-a", "web-b", "web-c", "web-d"} {
+		w.pod(name, bt0.Add(-time.Hour), nil, func(time.Time) float64 { return 0.2 })
+	}
+	w.replicas(bt0.Add(-2*time.Hour), 4)
+	p, err := newReplayPath("changed", btSnapshot(nil), btSnapshot(nil).HPA, w.rec, engine.Settings{}, BacktestOptions{LoadModel: explain.LoadConstantTotal, SampleDelay: 15 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.started = true
+	counts := []int32{4, 2, 3, 3, 3, 3, 3}
+	var reporting []int
+	for k, n := range counts {
+		p.replicas = n
+		if _, err := p.sync(k); err != nil {
+			t.Fatal(err)
+		}
+		r := 0
+		for _, sp := range p.cur {
+			if sp.reports {
+				r++
+			}
+		}
+		reporting = append(reporting, r)
+	}
+	// The third pod comes back at 2 (10 s) and reports from 5 (25 s).
+	if want := []int{4, 2, 2, 2, 2, 3, 3}; !slices.Equal(reporting, want) {
+		t.Errorf("pods reporting %v, want %v", reporting, want)
+	}
+}
