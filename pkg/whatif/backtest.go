@@ -123,6 +123,11 @@ func Backtest(snap *engine.Snapshot, rec *recording.Recording, set engine.Settin
 		paths = append(paths, changed)
 		bt.Changes = changes
 	}
+	// The recorded load is the same for every path: worked out once.
+	load := asIs.totalLoad()
+	for _, p := range paths {
+		p.load = load
+	}
 	projected := paths[len(paths)-1]
 	proj := &explain.Projection{
 		Start: rec.Instant(first), SyncPeriod: rec.Step.String(), LoadModel: opts.LoadModel,
@@ -158,6 +163,7 @@ func Backtest(snap *engine.Snapshot, rec *recording.Recording, set engine.Settin
 	if err != nil {
 		return nil, err
 	}
+	forced.load = load
 	actual := newSummer(rec, first)
 	actual.censored = opts.Censoring
 	for k := first; k < rec.Len; k++ {

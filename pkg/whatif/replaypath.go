@@ -96,10 +96,12 @@ type replayPath struct {
 	// in the load's unit: cores, bytes).
 	demand        []int
 	demandRequest []float64
-	// inLast[i] says real pod i was among the last sync's pods; backAt[i]
-	// is when the replay took it back after dropping it (zero: never).
-	inLast []bool
+	// inSync[i] is 1 + the index of the last sync real pod i was among the
+	// pods of; backAt[i] is when the replay took it back after dropping it
+	// (zero: never); lastK is the index of the last sync run (-1: none yet).
+	inSync []int
 	backAt []time.Time
+	lastK  int
 }
 
 // shareMark is the count of ready pods at a replayed sync.
@@ -196,7 +198,7 @@ type extraPod struct {
 }
 
 func newReplayPath(name string, base *engine.Snapshot, hpa *autoscalingv2.HorizontalPodAutoscaler, rec *recording.Recording, set engine.Settings, opts BacktestOptions) (*replayPath, error) {
-	p := &replayPath{name: name, rec: rec, set: set, opts: opts, bounds: bounds(hpa, opts.Bounds)}
+	p := &replayPath{name: name, rec: rec, set: set, opts: opts, bounds: bounds(hpa, opts.Bounds), lastK: -1}
 	p.snap = engine.Snapshot{HPA: hpa.DeepCopy(), Target: base.Target, OtherHPAs: base.OtherHPAs}
 	p.snap.HPA.Status = autoscalingv2.HorizontalPodAutoscalerStatus{}
 	p.sel = labels.Everything()
@@ -500,21 +502,21 @@ func (p *replayPath) sync(k int) (*explain.Decision, error) {
 	// load its samples show, and reports SampleDelay after it came back
 	// (where the replay runs other pods than the real ones: where it runs
 	// the real ones, their real samples stand).
-	if p.inLast == nil {
-		p.inLast, p.backAt = make([]bool, len(rec.Pods)), make([]time.Time, len(rec.Pods))
+	if p.inSync == nil {
+		p.inSync, p.backAt = make([]int, len(rec.Pods)), make([]time.Time, len(rec.Pods))
 	}
 	for j := range p.cur {
 		if sp := &p.cur[j]; sp.real >= 0 && !sp.early {
-			if i := sp.real; k > 0 && !p.inLast[i] && rec.Pods[i].Exists(rec.Instant(k-1)) {
+			if i := sp.real; k > 0 && p.lastK >= 0 && p.inSync[i] != p.lastK+1 && rec.Pods[i].Exists(rec.Instant(k-1)) {
 				p.backAt[i] = t
 			}
 			sp.reports = p.reports(sp.real, k, t) && (exact || !t.Before(p.backAt[sp.real].Add(p.opts.SampleDelay)))
 		}
 	}
-	clear(p.inLast)
 	for _, i := range p.prevReal {
-		p.inLast[i] = true
+		p.inSync[i] = k + 1
 	}
+	p.lastK = k
 
 	snap := &p.snap
 	snap.Now = t
