@@ -47,6 +47,15 @@ type Recording struct {
 	// scrape lag: a PodMetrics timestamp is the instant minus the lag).
 	SampleWindow time.Duration
 	SampleLag    time.Duration
+	// StoreInterval is how often the store sampled the container
+	// counters.
+	StoreInterval time.Duration
+	// Clock is the cluster's timing the recording was read on (the sync
+	// grid) and is resampled at (Resample): each figure with its origin.
+	Clock Clock
+	// scrapes are the scrapes of the last Resample (nil: none; the
+	// samples are then read SampleLag before each instant).
+	scrapes *Scrapes
 
 	// Pods are every pod of the workload that existed at some instant of
 	// the period, in order of creation.
@@ -161,6 +170,14 @@ type Metric struct {
 	PerPod map[string]map[string]*Series
 	// Total holds the value of an Object or External metric.
 	Total *Series
+	// Raw holds, for a resource metric read from the kubelet's series,
+	// each pod's and container's samples as the store keeps them: PerPod
+	// is worked out of them at a phase of metrics-server's scrapes
+	// (Resample). Cumulative says they are a counter (CPU seconds) rather
+	// than a gauge (the memory working set). Nil when the metric was read
+	// on the sync grid (a --query of the user's).
+	Raw        map[string]map[string]*Raw
+	Cumulative bool
 }
 
 // Series is a metric's value at the instants First..First+len(Values)-1 of a

@@ -1,0 +1,141 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package recording
+
+import (
+	"math"
+	"sort"
+	"time"
+)
+
+// Raw is one series as the store keeps it: each sample's time and value,
+// oldest first. A counter's (Metric.Cumulative) resets are taken out when
+// it is read, so its values never fall: the work done between two moments
+// is the difference of its values there (ValueAt).
+type Raw struct {
+	// T holds the samples' times in Unix milliseconds, ascending; V their
+	// values.
+	T []int64
+	V []float64
+	// offset is what Append adds to a counter's values since its last
+	// reset.
+	offset float64
+}
+
+// Len is the number of samples.
+func (r *Raw) Len() int {
+	if r == nil {
+		return 0
+	}
+	return len(r.T)
+}
+
+// First and Last are the times of the first and last samples.
+func (r *Raw) First() time.Time { return time.UnixMilli(r.T[0]) }
+func (r *Raw) Last() time.Time  { return time.UnixMilli(r.T[len(r.T)-1]) }
+
+// Append adds a sample after the last one; one at or before the last
+// sample's time is dropped (a piece of a read that overlaps the one
+// before), as is a NaN or an infinite value. A counter's value below the
+// last one is a reset: the counter started again from zero, so from then
+// on its values are raised by the last value before it, as a rate over the
+// reset counts them.
+func (r *Raw) Append(ms int64, v float64, counter bool) {
+	if n := len(r.T); n > 0 && ms <= r.T[n-1] {
+		return
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return
+	}
+	if counter {
+		if n := len(r.V); n > 0 && v+r.offset < r.V[n-1] {
+			r.offset = r.V[n-1]
+		}
+		v += r.offset
+	}
+	r.T = append(r.T, ms)
+	r.V = append(r.V, v)
+}
+
+// rate is the counter's rate over samples i-1..i, and false outside the
+// samples.
+func (r *Raw) rate(i int) (float64, bool) {
+	if i < 1 || i >= len(r.T) {
+		return 0, false
+	}
+	dt := float64(r.T[i]-r.T[i-1]) / 1000
+	if dt <= 0 {
+		return 0, false
+	}
+	return (r.V[i] - r.V[i-1]) / dt, true
+}
+
+// ValueAt is the series' value at t, with ok false outside its samples'
+// span widened by before and after.
+//
+// A gauge is interpolated linearly between the samples around t. So is a
+// counter, unless the rates of the intervals on either side say the load
+// stepped inside this one: when the interval's own rate lies strictly
+// between the rate before it and the rate after it, the counter ran at the
+// rate before it up to a moment and at the rate after it from then on, the
+// moment being where the interval's work comes out right. That is exact
+// for a load that steps once between two of the store's scrapes (where a
+// straight line would smear the step over the whole interval, and a
+// sample of metrics-server's that ends inside it would get a share of the
+// new load it never saw), and at either end of the interval (its rate
+// equal to the rate before or after it) it is the straight line.
+//
+// Before the first sample a counter runs back at its first interval's
+// rate (not below zero), after the last one on at its last interval's;
+// a gauge keeps its first and last values.
+func (r *Raw) ValueAt(t time.Time, counter bool, before, after time.Duration) (float64, bool) {
+	n := len(r.T)
+	if n == 0 {
+		return 0, false
+	}
+	ms := t.UnixMilli()
+	if ms < r.T[0]-before.Milliseconds() || ms > r.T[n-1]+after.Milliseconds() {
+		return 0, false
+	}
+	// i is the first sample after t.
+	i := sort.Search(n, func(i int) bool { return r.T[i] > ms })
+	switch {
+	case i == 0:
+		if !counter || n < 2 {
+			return r.V[0], true
+		}
+		rt, _ := r.rate(1)
+		return max(0, r.V[0]-rt*float64(r.T[0]-ms)/1000), true
+	case i == n:
+		if !counter || n < 2 {
+			return r.V[n-1], true
+		}
+		rt, _ := r.rate(n - 1)
+		return r.V[n-1] + rt*float64(ms-r.T[n-1])/1000, true
+	}
+	lo, hi := r.T[i-1], r.T[i]
+	if ms == lo {
+		return r.V[i-1], true
+	}
+	span := float64(hi - lo)
+	frac := float64(ms-lo) / span
+	linear := r.V[i-1] + frac*(r.V[i]-r.V[i-1])
+	if !counter {
+		return linear, true
+	}
+	a, _ := r.rate(i)
+	left, okL := r.rate(i - 1)
+	right, okR := r.rate(i + 1)
+	if !okL || !okR || !(math.Min(left, right) < a && a < math.Max(left, right)) {
+		return linear, true
+	}
+	// The step's moment, as a share of the interval: left·f + right·(1-f) = a.
+	f := (right - a) / (right - left)
+	dt := float64(ms-lo) / 1000
+	step := f * span / 1000
+	if dt <= step {
+		return r.V[i-1] + left*dt, true
+	}
+	return r.V[i-1] + left*step + right*(dt-step), true
+}
