@@ -36,8 +36,8 @@ type RecordedLoad struct {
 	NoKubeStateMetrics bool
 	// MetricsResolution is the resolution of the resource metrics the
 	// controller read (metrics-server's --metric-resolution): a resource
-	// sample covers that window and was taken half of it before the sync
-	// on average. 0 means DefaultMetricsResolution.
+	// sample covers that window. 0 reads it off the PodMetrics
+	// metrics-server serves, else takes DefaultMetricsResolution.
 	MetricsResolution time.Duration
 	// Progress, when set, follows the read.
 	Progress func(prom.Progress)
@@ -210,31 +210,17 @@ func readForRecorded(ctx context.Context, src Source, name string, o SettingsOve
 }
 
 // readRecording reads the recorded load of the snapshot's target from
-// from to until, on the grid of the controller's sync period, and fills
-// the actual replicas from the events or a watch's history when the store
-// has no record of them.
+// from to until, on the grid of the controller's syncs, resampled at
+// metrics-server's scrapes (the clock: clock.go), and fills the actual
+// replicas from the events or a watch's history when the store has no
+// record of them.
 func readRecording(ctx context.Context, in *snapshot, extra *recordedExtra, from, until time.Time, load RecordedLoad) (*recording.Recording, error) {
-	step := in.settings.SyncPeriod
-	if step <= 0 {
+	if in.settings.SyncPeriod <= 0 {
 		return nil, errors.New("the sync period must be positive")
 	}
-	var periodNote string
-	if in.syncPeriodAssumed {
-		var so SettingsInput
-		flag := SettingsOptions.Named(&so, &so.SyncPeriod).Flag()
-		switch p, k, wrong := recording.SyncPeriodFromEvents(extra.events, from, until, step); {
-		case p > 0:
-			periodNote = fmt.Sprintf("the controller's sync period: %s, from %d SuccessfulRescale event time(s) of the period: they sit on a %s grid, not on the default %s one (%s sets it)", p, k, p, step, flag)
-			in.settings.SyncPeriod, in.syncPeriodInferred, step = p, true, p
-		case wrong:
-			in.warnings = append(in.warnings, fmt.Sprintf("the HPA's rescale events of the period do not sit on the grid of the %s sync period assumed (the default), nor on a shorter common one: give the controller's with %s", step, flag))
-		}
-	}
-	start, n, phase, phaseEvents := recording.ReplayGrid(extra.events, from, until, step)
-	resolution := load.MetricsResolution
-	if resolution <= 0 {
-		resolution = DefaultMetricsResolution
-	}
+	clock, periodNote := syncClock(in, extra, from, until)
+	scrapeClock(&clock, in, load.MetricsResolution)
+	start, n := recording.ReplayGridAt(from, until, clock.SyncStep, clock.SyncAnchor)
 	o := load.Prometheus
 	if err := o.Validate(); err != nil {
 		return nil, err
@@ -252,7 +238,7 @@ func readRecording(ctx context.Context, in *snapshot, extra *recordedExtra, from
 	req := prom.Request{
 		Namespace: in.snap.HPA.Namespace, Kind: t.Kind, Name: t.Name, Selector: t.Selector,
 		ReplicaSets: extra.replicaSets, Pods: in.snap.Pods, Metrics: metrics,
-		Start: start, Step: step, Len: n, SampleLag: recording.SampleLag(resolution),
+		Start: start, Step: clock.SyncStep, Len: n, SampleLag: recording.SampleLag(clock.Window),
 		NoKubeStateMetrics: load.NoKubeStateMetrics, Progress: load.Progress,
 	}
 	if len(in.snap.Pods) > 0 {
@@ -263,12 +249,15 @@ func readRecording(ctx context.Context, in *snapshot, extra *recordedExtra, from
 		return nil, err
 	}
 	if rec.SampleWindow == 0 {
-		rec.SampleWindow = resolution
+		rec.SampleWindow = clock.Window
 	}
+	rec.Clock = clock
 	if periodNote != "" {
 		rec.Reconstructed = append(rec.Reconstructed, periodNote)
 	}
-	rec.NoteSyncPhase(step, phase, phaseEvents)
+	if !clock.SyncAnchor.IsZero() {
+		rec.Reconstructed = append(rec.Reconstructed, "the controller's sync times: "+clock.SyncPhaseFrom.Detail)
+	}
 	if rec.Replicas.Source == "" || rec.Replicas.Source == recording.SourceNone {
 		switch h := recording.ReplicasFromEvents(extra.events, rec); {
 		case len(h.Changes) > 0:

@@ -21,7 +21,8 @@ type RecordedInput struct {
 	DefaultEndpoint string
 	// Queries are NAME=PROMQL.
 	Queries []string
-	// MetricsResolution nil means DefaultMetricsResolution.
+	// MetricsResolution nil reads it off the PodMetrics, else takes
+	// DefaultMetricsResolution.
 	MetricsResolution  *time.Duration
 	NoKubeStateMetrics bool
 }
@@ -57,12 +58,11 @@ func (r RecordedInput) Load() (RecordedLoad, error) {
 	if err != nil {
 		return RecordedLoad{}, &UsageError{Err: err}
 	}
-	res := DefaultMetricsResolution
+	var res time.Duration
 	if r.MetricsResolution != nil {
-		res = *r.MetricsResolution
-	}
-	if res <= 0 {
-		return RecordedLoad{}, usageErrorf("%s must be positive, got %s", r.flag(&r.MetricsResolution), res)
+		if res = *r.MetricsResolution; res <= 0 {
+			return RecordedLoad{}, usageErrorf("%s must be positive, got %s", r.flag(&r.MetricsResolution), res)
+		}
 	}
 	return RecordedLoad{Prometheus: o, Queries: q, MetricsResolution: res, NoKubeStateMetrics: r.NoKubeStateMetrics}, nil
 }

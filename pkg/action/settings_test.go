@@ -16,6 +16,7 @@ import (
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/load"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/recording"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -164,16 +165,16 @@ func TestSyncPeriodAssumed(t *testing.T) {
 		name string
 		c    *Controller
 		o    SettingsOverrides
-		want bool
+		want string
 	}{
-		{"nothing known", nil, SettingsOverrides{}, true},
-		{"no kube-controller-manager pod", &Controller{FlagsSource: "kube-controller-manager defaults (no kube-controller-manager pod in kube-system)"}, SettingsOverrides{}, true},
-		{"its flags read, without the period", &Controller{FlagsSource: "the flags of kube-controller-manager pod kube-system/kcm", FlagsRead: true}, SettingsOverrides{}, false},
-		{"its flags read, with the period", &Controller{SyncPeriod: &p, FlagsRead: true}, SettingsOverrides{}, false},
-		{"--sync-period", nil, SettingsOverrides{SyncPeriod: &p}, false},
+		{"nothing known", nil, SettingsOverrides{}, recording.OriginAssumed},
+		{"no kube-controller-manager pod", &Controller{FlagsSource: "kube-controller-manager defaults (no kube-controller-manager pod in kube-system)"}, SettingsOverrides{}, recording.OriginAssumed},
+		{"its flags read, without the period", &Controller{FlagsSource: "the flags of kube-controller-manager pod kube-system/kcm", FlagsRead: true}, SettingsOverrides{}, recording.OriginRead},
+		{"its flags read, with the period", &Controller{SyncPeriod: &p, FlagsRead: true}, SettingsOverrides{}, recording.OriginRead},
+		{"--sync-period", nil, SettingsOverrides{SyncPeriod: &p}, recording.OriginFlag},
 	} {
-		if got := syncPeriodAssumed(tc.c, tc.o); got != tc.want {
-			t.Errorf("%s: syncPeriodAssumed = %v, want %v", tc.name, got, tc.want)
+		if got := syncOrigin(tc.c, tc.o); got.Source != tc.want {
+			t.Errorf("%s: the sync period's origin is %q (%s), want %q", tc.name, got.Source, got.Detail, tc.want)
 		}
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/keda"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/load"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/recording"
 )
 
 // EvaluateFunc replays one sync; engine.Evaluate is the real one (tests
@@ -74,18 +75,31 @@ type snapshot struct {
 	events []corev1.Event
 	// keda is the KEDA side, for an HPA a ScaledObject owns.
 	keda *kedaIn
-	// syncPeriodAssumed says that the settings' sync period is the
-	// default, neither read from the controller nor given; readRecording
-	// checks it against the HPA's rescale events, and syncPeriodInferred
-	// then says that it replaced it.
-	syncPeriodAssumed, syncPeriodInferred bool
+	// syncFrom says where the settings' sync period came from: the
+	// command line, the controller's flags, or the default assumed; a
+	// replay over recorded load may then infer it from the HPA's events
+	// (readRecording).
+	syncFrom recording.Origin
 }
 
-// syncPeriodAssumed says whether the sync period of settings resolved from
-// c and o is kube-controller-manager's default taken on trust.
-func syncPeriodAssumed(c *Controller, o SettingsOverrides) bool {
-	return o.SyncPeriod == nil && (c == nil || (c.SyncPeriod == nil && !c.FlagsRead))
+// syncOrigin says where the sync period of settings resolved from c and o
+// came from: the command line, the controller (its flags, or a snapshot's
+// Controller document), or kube-controller-manager's default taken on
+// trust.
+func syncOrigin(c *Controller, o SettingsOverrides) recording.Origin {
+	var in SettingsInput
+	switch {
+	case o.SyncPeriod != nil:
+		return recording.Origin{Source: recording.OriginFlag, Detail: SettingsOptions.Named(&in, &in.SyncPeriod).Flag(), Confidence: 1}
+	case c != nil && (c.SyncPeriod != nil || c.FlagsRead):
+		return recording.Origin{Source: recording.OriginRead, Detail: c.FlagsSource, Confidence: 1}
+	}
+	return recording.Origin{Source: recording.OriginAssumed, Detail: "kube-controller-manager's default", Confidence: 1}
 }
+
+// syncPeriodAssumed says whether the sync period is the default taken on
+// trust.
+func (s *snapshot) syncPeriodAssumed() bool { return s.syncFrom.Source == recording.OriginAssumed }
 
 // read loads HPA name and its inputs, from the files or the cluster, and
 // resolves the controller settings: what the cluster (live) or the input's
@@ -122,7 +136,7 @@ func (s Source) readWith(ctx context.Context, name string, o SettingsOverrides, 
 	}
 	out := &snapshot{
 		snap: res.Snapshot, settings: set, warnings: append(res.Warnings, ctl.Warnings...), events: res.Events,
-		syncPeriodAssumed: syncPeriodAssumed(ctl, o),
+		syncFrom: syncOrigin(ctl, o),
 	}
 	if s.History != nil {
 		h := res.Snapshot.HPA
@@ -177,7 +191,7 @@ func (s Source) fromLoad(res *load.Result, o SettingsOverrides) (*snapshot, erro
 	}
 	snap := res.Snapshot
 	snap.Now = s.Now
-	out := &snapshot{snap: snap, settings: set, warnings: res.Warnings, syncPeriodAssumed: syncPeriodAssumed(ctl, o)}
+	out := &snapshot{snap: snap, settings: set, warnings: res.Warnings, syncFrom: syncOrigin(ctl, o)}
 	in, ws, err := kedaFromFiles(res.ScaledObject, res.Controller, snap.HPA, o.KEDAVersion)
 	if err != nil {
 		return nil, err

@@ -102,6 +102,29 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tune of HPA %s: %w", hpaName(in.snap), err)
 	}
+	// The finalists again, under what the recording cannot tell.
+	variants := rec.Variants()
+	replayers := make([]*whatif.Replayer, len(variants))
+	for v := range variants {
+		if replayers[v], err = whatif.NewReplayer(in.snap, rec.AtScrapes(variants[v].Scrapes), in.settings, opts); err != nil {
+			return nil, fmt.Errorf("tune of HPA %s: %w", hpaName(in.snap), err)
+		}
+	}
+	evalVariant := func(_ context.Context, s tune.Setting, v int) (tune.Figures, error) {
+		h, err := s.Apply(hpa)
+		if err != nil {
+			return tune.Figures{}, err
+		}
+		path, err := replayers[v-1].Replay(h)
+		if err != nil {
+			return tune.Figures{}, err
+		}
+		f := figuresOf(&path.Summary, unit, period)
+		return tune.Figures{Cost: f.Cost, Risk: f.Risk, Rescales: f.Rescales}, nil
+	}
+	if err := tune.Robust(ctx, res, tune.RobustOptions{Variants: len(variants), Eval: evalVariant, Workers: cfg.Workers, FixedBound: cfg.MaxRisk != nil}); err != nil {
+		return nil, fmt.Errorf("tune of HPA %s: %w", hpaName(in.snap), err)
+	}
 	t := &explain.Tune{
 		APIVersion: explain.APIVersion, Kind: explain.KindTune, HPA: hpaName(in.snap),
 		Start: bt.Start, End: bt.End, SyncPeriod: bt.SyncPeriod, Source: bt.Source, LoadModel: bt.LoadModel, CostUnit: unit,
@@ -111,6 +134,9 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 	}
 	for _, b := range bt.AsIs.Summary.AboveBound {
 		t.Bounds = append(t.Bounds, explain.MetricBound{Metric: b.Metric, Bound: b.Bound})
+	}
+	for _, v := range variants {
+		t.Variants = append(t.Variants, v.Words)
 	}
 	for _, ax := range space.Axes {
 		a := explain.TuneAxis{Name: ax.Name, Current: ax.Fine[ax.Current].Label}
@@ -122,6 +148,12 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 	for i := range res.Candidates {
 		c := &res.Candidates[i]
 		tc := explain.TuneCandidate{Values: c.Values, Error: c.Err, Frontier: c.Frontier}
+		if r := c.Range; r != nil {
+			tc.Range = &explain.TuneRange{
+				CostMin: round3(r.Cost[0]), CostMax: round3(r.Cost[1]), RiskMin: round3(r.Risk[0]), RiskMax: round3(r.Risk[1]),
+				Replays: r.Variants, Swings: r.Swings,
+			}
+		}
 		if path, ok := c.Figures.Detail.(*explain.BacktestPath); ok && c.Err == "" {
 			f := figuresOf(&path.Summary, unit, period)
 			tc.Figures = &f
@@ -140,17 +172,18 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 		r := &explain.TuneRecommendation{
 			Changes: space.Changes(c), Patch: string(patch),
 			Command: fmt.Sprintf("kubectl patch hpa %s -n %s --type merge -p '%s'", hpa.Name, hpa.Namespace, patch),
-			Saving:  round3(refFig.Cost - c.Figures.Cost),
+			Saving:  round3(refFig.Cost - worseCost(c)),
 		}
 		if r.Changes == nil {
 			r.Changes = []string{}
 		}
 		if refFig.Cost > 0 {
-			r.SavingFraction = round3((refFig.Cost - c.Figures.Cost) / refFig.Cost)
+			r.SavingFraction = round3((refFig.Cost - worseCost(c)) / refFig.Cost)
 		}
 		t.Recommendation = r
 	}
-	t.Notes = tuneNotes(t, res, in.settings, in.syncPeriodAssumed && !in.syncPeriodInferred, bt)
+	t.Clock = bt.Clock
+	t.Notes = tuneNotes(t, res, bt)
 	out := &TuneResult{Tune: t, Backtest: bt, Settings: in.settings, Warnings: append(in.warnings, rec.Warnings...)}
 	if cfg.Report {
 		out.Report, out.Warnings = tuneReport(cfg, hpa, rec, bounds, res, bt, out.Warnings)
@@ -300,9 +333,18 @@ func figuresOf(s *explain.PathSummary, unit string, period time.Duration) explai
 
 func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
 
+// worseCost is a candidate's cost at the worse end of its range (its
+// only replay's without one): what a recommendation promises.
+func worseCost(c *tune.Candidate) float64 {
+	if c.Range != nil {
+		return c.Range.Cost[1]
+	}
+	return c.Figures.Cost
+}
+
 // tuneNotes say what the search assumed and what the recording cannot
 // tell.
-func tuneNotes(t *explain.Tune, res *tune.Result, set engine.Settings, periodAssumed bool, bt *explain.Backtest) []string {
+func tuneNotes(t *explain.Tune, res *tune.Result, bt *explain.Backtest) []string {
 	notes := []string{
 		fmt.Sprintf("%d of the grid's %d settings replayed, each over the whole period, sync by sync, by the same replay as a backtest (%d refinement rounds after the first%s)",
 			t.Replayed, t.GridSize, t.Rounds, map[bool]string{true: "; the budget ended the search", false: ""}[t.Exhausted]),
@@ -312,9 +354,22 @@ func tuneNotes(t *explain.Tune, res *tune.Result, set engine.Settings, periodAss
 		}[t.LoadModel == explain.LoadConstantTotal]),
 		censoredTuneNote(t.Censored),
 	}
-	if periodAssumed {
-		var so SettingsInput
-		notes = append(notes, fmt.Sprintf("the controller's sync period was not read (%s assumed, the default): if it differs, give %s; a wrong one shifts every replayed rescale by up to a period and changes how often the policies act", set.SyncPeriod, SettingsOptions.Named(&so, &so.SyncPeriod).Flag()))
+	notes = append(notes, whatif.ClockNotes(t.Clock)...)
+	if len(t.Variants) > 0 {
+		notes = append(notes, fmt.Sprintf("the %d finalists (the cheapest candidates within the bound, and the HPA's own setting) were replayed again under %d variants of the recording (%s): the recommendation is the cheapest at its worse end whose worse risk stays within the HPA's own worse risk, and its saving is counted at its worse end",
+			len(res.Finalists), len(t.Variants), strings.Join(t.Variants, "; ")))
+		for _, i := range res.Finalists {
+			c := &res.Candidates[i]
+			if c.Range == nil || !c.Range.Swings {
+				continue
+			}
+			who := strings.Join(c.Values, " ")
+			if i == res.Current {
+				who = "the HPA's own setting"
+			}
+			notes = append(notes, fmt.Sprintf("%s swings with what the recording cannot tell (where metrics-server's scrapes fell, a fraction of a percent of the load): cost %.3f–%.3f %s, above the bound %s–%s of the period",
+				who, c.Range.Cost[0], c.Range.Cost[1], t.CostUnit, pct(c.Range.Risk[0]), pct(c.Range.Risk[1])))
+		}
 	}
 	if res.Current >= 0 {
 		c := &res.Candidates[res.Current]

@@ -18,6 +18,9 @@ type Backtest struct {
 	End        time.Time `json:"end"`
 	SyncPeriod string    `json:"syncPeriod"`
 	WarmUp     string    `json:"warmUp"`
+	// Clock is the cluster's timing the replay follows, each figure with
+	// where it came from.
+	Clock *Clock `json:"clock,omitempty"`
 	// Source names where the recorded load came from ("Prometheus at
 	// http://...").
 	Source string `json:"source"`

@@ -24,6 +24,9 @@ type Tune struct {
 	SyncPeriod string    `json:"syncPeriod"`
 	Source     string    `json:"source"`
 	LoadModel  string    `json:"loadModel"`
+	// Clock is the cluster's timing the replays follow, each figure with
+	// where it came from.
+	Clock *Clock `json:"clock,omitempty"`
 	// CostUnit is what Cost counts: "core-hours" (requested CPU) where the
 	// pods request CPU, else "pod-hours".
 	CostUnit string `json:"costUnit"`
@@ -45,6 +48,13 @@ type Tune struct {
 	Reference TuneFigures `json:"reference"`
 	// Candidates are the replayed settings, cheapest first.
 	Candidates []TuneCandidate `json:"candidates"`
+	// Variants say how the finalists were replayed again: the other
+	// phases of metrics-server's scrapes the clock leaves open and the
+	// load a little lower and higher. The finalists (the cheapest
+	// candidates within the bound, and the current setting) carry the
+	// range of their figures, and the recommendation is chosen on the
+	// worse ends.
+	Variants []string `json:"variants,omitempty"`
 	// Current is the index in Candidates of the HPA's own setting
 	// replayed as a candidate (-1 when it failed); Recommended that of the
 	// recommendation (-1 when no candidate kept within the bound).
@@ -118,6 +128,26 @@ type TuneCandidate struct {
 	// kept for the frontier, the current setting and the
 	// recommendation).
 	Replicas []ReplicaPoint `json:"replicas,omitempty"`
+	// Range is a finalist's cost and risk over the variants of the
+	// recording (Tune.Variants) as well as its first replay; absent for
+	// the others.
+	Range *TuneRange `json:"range,omitempty"`
+}
+
+// TuneRange is a candidate's figures over the variants of the recording:
+// what no recording can tell (where metrics-server's scrapes fell, the
+// last fraction of a percent of the load) moves them this much.
+type TuneRange struct {
+	CostMin float64 `json:"costMin"`
+	CostMax float64 `json:"costMax"`
+	RiskMin float64 `json:"riskMin"`
+	RiskMax float64 `json:"riskMax"`
+	// Replays is how many replays the range spans.
+	Replays int `json:"replays"`
+	// Swings says the figures move more than a twentieth of the cost or a
+	// hundredth of the period: the outcome turns on what the recording
+	// cannot tell.
+	Swings bool `json:"swings"`
 }
 
 // TuneRecommendation is the recommended setting and how to apply it.

@@ -4,7 +4,11 @@
 package recording
 
 import (
+	"fmt"
+	"math"
 	"time"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 )
 
 // Where a figure of the clock came from, most trusted first.
@@ -104,4 +108,63 @@ func ScrapeOffset(anchor time.Time, window time.Duration) time.Duration {
 // of their window since the Unix epoch.
 func ScrapeAt(off time.Duration) time.Time {
 	return time.Unix(0, 0).Add(off)
+}
+
+// IsSet reports whether the clock was worked out (a recording read by a
+// run knows it; one built by hand may not).
+func (c *Clock) IsSet() bool { return c.SyncPeriod > 0 }
+
+// Describe gives the clock as the outputs show it: each figure, where it
+// came from, and for an assumed or unknown one what a wrong guess shifts.
+func (c *Clock) Describe() *explain.Clock {
+	if !c.IsSet() {
+		return nil
+	}
+	fig := func(value string, o Origin, ifWrong string) explain.ClockFigure {
+		f := explain.ClockFigure{Value: value, Source: o.Source, Detail: o.Detail}
+		if f.Source == "" {
+			f.Source = OriginAssumed
+		}
+		if f.Source == OriginInferred {
+			conf := math.Round(o.Confidence*1000) / 1000
+			f.Confidence = &conf
+		}
+		if f.Source == OriginAssumed || f.Source == OriginUnknown {
+			f.IfWrong = ifWrong
+		}
+		return f
+	}
+	out := &explain.Clock{
+		SyncPeriod: fig(c.SyncPeriod.String(), c.SyncPeriodFrom,
+			"a replay at the wrong period reacts a period's difference earlier or later at every sync, and its policies act at another pace"),
+		MetricsWindow: fig(c.Window.String(), c.WindowFrom,
+			"each sample spans the window: a wrong one changes how soon a step of the load shows in the samples and how much of it the first one holds"),
+	}
+	syncs := "every " + c.SyncStep.String()
+	if !c.SyncAnchor.IsZero() {
+		syncs += ", " + phaseWords(c.SyncAnchor, c.SyncPeriod)
+	}
+	out.Syncs = fig(syncs, c.SyncPhaseFrom, "the replayed syncs fall up to a period away from the controller's: a rescale may come a sync earlier or later")
+	scrapes := ""
+	if !c.ScrapeAnchor.IsZero() {
+		scrapes = phaseWords(c.ScrapeAnchor, c.Window)
+		if c.ScrapeSpread > 0 {
+			scrapes += fmt.Sprintf(" (±%s)", c.ScrapeSpread.Round(time.Millisecond))
+		}
+	}
+	out.Scrapes = fig(scrapes, c.ScrapeFrom, "where a step of the load falls between two scrapes decides how much of it the first sample after it holds: a reaction up to a window earlier or later per change of the load")
+	return out
+}
+
+// phaseWords says where in each period anchor falls: "2.41s past the
+// multiples of 10s".
+func phaseWords(anchor time.Time, period time.Duration) string {
+	if period <= 0 {
+		return ""
+	}
+	off := time.Duration(anchor.UnixNano() % int64(period))
+	if off < 0 {
+		off += period
+	}
+	return fmt.Sprintf("%s past the multiples of %s", off.Round(10*time.Millisecond), period)
 }

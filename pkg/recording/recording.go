@@ -178,6 +178,12 @@ type Metric struct {
 	// on the sync grid (a --query of the user's).
 	Raw        map[string]map[string]*Raw
 	Cumulative bool
+	// Load and Served hold, for a metric with Raw, the load of all its
+	// pods summed per container name: Load over the window of each
+	// instant's sample (at the phase of the last Resample), Served over
+	// each instant's sync interval (see Resample).
+	Load   map[string]*Series
+	Served map[string]*Series
 }
 
 // Series is a metric's value at the instants First..First+len(Values)-1 of a

@@ -4,7 +4,9 @@
 package recording
 
 import (
+	"fmt"
 	"math"
+	"strings"
 	"time"
 )
 
@@ -61,7 +63,103 @@ func (r *Recording) Resample(sc Scrapes) {
 				m.PerPod[pod] = out
 			}
 		}
+		m.Load = r.windowLoad(m, sc, scale, interval)
+		if m.Served == nil {
+			m.Served = r.servedLoad(m, interval)
+		}
 	}
+}
+
+// windowLoad is the load of every pod of m, summed per container name,
+// over the window of each instant's sample: what the pods together
+// served between metrics-server's two scrapes, as a rate. A pod that
+// existed for part of the window counts for that part (unlike its own
+// sample, which it has only when it existed throughout): a workload that
+// adds or removes a pod serves the same load, and a replay that shares
+// the load over its own pods shares all of it.
+func (r *Recording) windowLoad(m *Metric, sc Scrapes, scale float64, interval time.Duration) map[string]*Series {
+	out := map[string]*Series{}
+	for k := range r.Len {
+		end := LastScrape(r.Instant(k), sc.Anchor, sc.Window)
+		r.sumOver(m, end.Add(-sc.Window), end, interval, k, scale, out)
+	}
+	return out
+}
+
+// servedLoad is the load of every pod of m, summed per container name,
+// between each instant and the next (the last instant: a step on): what
+// the pods served over each sync's interval, whatever the scrapes.
+func (r *Recording) servedLoad(m *Metric, interval time.Duration) map[string]*Series {
+	out := map[string]*Series{}
+	for k := range r.Len {
+		t := r.Instant(k)
+		r.sumOver(m, t, t.Add(r.Step), interval, k, 1, out)
+	}
+	return out
+}
+
+// sumOver adds to out[container] at instant k the rate of every pod's
+// series of m between from and to (a counter's work over the stretch it
+// existed in, a gauge's value at to), scaled.
+func (r *Recording) sumOver(m *Metric, from, to time.Time, interval time.Duration, k int, scale float64, out map[string]*Series) {
+	span := to.Sub(from).Seconds()
+	if span <= 0 {
+		return
+	}
+	for _, byC := range m.Raw {
+		for c, raw := range byC {
+			if raw.Len() == 0 {
+				continue
+			}
+			lo, hi := raw.span(m.Cumulative, interval)
+			var v float64
+			if m.Cumulative {
+				a, b := later(from, lo), earlier(to, hi)
+				if !a.Before(b) {
+					continue
+				}
+				va, ok1 := raw.ValueAt(a, true, interval, interval)
+				vb, ok2 := raw.ValueAt(b, true, interval, interval)
+				if !ok1 || !ok2 {
+					continue
+				}
+				v = (vb - va) / span
+			} else {
+				if to.Before(lo) || to.After(hi) {
+					continue
+				}
+				g, ok := raw.ValueAt(to, false, interval, interval)
+				if !ok {
+					continue
+				}
+				v = g
+			}
+			s := out[c]
+			if s == nil {
+				s = &Series{}
+				out[c] = s
+			}
+			v *= scale
+			if old, ok := s.At(k); ok {
+				v += old
+			}
+			s.Set(k, v)
+		}
+	}
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+func earlier(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
 }
 
 // resampleOne is Resample of one series; nil when it has no sample.
@@ -142,4 +240,85 @@ func (r *Recording) AtScrapes(sc Scrapes) *Recording {
 	copy(out.Metrics, r.Metrics)
 	out.Resample(sc)
 	return &out
+}
+
+// LoadPerturbation is how much the variants raise and lower the recorded
+// load: more than the difference measured between the samples worked out
+// of the store's counters and metrics-server's own (docs/tune.md), so that
+// a candidate whose outcome turns on that difference shows it.
+const LoadPerturbation = 0.01
+
+// UnknownPhases is how many phases of metrics-server's scrapes the
+// variants try when the phase is not known: evenly spread over the window,
+// the true phase is within an eighth of a window of one of them (1.25 s at
+// 10 s), and the reaction to a step of the load they bracket differs by
+// at most a window between any two.
+const UnknownPhases = 4
+
+// Variant is another way the recorded load may have reached the
+// controller: scrapes at another phase, the load a little lower or higher.
+type Variant struct {
+	Scrapes Scrapes
+	// Words says how it differs ("scrapes 0.5s later", "the load 1% higher").
+	Words string
+}
+
+// Variants lists the other ways the recorded load may have reached the
+// controller, besides the one r was last resampled at: the phases of
+// metrics-server's scrapes its clock leaves open (within the spread of a
+// phase read, or UnknownPhases of them when unknown), each with the load
+// as recorded and LoadPerturbation lower and higher. None without raw
+// samples (a recording of grid samples cannot be resampled).
+func (r *Recording) Variants() []Variant {
+	if r.scrapes == nil {
+		return nil
+	}
+	raw := false
+	for i := range r.Metrics {
+		raw = raw || r.Metrics[i].Raw != nil
+	}
+	if !raw {
+		return nil
+	}
+	base := *r.scrapes
+	type shift struct {
+		d     time.Duration
+		words string
+	}
+	shifts := []shift{{0, ""}}
+	switch spread := r.Clock.ScrapeSpread; {
+	case r.Clock.ScrapeFrom.Source == OriginUnknown || r.Clock.ScrapeAnchor.IsZero():
+		for j := 1; j < UnknownPhases; j++ {
+			d := base.Window * time.Duration(j) / UnknownPhases
+			shifts = append(shifts, shift{d, fmt.Sprintf("scrapes %s later", d.Round(10*time.Millisecond))})
+		}
+	case spread >= 100*time.Millisecond:
+		shifts = append(shifts, shift{-spread, fmt.Sprintf("scrapes %s earlier", spread.Round(10*time.Millisecond))},
+			shift{spread, fmt.Sprintf("scrapes %s later", spread.Round(10*time.Millisecond))})
+	}
+	var out []Variant
+	for _, s := range shifts {
+		for _, scale := range []float64{1, 1 - LoadPerturbation, 1 + LoadPerturbation} {
+			if s.d == 0 && scale == 1 {
+				continue
+			}
+			sc := base
+			sc.Anchor = base.Anchor.Add(s.d)
+			sc.Scale = scale * max(base.Scale, 0)
+			if base.Scale == 0 {
+				sc.Scale = scale
+			}
+			var words []string
+			if s.words != "" {
+				words = append(words, s.words)
+			}
+			if scale < 1 {
+				words = append(words, fmt.Sprintf("the load %g%% lower", LoadPerturbation*100))
+			} else if scale > 1 {
+				words = append(words, fmt.Sprintf("the load %g%% higher", LoadPerturbation*100))
+			}
+			out = append(out, Variant{Scrapes: sc, Words: strings.Join(words, ", ")})
+		}
+	}
+	return out
 }

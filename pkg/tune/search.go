@@ -63,6 +63,9 @@ type Candidate struct {
 	Frontier bool
 	// Distance is how many grid steps it lies from the current setting.
 	Distance int
+	// Range is its figures over the variants of the recording, for a
+	// finalist (Robust); nil otherwise.
+	Range *Range
 }
 
 // Result is what a search found.
@@ -83,6 +86,9 @@ type Result struct {
 	Exhausted bool
 	// GridSize is the number of settings of the whole fine grid.
 	GridSize int
+	// Finalists are the indices of the candidates Robust replayed under
+	// the variants (empty without it).
+	Finalists []int
 }
 
 // riskSlack absorbs float noise when comparing risks that are sums of the

@@ -92,7 +92,7 @@ func Backtest(snap *engine.Snapshot, rec *recording.Recording, set engine.Settin
 		return nil, err
 	}
 	bt := &explain.Backtest{
-		Start: rec.Instant(first), End: rec.End(), SyncPeriod: rec.Step.String(),
+		Start: rec.Instant(first), End: rec.End(), SyncPeriod: syncPeriodOf(rec).String(), Clock: rec.Clock.Describe(),
 		WarmUp: rec.Instant(first).Sub(rec.Start).String(), Source: opts.Source,
 		LoadModel: opts.LoadModel, PodStartup: opts.PodStartup.String(), SampleDelay: opts.SampleDelay.String(),
 		Sources: make([]explain.BacktestSource, 0, len(rec.Sources)), Reconstructed: slices.Clone(rec.Reconstructed),
@@ -101,7 +101,7 @@ func Backtest(snap *engine.Snapshot, rec *recording.Recording, set engine.Settin
 		bt.Sources = append(bt.Sources, explain.BacktestSource{What: s.What, Query: s.Query, Series: s.Series})
 	}
 	bt.Censored = censoredSummary(rec, opts.Censoring, first)
-	bt.Notes = backtestNotes(rec, opts)
+	bt.Notes = append(backtestNotes(rec, opts), ClockNotes(bt.Clock)...)
 	if n := CensoredNote(bt.Censored); n != "" {
 		bt.Notes = append(bt.Notes, n)
 	}
@@ -354,6 +354,43 @@ func ReplayAt(snap *engine.Snapshot, rec *recording.Recording, set engine.Settin
 	}
 	dec.Assumptions = append(notes, dec.Assumptions...)
 	return dec, nil
+}
+
+// syncPeriodOf is the controller's sync period a recording was read for:
+// its clock's, else the spacing of its instants.
+func syncPeriodOf(rec *recording.Recording) time.Duration {
+	if rec.Clock.IsSet() {
+		return rec.Clock.SyncPeriod
+	}
+	return rec.Step
+}
+
+// ClockNotes say which figures of the clock were assumed or are unknown,
+// and what a wrong guess shifts.
+func ClockNotes(c *explain.Clock) []string {
+	if c == nil {
+		return nil
+	}
+	var out []string
+	for _, f := range []struct {
+		what string
+		fig  explain.ClockFigure
+	}{
+		{"the controller's sync period", c.SyncPeriod},
+		{"the controller's sync times", c.Syncs},
+		{"metrics-server's window", c.MetricsWindow},
+		{"metrics-server's scrape times", c.Scrapes},
+	} {
+		if f.fig.IfWrong == "" {
+			continue
+		}
+		v := f.fig.Value
+		if v == "" {
+			v = "not known"
+		}
+		out = append(out, fmt.Sprintf("%s %s (%s: %s): %s", f.what, v, f.fig.Source, f.fig.Detail, f.fig.IfWrong))
+	}
+	return out
 }
 
 // backtestNotes states the simplifications of a backtest.

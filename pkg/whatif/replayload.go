@@ -50,8 +50,9 @@ func (p *replayPath) fillResource(r int, res corev1.ResourceName, k int, exact b
 	}
 	totals, n := p.load.at(r, k)
 	// Constant-total: the load is shared by the pods that were ready (as a
-	// load balancer shares it), reported or not yet.
-	share := p.sharedAt(p.rec.Instant(k))
+	// load balancer shares it), reported or not yet, over the sample's
+	// window.
+	share := p.sampleShare(k)
 	for j := range p.cur {
 		sp := &p.cur[j]
 		if !sp.reports {
@@ -64,7 +65,7 @@ func (p *replayPath) fillResource(r int, res corev1.ResourceName, k int, exact b
 			}
 			v := totals[c] / float64(n)
 			if p.opts.LoadModel == explain.LoadConstantTotal {
-				v = totals[c] / float64(max(share, 1))
+				v = totals[c] * share
 			}
 			sp.metrics.Containers[c].Usage[res] = usageQuantity(res, v)
 		}
@@ -112,8 +113,13 @@ type recordedLoad struct {
 	n      [][]int
 	// steady, with the constant-total model, holds the totals with the
 	// dips of the recorded workload's own rescales taken out (see
-	// steadyTotals); in totals' layout.
+	// steadyTotals); in totals' layout. A resource whose load comes from
+	// the counters has none: the counters hold no such dips.
 	steady [][]float64
+	// served[r], for a resource whose load comes from the counters, is the
+	// load all its pods served over each instant's sync interval, summed
+	// over the containers (nil otherwise).
+	served [][]float64
 }
 
 // totalLoad works out the recorded load of every resource and Pods
@@ -121,18 +127,53 @@ type recordedLoad struct {
 func (p *replayPath) totalLoad() *recordedLoad {
 	q := len(p.resources) + len(p.pods)
 	l := &recordedLoad{totals: make([][]float64, q), from: make([][]int, q), n: make([][]int, q)}
+	l.served = make([][]float64, q)
+	names := p.containerNames()
 	for r := range q {
 		l.from[r] = make([]int, p.rec.Len+1)
 		l.n[r] = make([]int, p.rec.Len)
+		var m *recording.Metric
+		if r < len(p.resources) {
+			m = p.resources[r]
+		}
+		// With the constant-total model a resource read from the counters
+		// takes the load of all its pods over each sample's window
+		// (Metric.Load): pods that joined or left within it count for
+		// their part.
+		fromLoad := m != nil && m.Load != nil && p.opts.LoadModel == explain.LoadConstantTotal
 		for k := 0; k < p.rec.Len; k++ {
 			l.from[r][k] = len(l.totals[r])
 			if r < len(p.resources) {
 				l.totals[r], l.n[r][k] = p.totalAt(r, k, p.rec.Instant(k), l.totals[r])
+				if fromLoad {
+					l.totals[r] = l.totals[r][:l.from[r][k]]
+					for _, c := range names {
+						v, ok := m.Load[c].At(k)
+						if !ok {
+							v = 0
+						}
+						l.totals[r] = append(l.totals[r], v)
+					}
+				}
 			} else {
 				l.totals[r], l.n[r][k] = p.podsTotalAt(r-len(p.resources), k, p.rec.Instant(k), l.totals[r])
 			}
 		}
 		l.from[r][p.rec.Len] = len(l.totals[r])
+		if m != nil && m.Served != nil {
+			l.served[r] = make([]float64, p.rec.Len)
+			for k := range l.served[r] {
+				l.served[r][k] = math.NaN()
+				for _, s := range m.Served {
+					if v, ok := s.At(k); ok {
+						if math.IsNaN(l.served[r][k]) {
+							l.served[r][k] = 0
+						}
+						l.served[r][k] += v
+					}
+				}
+			}
+		}
 	}
 	if p.opts.LoadModel == explain.LoadConstantTotal {
 		// The workload's own rescales: its replica count (the store's
@@ -154,8 +195,35 @@ func (p *replayPath) totalLoad() *recordedLoad {
 			lastActual, lastExist = actual, exist
 		}
 		l.steady = steadyTotals(l, rescaled, p.rec.SampleWindow, p.rec.Step)
+		for r, m := range p.resources {
+			if m.Load != nil {
+				l.steady[r] = l.totals[r]
+			}
+		}
 	}
 	return l
+}
+
+// containerNames are the names of the containers whose usage a pod of the
+// replay reports, in its PodMetrics' order.
+func (p *replayPath) containerNames() []string {
+	pm := podMetricsFor(&p.template)
+	out := make([]string, len(pm.Containers))
+	for i, c := range pm.Containers {
+		out[i] = c.Name
+	}
+	return out
+}
+
+// servedAt is the load the pods served over instant k's sync interval,
+// for a resource whose load comes from the counters (has false
+// otherwise, or when nothing was served).
+func (l *recordedLoad) servedAt(r, k int) (float64, bool) {
+	if r >= len(l.served) || l.served[r] == nil {
+		return 0, false
+	}
+	v := l.served[r][k]
+	return v, !math.IsNaN(v)
 }
 
 // steadyTotals takes out of the recorded totals the dips that the
@@ -231,45 +299,99 @@ func (l *recordedLoad) at(r, k int) ([]float64, int) {
 	return totals[r][l.from[r][k]:l.from[r][k+1]:l.from[r][k+1]], l.n[r][k]
 }
 
-// sharedAt is how many pods shared the load that a sample read at t
-// shows. A sample is a rate over the metrics resolution, read half a
-// resolution back (recording.SampleLag): it shows the load of about a
-// resolution before t, and so each pod's share of it then. The recorded
-// total is such a sample, so the replay's own pods share it as they
-// were a resolution before t (its ready pods at its latest sync by
-// then). Shared as they are now, a candidate's pods would report their
-// new share at once after each of its own rescales, where the
-// controller's samples take a resolution to show it: after a scale-down
-// the pods it keeps report their old, smaller share for a while (the
-// controller may step down again, as the proof's tuned runs did), after
-// a scale-up their old, larger one; and its time above the bound would
-// end a resolution early at each scale-up, where the recorded run's,
-// replayed from its real samples, does not.
-func (p *replayPath) sharedAt(t time.Time) int {
+// sampleShare is the share of the load each ready pod of the replay
+// served over the window of the sample read at instant k: the mean of
+// 1/n over the window, n being the replay's ready pods from moment to
+// moment (shareOver). A sample shows the load of its window, so after a
+// replay's own scale-down its kept pods report their old, smaller share
+// until their samples' windows have passed it, after a scale-up their
+// old, larger one, as the controller's samples do; a window that spans
+// the change shows a mix. Without a window (a recording of grid samples
+// whose window is not known) it is the share at the sync.
+func (p *replayPath) sampleShare(k int) float64 {
+	end := p.rec.SampleTime(k)
 	if p.rec.SampleWindow <= 0 {
-		return p.readyNow
+		return 1 / float64(max(p.readyNow, 1))
 	}
-	back := t.Add(-p.rec.SampleWindow)
-	for i := len(p.shares) - 1; i >= 0; i-- {
-		if !p.shares[i].at.After(back) {
-			return p.shares[i].n
-		}
-	}
-	return p.readyNow
+	return p.shareOver(end.Add(-p.rec.SampleWindow), end)
 }
 
-// markShare keeps the count of ready pods of the sync at t (readyNow),
-// for sharedAt; the counts older than a resolution and a sync go.
-func (p *replayPath) markShare(t time.Time) {
-	keep := 2
-	if p.rec.Step > 0 {
-		keep += int(p.rec.SampleWindow / p.rec.Step)
+// shareOver is the mean over [from, to) of 1/n, n being the replay's
+// count of ready pods at each moment as its marks give it (before the
+// first mark, and with no mark at all, the count at the sync being
+// built).
+func (p *replayPath) shareOver(from, to time.Time) float64 {
+	span := to.Sub(from)
+	if span <= 0 {
+		return 1 / float64(max(p.countAt(to), 1))
 	}
-	if len(p.shares) >= keep {
-		copy(p.shares, p.shares[1:])
-		p.shares = p.shares[:len(p.shares)-1]
+	sum := 0.0
+	at := from
+	for at.Before(to) {
+		n, next := p.countFrom(at)
+		if next.IsZero() || next.After(to) {
+			next = to
+		}
+		sum += next.Sub(at).Seconds() / float64(max(n, 1))
+		at = next
 	}
-	p.shares = append(p.shares, shareMark{at: t, n: p.readyNow})
+	return sum / span.Seconds()
+}
+
+// countAt is the replay's count of ready pods at t.
+func (p *replayPath) countAt(t time.Time) int {
+	n, _ := p.countFrom(t)
+	return n
+}
+
+// countFrom is the replay's count of ready pods at t and when it next
+// changes (zero: not before the last mark).
+func (p *replayPath) countFrom(t time.Time) (int, time.Time) {
+	n := p.readyNow
+	var next time.Time
+	for i := len(p.marks) - 1; i >= 0; i-- {
+		if !p.marks[i].at.After(t) {
+			n = p.marks[i].n
+			break
+		}
+		next = p.marks[i].at
+	}
+	return n, next
+}
+
+// mark notes that the replay runs n ready pods from at on (a mark at or
+// after at is replaced: the later knowledge wins), and drops the marks no
+// sample's window or sync interval reaches back to any more.
+func (p *replayPath) mark(at time.Time, n int) {
+	for len(p.marks) > 0 && !p.marks[len(p.marks)-1].at.Before(at) {
+		p.marks = p.marks[:len(p.marks)-1]
+	}
+	p.marks = append(p.marks, shareMark{at: at, n: n})
+	horizon := at.Add(-2*p.rec.SampleWindow - 2*p.rec.Step)
+	drop := 0
+	for drop+1 < len(p.marks) && !p.marks[drop+1].at.After(horizon) {
+		drop++
+	}
+	if drop > 0 {
+		p.marks = append(p.marks[:0], p.marks[drop:]...)
+	}
+}
+
+// markDecision notes what a sync's decision does to the count of ready
+// pods between this sync and the next: a scale-down takes pods out of the
+// load at once (the pods it removes are ready ones, at most), a scale-up
+// adds them once they are ready (PodStartup after it; a start-up longer
+// than a sync is left to the next syncs' marks).
+func (p *replayPath) markDecision(d *explain.Decision) {
+	if !d.Rescale {
+		return
+	}
+	switch {
+	case d.DesiredReplicas < d.CurrentReplicas:
+		p.mark(d.Now, min(p.readyNow, int(d.DesiredReplicas)))
+	case d.DesiredReplicas > d.CurrentReplicas && p.opts.PodStartup < p.rec.Step:
+		p.mark(d.Now.Add(p.opts.PodStartup), p.readyNow+int(d.DesiredReplicas-d.CurrentReplicas))
+	}
 }
 
 // usageQuantity is a recorded usage as metrics-server reports it: cpu in
@@ -308,7 +430,7 @@ func (p *replayPath) fillPods(j, k int, exact bool, ts metav1.Time) {
 		return
 	}
 	total := totals[0]
-	share := p.sharedAt(p.rec.Instant(k))
+	share := p.sampleShare(k)
 	if n == 0 || share == 0 {
 		return
 	}
@@ -318,7 +440,7 @@ func (p *replayPath) fillPods(j, k int, exact bool, ts metav1.Time) {
 		}
 		v := total / float64(n)
 		if p.opts.LoadModel == explain.LoadConstantTotal {
-			v = total / float64(share)
+			v = total * share
 		}
 		add(sp.pod, v)
 	}

@@ -85,10 +85,10 @@ type replayPath struct {
 	// load, when set, holds the real pods' total resource load at each
 	// instant, shared by the replays of one recording.
 	load *recordedLoad
-	// shares are the replay's own counts of ready pods at its last syncs,
-	// oldest first, and readyNow the count at the sync being built
-	// (sharedAt).
-	shares   []shareMark
+	// marks are the replay's own counts of ready pods over its last syncs,
+	// oldest first (each from its moment on), and readyNow the count at
+	// the sync being built (sampleShare).
+	marks    []shareMark
 	readyNow int
 	// demand[i] is the recorded load metric i's bound is on (its index in
 	// load.totals; -1: the bound is on the controller's view, Bound.over),
@@ -104,7 +104,7 @@ type replayPath struct {
 	lastK  int
 }
 
-// shareMark is the count of ready pods at a replayed sync.
+// shareMark is the replay's count of ready pods from a moment on.
 type shareMark struct {
 	at time.Time
 	n  int
@@ -298,15 +298,16 @@ func (p *replayPath) demandOf(hpa *autoscalingv2.HorizontalPodAutoscaler) {
 
 // demandOver reports whether the load per ready pod of metric i was above
 // its bound at the sync at k (ok false when its bound is not on a
-// recorded load). The load is the recorded total shared by the ready pods
-// of the sync (by the pods with a sample, with constant-per-pod): what
-// each pod served, not what the controller's samples, a resolution late,
-// said. The total is taken a resolution later, where the samples show the
-// load of the sync's moment (the store's sample, read half a resolution
-// back, spans about a resolution before it). Measured so, the HPA as it is
-// and each candidate are measured alike: the controller's view of a
-// candidate (its samples modelled) and of the HPA as it is (the real
-// samples) differ in how they trail the load.
+// recorded load). The load is what the pods served between this sync and
+// the next, shared by the replay's ready pods over that interval (by the
+// pods with a sample, with constant-per-pod): what each pod served, not
+// what the controller's samples, a window late, said. Measured so, the
+// HPA as it is and each candidate are measured alike: the controller's
+// view of a candidate (its samples modelled) and of the HPA as it is (the
+// real samples) differ in how they trail the load. A recording of grid
+// samples (whose pods' load between the syncs is not known) takes the
+// total a window later instead, where the samples show the load of the
+// sync's moment.
 func (p *replayPath) demandOver(i, k int) (over, ok bool) {
 	if i >= len(p.demand) || p.demand[i] < 0 {
 		return false, false
@@ -314,22 +315,34 @@ func (p *replayPath) demandOver(i, k int) (over, ok bool) {
 	if p.load == nil {
 		p.load = p.totalLoad()
 	}
-	if p.rec.Step > 0 {
-		k = min(k+int(p.rec.SampleWindow/p.rec.Step), p.rec.Len-1)
+	r := p.demand[i]
+	var total, per float64
+	var n int
+	if served, has := p.load.servedAt(r, k); has {
+		_, n = p.load.at(r, k)
+		total = served
+		per = total * p.shareOver(p.rec.Instant(k), p.rec.Instant(k).Add(p.rec.Step))
+	} else {
+		kk := k
+		if p.rec.Step > 0 {
+			kk = min(k+int(p.rec.SampleWindow/p.rec.Step), p.rec.Len-1)
+		}
+		var totals []float64
+		totals, n = p.load.at(r, kk)
+		for _, v := range totals {
+			total += v
+		}
+		per = total / float64(max(p.readyNow, 1))
+		if p.readyNow == 0 {
+			return false, true
+		}
 	}
-	totals, n := p.load.at(p.demand[i], k)
-	share := p.readyNow
 	if p.opts.LoadModel == explain.LoadConstantPerPod {
-		share = n
+		if n == 0 {
+			return false, true
+		}
+		per = total / float64(n)
 	}
-	if n == 0 || share == 0 || len(totals) == 0 {
-		return false, true
-	}
-	var total float64
-	for _, v := range totals {
-		total += v
-	}
-	per := total / float64(share)
 	switch b := p.bounds[i]; {
 	case b.Utilization > 0:
 		return p.demandRequest[i] > 0 && per > b.Utilization*p.demandRequest[i], true
@@ -523,7 +536,7 @@ func (p *replayPath) sync(k int) (*explain.Decision, error) {
 	snap.Target.SpecReplicas = p.replicas
 	snap.Target.StatusReplicas = int32(len(p.cur))
 	p.fillPodsOfSnapshot()
-	ts := metav1.NewTime(t.Add(-rec.SampleLag))
+	ts := metav1.NewTime(rec.SampleTime(k))
 	window := metav1.Duration{Duration: rec.SampleWindow}
 	snap.PodMetrics = snap.PodMetrics[:0]
 	snap.CustomMetrics = snap.CustomMetrics[:0]
@@ -564,7 +577,7 @@ func (p *replayPath) sync(k int) (*explain.Decision, error) {
 			p.fillTotal(m, k, ts)
 		}
 	}
-	p.markShare(t)
+	p.mark(t, p.readyNow)
 	// Only the last sync of a replay is explained in full: the others keep
 	// their outcomes (Settings.Brief), and without the steps of a
 	// projection to write (countReady), nothing but their outcomes
@@ -721,6 +734,9 @@ func (p *replayPath) run(first int, proj *explain.Projection) ([]syncOutcome, er
 		if err != nil {
 			return nil, fmt.Errorf("replay the sync at %s: %w", t.UTC().Format(time.RFC3339), err)
 		}
+		// The decision is carried into the replay first: the load each
+		// ready pod served until the next sync (outcomeOf) depends on it.
+		p.apply(dec)
 		if k >= first {
 			if p.labels == nil {
 				for i := range dec.Metrics {
@@ -737,7 +753,6 @@ func (p *replayPath) run(first int, proj *explain.Projection) ([]syncOutcome, er
 				}
 			}
 		}
-		p.apply(dec)
 	}
 	return out, nil
 }
@@ -794,6 +809,7 @@ func (p *replayPath) syncAt(k int, n int32) (syncOutcome, error) {
 // status and the state without writing them (the engine works on copies),
 // so they are shared with the decision rather than copied.
 func (p *replayPath) apply(d *explain.Decision) {
+	p.markDecision(d)
 	p.snap.HPA.Status = d.Status
 	p.snap.State = d.StateAfter
 	p.snap.State.Provenance = explain.Observed

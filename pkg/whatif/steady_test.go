@@ -4,6 +4,7 @@
 package whatif
 
 import (
+	"math"
 	"slices"
 	"testing"
 	"time"
@@ -128,36 +129,60 @@ func TestSteadyPodsMetricTotals(t *testing.T) {
 	}
 }
 
-// A sample shows each pod's share of the load a resolution back: after
-// the replay's own rescale its pods share the recorded total as they were
-// then, for a resolution (the kept pods of a scale-down report their old,
-// smaller share; the old pods of a scale-up their old, larger one).
-func TestSharedAt(t *testing.T) {
-	step, resolution := 5*time.Second, 10*time.Second
-	p := &replayPath{rec: &recording.Recording{Start: bt0, Step: step, Len: 20, SampleWindow: resolution}}
+// A sample shows the load of its window: each ready pod's share of it is
+// the mean of 1/n over the window, n the replay's ready pods from moment
+// to moment. After the replay's own rescale its pods report their old
+// share until the windows have passed it (the kept pods of a scale-down
+// their old, smaller share; the old pods of a scale-up their old, larger
+// one), and a window across the change a mix.
+func TestSampleShare(t *testing.T) {
+	step, window := 5*time.Second, 10*time.Second
+	p := &replayPath{rec: &recording.Recording{Start: bt0, Step: step, Len: 20, SampleWindow: window}}
 	// Ready pods at the syncs 0..9: 4, then 2 from 3 (a scale-down), 5 from 6.
 	ready := []int{4, 4, 4, 2, 2, 2, 5, 5, 5, 5}
-	var got []int
+	var got []float64
 	for k, n := range ready {
 		p.readyNow = n
-		got = append(got, p.sharedAt(p.rec.Instant(k)))
-		p.markShare(p.rec.Instant(k))
+		got = append(got, p.sampleShare(k))
+		p.mark(p.rec.Instant(k), n)
 	}
-	// Before the first sync a resolution back: the pods now; then the
-	// count two syncs (a resolution) before.
-	if want := []int{4, 4, 4, 4, 4, 2, 2, 2, 5, 5}; !slices.Equal(got, want) {
-		t.Errorf("shared by %v, want %v", got, want)
+	// The window of sync k (without scrapes: ending at the sync) spans
+	// syncs k-2 and k-1; before the first mark, the pods now.
+	want := []float64{0.25, 0.25, 0.25, 0.25, 0.375, 0.5, 0.5, 0.35, 0.2, 0.2}
+	for k := range want {
+		if math.Abs(got[k]-want[k]) > 1e-9 {
+			t.Errorf("shares %v, want %v", got, want)
+			break
+		}
 	}
-	if len(p.shares) > 4 {
-		t.Errorf("%d counts kept; a resolution and a sync need 4", len(p.shares))
+	if len(p.marks) > 7 {
+		t.Errorf("%d marks kept; two windows and two syncs need 6 or 7", len(p.marks))
 	}
-	// Without a resolution (a recording that does not say): the pods now.
+	// A decision's marks: a scale-down takes the pods out at once, a
+	// scale-up adds them once ready.
+	p = &replayPath{rec: &recording.Recording{Start: bt0, Step: step, Len: 20, SampleWindow: window}, opts: BacktestOptions{PodStartup: 2 * time.Second}}
+	p.readyNow = 4
+	p.mark(bt0, 4)
+	p.markDecision(&explain.Decision{Now: bt0, Rescale: true, CurrentReplicas: 4, DesiredReplicas: 2})
+	if n := p.countAt(bt0.Add(time.Second)); n != 2 {
+		t.Errorf("after a scale-down 4 → 2, %d ready, want 2", n)
+	}
+	p.readyNow = 2
+	p.mark(bt0.Add(step), 2)
+	p.markDecision(&explain.Decision{Now: bt0.Add(step), Rescale: true, CurrentReplicas: 2, DesiredReplicas: 5})
+	if n := p.countAt(bt0.Add(step + time.Second)); n != 2 {
+		t.Errorf("a second after a scale-up 2 → 5 (start-up 2s), %d ready, want 2", n)
+	}
+	if n := p.countAt(bt0.Add(step + 3*time.Second)); n != 5 {
+		t.Errorf("three seconds after a scale-up 2 → 5, %d ready, want 5", n)
+	}
+	// Without a window (a recording that does not say): the pods now.
 	p = &replayPath{rec: &recording.Recording{Start: bt0, Step: step, Len: 20}}
 	p.readyNow = 4
-	p.markShare(bt0)
+	p.mark(bt0, 4)
 	p.readyNow = 2
-	if n := p.sharedAt(bt0.Add(step)); n != 2 {
-		t.Errorf("without a resolution, shared by %d, want 2", n)
+	if v := p.sampleShare(1); v != 0.5 {
+		t.Errorf("without a window, a share of %v, want 0.5", v)
 	}
 }
 

@@ -1,0 +1,279 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package recording
+
+import (
+	"math"
+	"testing"
+	"time"
+)
+
+// counterOf is a counter sampled every interval from t0 for n samples,
+// of a load (cores) that is rate(t) at each moment: the integral, as a
+// kubelet's CPU counter holds it.
+func counterOf(t0 time.Time, interval time.Duration, n int, rate func(time.Time) float64) *Raw {
+	r := &Raw{}
+	v := 0.0
+	const dt = 10 * time.Millisecond
+	at := t0
+	for i := range n {
+		end := t0.Add(time.Duration(i) * interval)
+		for at.Before(end) {
+			v += rate(at) * dt.Seconds()
+			at = at.Add(dt)
+		}
+		r.Append(end.UnixMilli(), v, true)
+	}
+	return r
+}
+
+func TestRawAppend(t *testing.T) {
+	r := &Raw{}
+	r.Append(1000, 1, true)
+	r.Append(1000, 5, true) // same time: dropped
+	r.Append(900, 5, true)  // earlier: dropped
+	r.Append(2000, 3, true)
+	r.Append(3000, math.NaN(), true)
+	r.Append(4000, 0.5, true) // a reset: counted from zero on
+	r.Append(5000, 1.5, true)
+	want := []float64{1, 3, 3.5, 4.5}
+	if len(r.V) != len(want) {
+		t.Fatalf("values %v, want %v", r.V, want)
+	}
+	for i := range want {
+		if math.Abs(r.V[i]-want[i]) > 1e-12 {
+			t.Fatalf("values %v, want %v", r.V, want)
+		}
+	}
+}
+
+// TestValueAtStep checks the counter's value inside an interval of the
+// store's in which the load stepped: exact for a single step, where a
+// straight line smears it.
+func TestValueAtStep(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	interval := 5 * time.Second
+	for _, stepAt := range []time.Duration{6 * time.Second, 7200 * time.Millisecond, 9900 * time.Millisecond} {
+		rate := func(at time.Time) float64 {
+			if at.Sub(t0) < stepAt {
+				return 0.3
+			}
+			return 1.2
+		}
+		raw := counterOf(t0, interval, 6, rate)
+		for _, probe := range []time.Duration{5500 * time.Millisecond, 6500 * time.Millisecond, 8 * time.Second, 9500 * time.Millisecond} {
+			at := t0.Add(probe)
+			want := 0.3 * min(probe, stepAt).Seconds()
+			if probe > stepAt {
+				want += 1.2 * (probe - stepAt).Seconds()
+			}
+			got, ok := raw.ValueAt(at, true, 0, 0)
+			if !ok || math.Abs(got-want) > 0.02 {
+				t.Errorf("step at %s: value at %s = %.4f, want %.4f", stepAt, probe, got, want)
+			}
+		}
+	}
+}
+
+func TestValueAtEnds(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	raw := &Raw{}
+	for i := range 4 {
+		at := t0.Add(2*time.Second + time.Duration(i)*5*time.Second)
+		raw.Append(at.UnixMilli(), 10+0.5*at.Sub(t0).Seconds(), true)
+	}
+	// Before the first sample by up to before: run back at the first rate.
+	if v, ok := raw.ValueAt(t0.Add(time.Second), true, 2*time.Second, 0); !ok || math.Abs(v-(raw.V[0]-0.5)) > 1e-9 {
+		t.Errorf("a second before the first sample: %v %v", v, ok)
+	}
+	if _, ok := raw.ValueAt(t0, true, time.Second, 0); ok {
+		t.Errorf("two seconds before the first sample with one allowed: a value")
+	}
+	last := raw.Last()
+	if v, ok := raw.ValueAt(last.Add(time.Second), true, 0, time.Second); !ok || math.Abs(v-(raw.V[3]+0.5)) > 1e-9 {
+		t.Errorf("a second after the last sample: %v %v", v, ok)
+	}
+	g := &Raw{}
+	g.Append(t0.UnixMilli(), 100, false)
+	g.Append(t0.Add(10*time.Second).UnixMilli(), 200, false)
+	if v, _ := g.ValueAt(t0.Add(5*time.Second), false, 0, 0); v != 150 {
+		t.Errorf("gauge halfway: %v, want 150", v)
+	}
+}
+
+// TestResample checks the samples metrics-server served: the rate over
+// its window ending at its last scrape before each sync, a step of the
+// load mixed into the one sample whose window holds it.
+func TestResample(t *testing.T) {
+	t0 := time.Unix(1_700_000_000, 0)
+	stepAt := t0.Add(63 * time.Second)
+	rate := func(at time.Time) float64 {
+		if at.Before(stepAt) {
+			return 0.2
+		}
+		return 0.8
+	}
+	rec := &Recording{
+		Start: t0.Add(30 * time.Second), Step: 5 * time.Second, Len: 20, StoreInterval: 5 * time.Second,
+		Metrics: []Metric{{
+			Kind: KindResource, Name: "cpu", Cumulative: true,
+			Raw: map[string]map[string]*Raw{"web-1": {"app": counterOf(t0, 5*time.Second, 40, rate)}},
+		}},
+	}
+	// Scrapes at 1 s past the multiples of 10 s from t0.
+	sc := Scrapes{Anchor: t0.Add(time.Second), Window: 10 * time.Second}
+	rec.Resample(sc)
+	s := rec.Metrics[0].PerPod["web-1"]["app"]
+	if s == nil {
+		t.Fatal("no resampled series")
+	}
+	for k := range rec.Len {
+		at := rec.Instant(k)
+		end := LastScrape(at, sc.Anchor, sc.Window)
+		if got := rec.SampleTime(k); !got.Equal(end) {
+			t.Errorf("instant %d: sample time %s, want %s", k, got, end)
+		}
+		begin := end.Add(-sc.Window)
+		// The load's integral over the window, by hand.
+		old := max(0, min(stepAt.Sub(begin), sc.Window))
+		want := (0.2*old.Seconds() + 0.8*(sc.Window-old).Seconds()) / sc.Window.Seconds()
+		got, ok := s.At(k)
+		if !ok || math.Abs(got-want) > 0.005 {
+			t.Errorf("instant %d (%s, scrape %s): sample %.4f, want %.4f", k, at.Sub(t0), end.Sub(t0), got, want)
+		}
+	}
+	if rec.SampleWindow != sc.Window {
+		t.Errorf("sample window %s, want %s", rec.SampleWindow, sc.Window)
+	}
+	// Another phase, on a copy: the original keeps its samples.
+	other := rec.AtScrapes(Scrapes{Anchor: t0.Add(6 * time.Second), Window: 10 * time.Second, Scale: 1.01})
+	a, _ := rec.Metrics[0].PerPod["web-1"]["app"].At(7)
+	b, _ := other.Metrics[0].PerPod["web-1"]["app"].At(7)
+	if a == b {
+		t.Errorf("the copy at another phase and scale has the original's sample at instant 7 (%v)", a)
+	}
+	if c, _ := rec.Metrics[0].PerPod["web-1"]["app"].At(7); c != a {
+		t.Errorf("AtScrapes changed the original")
+	}
+}
+
+// TestResampleNewPod checks that a pod has no sample until metrics-server
+// had two points of it: the window must start after its container did.
+func TestResampleNewPod(t *testing.T) {
+	t0 := time.Unix(1_700_000_000, 0)
+	// The pod started at t0+12s; the store first saw it at t0+15s.
+	start := t0.Add(12 * time.Second)
+	raw := &Raw{}
+	for i := range 10 {
+		at := t0.Add(15*time.Second + time.Duration(i)*5*time.Second)
+		raw.Append(at.UnixMilli(), 0.5*at.Sub(start).Seconds(), true)
+	}
+	rec := &Recording{
+		Start: t0, Step: 5 * time.Second, Len: 14, StoreInterval: 5 * time.Second,
+		Metrics: []Metric{{Kind: KindResource, Name: "cpu", Cumulative: true, Raw: map[string]map[string]*Raw{"p": {"c": raw}}}},
+	}
+	rec.Resample(Scrapes{Anchor: t0, Window: 10 * time.Second})
+	s := rec.Metrics[0].PerPod["p"]["c"]
+	for k := range rec.Len {
+		end := LastScrape(rec.Instant(k), t0, 10*time.Second)
+		_, ok := s.At(k)
+		want := !end.Add(-10*time.Second).Before(start) && !end.After(raw.Last().Add(2500*time.Millisecond))
+		if ok != want {
+			t.Errorf("instant %d (scrape %s): sample %v, want %v", k, end.Sub(t0), ok, want)
+		}
+	}
+}
+
+// TestWindowLoad checks the load of all pods over a sample's window: a pod
+// that joins in the middle of it counts for its part, though it has no
+// sample of its own yet.
+func TestWindowLoad(t *testing.T) {
+	t0 := time.Unix(1_700_000_000, 0)
+	mk := func(start time.Time, v0 float64) *Raw {
+		r := &Raw{}
+		for i := range 30 {
+			at := start.Add(time.Duration(i) * 5 * time.Second)
+			r.Append(at.UnixMilli(), v0+0.4*at.Sub(start).Seconds(), true)
+		}
+		return r
+	}
+	// web-1 runs throughout; web-2 starts at t0+33s (its counter from zero).
+	rec := &Recording{
+		Start: t0.Add(20 * time.Second), Step: 5 * time.Second, Len: 10, StoreInterval: 5 * time.Second,
+		Metrics: []Metric{{Kind: KindResource, Name: "cpu", Cumulative: true, Raw: map[string]map[string]*Raw{
+			"web-1": {"app": mk(t0, 100)},
+			"web-2": {"app": mk(t0.Add(35*time.Second), 0.8)},
+		}}},
+	}
+	rec.Resample(Scrapes{Anchor: t0, Window: 10 * time.Second})
+	m := &rec.Metrics[0]
+	for k := range rec.Len {
+		end := rec.SampleTime(k)
+		begin := end.Add(-10 * time.Second)
+		start2 := t0.Add(33 * time.Second)
+		part := max(0, min(end.Sub(start2), 10*time.Second))
+		want := 0.4 + 0.4*part.Seconds()/10
+		got, ok := m.Load["app"].At(k)
+		if !ok || math.Abs(got-want) > 1e-6 {
+			t.Errorf("instant %d (window %s-%s): load %.4f, want %.4f", k, begin.Sub(t0), end.Sub(t0), got, want)
+		}
+		_, own := m.PerPod["web-2"]["app"].At(k)
+		if wantOwn := !begin.Before(start2); own != wantOwn {
+			t.Errorf("instant %d: web-2 has a sample %v, want %v", k, own, wantOwn)
+		}
+		served, _ := m.Served["app"].At(k)
+		from := rec.Instant(k)
+		part = max(0, min(from.Add(5*time.Second).Sub(start2), 5*time.Second))
+		if want := 0.4 + 0.4*part.Seconds()/5; math.Abs(served-want) > 1e-6 {
+			t.Errorf("instant %d: served %.4f, want %.4f", k, served, want)
+		}
+	}
+}
+
+func TestVariants(t *testing.T) {
+	t0 := time.Unix(1_700_000_000, 0)
+	rec := func(from string, spread time.Duration) *Recording {
+		r := &Recording{
+			Start: t0, Step: 5 * time.Second, Len: 4, StoreInterval: 5 * time.Second,
+			Clock: Clock{ScrapeFrom: Origin{Source: from}, ScrapeSpread: spread},
+			Metrics: []Metric{{Kind: KindResource, Name: "cpu", Cumulative: true, Raw: map[string]map[string]*Raw{
+				"p": {"c": counterOf(t0.Add(-time.Minute), 5*time.Second, 30, func(time.Time) float64 { return 0.5 })},
+			}}},
+		}
+		if from != OriginUnknown {
+			r.Clock.ScrapeAnchor = t0.Add(2 * time.Second)
+		}
+		r.Resample(Scrapes{Anchor: t0.Add(2 * time.Second), Window: 10 * time.Second})
+		return r
+	}
+	for _, tc := range []struct {
+		name   string
+		rec    *Recording
+		phases int
+	}{
+		{"phase polled", rec(OriginRead, 50*time.Millisecond), 1},
+		{"phase from whole seconds", rec(OriginRead, 500*time.Millisecond), 3},
+		{"phase unknown", rec(OriginUnknown, 0), UnknownPhases},
+	} {
+		vs := tc.rec.Variants()
+		if want := tc.phases*3 - 1; len(vs) != want {
+			t.Errorf("%s: %d variants, want %d", tc.name, len(vs), want)
+		}
+		seen := map[string]bool{}
+		for _, v := range vs {
+			if seen[v.Words] || v.Words == "" {
+				t.Errorf("%s: variant %q twice or without words", tc.name, v.Words)
+			}
+			seen[v.Words] = true
+			if v.Scrapes.Window != 10*time.Second || v.Scrapes.Scale < 0.98 || v.Scrapes.Scale > 1.02 {
+				t.Errorf("%s: variant %+v", tc.name, v.Scrapes)
+			}
+		}
+	}
+	// A recording of grid samples has none.
+	grid := &Recording{Start: t0, Step: 5 * time.Second, Len: 4}
+	if vs := grid.Variants(); len(vs) != 0 {
+		t.Errorf("grid samples: %d variants", len(vs))
+	}
+}

@@ -1,0 +1,191 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package tune
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+)
+
+// What no recording tells: where metrics-server's scrapes fell (when its
+// phase is not known) and the last fraction of a percent between the
+// store's counters and metrics-server's rate. A candidate whose outcome
+// turns on either (a step of the load mixed into one sample where the real
+// run's was not, a load that sits on the boundary between two pod counts)
+// can be predicted cheap and run dear. So the finalists are replayed again
+// under variants of the recording (other phases, the load a little lower
+// and higher); each gets the range of its figures, and the recommendation
+// is ranked and chosen on the worse ends.
+
+// DefaultFinalists is how many candidates are replayed under the variants:
+// the cheapest within the bound by their first replay. The frontier runs
+// cheap to dear, and the candidates a swing can reorder are those whose
+// costs lie within a few percent of the cheapest; eight of them hold the
+// runner-up whatever the first few turn out to be on their worse ends, for
+// a fraction of the search's replays.
+const DefaultFinalists = 8
+
+// Range is a candidate's figures over the variants of the recording,
+// its first replay included.
+type Range struct {
+	Cost, Risk [2]float64
+	// Variants is how many replays it spans.
+	Variants int
+	// Swings says the figures move more than a recommendation can ignore
+	// (SwingCost of the cost, or SwingRisk of the period).
+	Swings bool
+}
+
+// How much a range may move before a candidate is said to swing: a
+// twentieth of its cost, or a hundredth of the period above the bound.
+const (
+	SwingCost = 0.05
+	SwingRisk = 0.01
+)
+
+// Worse is the range's worse end: its highest cost and risk.
+func (r *Range) Worse() (cost, risk float64) { return r.Cost[1], r.Risk[1] }
+
+// VariantEvaluator replays the period under one setting and variant v of
+// the recording (0 < v ≤ the number of variants; the first replay, v = 0,
+// is the search's).
+type VariantEvaluator func(ctx context.Context, s Setting, v int) (Figures, error)
+
+// RobustOptions say what Robust replays.
+type RobustOptions struct {
+	// Variants is how many variants of the recording there are besides
+	// the search's; Eval replays one.
+	Variants int
+	Eval     VariantEvaluator
+	// Finalists is how many of the cheapest candidates within the bound
+	// are replayed under them (0: DefaultFinalists); Workers how many at
+	// once.
+	Finalists, Workers int
+	// FixedBound keeps the bound as the search had it (the user's
+	// --max-risk). Otherwise the bound, the HPA's own risk, becomes the
+	// worse end of its own setting's range: every candidate is held to
+	// what the HPA as it is risks under the same variants.
+	FixedBound bool
+}
+
+// Robust replays the finalists (the cheapest candidates within the bound,
+// and the current setting) under each variant, sets their ranges, and
+// recommends again on the worse ends: the cheapest worse cost whose worse
+// risk is within the bound. Candidates outside the finalists keep no
+// range, and are not recommended (their worse ends are not known). With no
+// variant it changes nothing.
+func Robust(ctx context.Context, res *Result, o RobustOptions) error {
+	if o.Variants <= 0 || len(res.Candidates) == 0 {
+		return nil
+	}
+	variants, eval, finalists, workers := o.Variants, o.Eval, o.Finalists, o.Workers
+	if finalists <= 0 {
+		finalists = DefaultFinalists
+	}
+	var picks []int
+	for i := range res.Candidates {
+		c := &res.Candidates[i]
+		if c.Err == "" && c.Figures.Risk <= res.Bound+riskSlack && len(picks) < finalists {
+			picks = append(picks, i)
+		}
+	}
+	if res.Current >= 0 && !slices.Contains(picks, res.Current) {
+		picks = append(picks, res.Current)
+	}
+	type job struct{ cand, variant int }
+	var jobs []job
+	for _, i := range picks {
+		for v := 1; v <= variants; v++ {
+			jobs = append(jobs, job{i, v})
+		}
+	}
+	figs := make([]Figures, len(jobs))
+	errs := make([]error, len(jobs))
+	ch := make(chan int)
+	var wg sync.WaitGroup
+	for range max(1, min(workers, len(jobs))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range ch {
+				if ctx.Err() != nil {
+					errs[j] = ctx.Err()
+					continue
+				}
+				figs[j], errs[j] = eval(ctx, res.Candidates[jobs[j].cand].Setting, jobs[j].variant)
+			}
+		}()
+	}
+	for j := range jobs {
+		ch <- j
+	}
+	close(ch)
+	wg.Wait()
+	for j, err := range errs {
+		if err != nil {
+			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+				return err
+			}
+			c := &res.Candidates[jobs[j].cand]
+			return fmt.Errorf("replay of %v under variant %d: %w", c.Values, jobs[j].variant, err)
+		}
+	}
+	for _, i := range picks {
+		c := &res.Candidates[i]
+		r := &Range{Cost: [2]float64{c.Figures.Cost, c.Figures.Cost}, Risk: [2]float64{c.Figures.Risk, c.Figures.Risk}, Variants: 1}
+		for j, jb := range jobs {
+			if jb.cand != i {
+				continue
+			}
+			f := figs[j]
+			r.Cost = [2]float64{min(r.Cost[0], f.Cost), max(r.Cost[1], f.Cost)}
+			r.Risk = [2]float64{min(r.Risk[0], f.Risk), max(r.Risk[1], f.Risk)}
+			r.Variants++
+		}
+		r.Swings = r.Cost[1]-r.Cost[0] > SwingCost*r.Cost[0] || r.Risk[1]-r.Risk[0] > SwingRisk
+		c.Range = r
+	}
+	res.Finalists = picks
+	if cur := res.Current; !o.FixedBound && cur >= 0 && res.Candidates[cur].Range != nil {
+		res.Bound = max(res.Bound, res.Candidates[cur].Range.Risk[1])
+	}
+	res.Recommended = recommendWorse(res.Candidates, res.Bound)
+	return nil
+}
+
+// recommendWorse is recommend on the worse ends of the candidates with a
+// range: the cheapest worse cost whose worse risk is within the bound;
+// ties go to the lower worse risk, then as recommend's.
+func recommendWorse(cands []Candidate, bound float64) int {
+	best := -1
+	for i := range cands {
+		c := &cands[i]
+		if c.Err != "" || c.Range == nil {
+			continue
+		}
+		cost, risk := c.Range.Worse()
+		if risk > bound+riskSlack {
+			continue
+		}
+		if best < 0 {
+			best = i
+			continue
+		}
+		bc, br := cands[best].Range.Worse()
+		switch {
+		case cost < bc:
+			best = i
+		case cost > bc:
+		case risk < br-riskSlack:
+			best = i
+		case risk > br+riskSlack:
+		case better(c, &cands[best]):
+			best = i
+		}
+	}
+	return best
+}
