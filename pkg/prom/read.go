@@ -35,12 +35,20 @@ type reader struct {
 	noPodLabel []string
 	// sparse is the first stretch of a usage read with too few samples.
 	sparse *sparseSpan
+	// interval is how often the store scraped the container counters.
+	interval time.Duration
+	// match recognises the workload's pods (set by findPods).
+	match *podMatcher
 }
 
+// sparseSpan is a stretch of instants, from and to, where a usage read had
+// values at only a share (density) of the syncs, or of the samples the
+// store's interval gives when read raw (interval > 0).
 type sparseSpan struct {
 	from, to int
 	density  float64
 	what     string
+	interval time.Duration
 }
 
 // Read reads the workload's recorded load over the period.
@@ -91,12 +99,14 @@ type readState struct {
 	replicaSeries recording.Series
 }
 
-// rangeRead is one planned range read: its query and how each series
-// returned folds into the recording.
+// rangeRead is one planned read: its query and how each series returned
+// folds into the recording. A read of raw samples (raw set: the metric
+// they go to) has a selector for query and no fold.
 type rangeRead struct {
 	what, query string
 	fold        func(model.Metric) func(k int, v float64)
 	usage       bool
+	raw         *recording.Metric
 }
 
 // read fills the recording in five steps, each a function below.
@@ -156,6 +166,7 @@ func (rd *reader) findPods(ctx context.Context, st *readState) error {
 			rd.c.endpoint, rd.rec.Workload, req.Namespace)
 	}
 	rd.q.pods = st.match.expr
+	rd.match = st.match
 	return nil
 }
 
@@ -183,9 +194,11 @@ func (rd *reader) scrapeInterval(ctx context.Context, st *readState) error {
 	if interval == 0 {
 		interval = 30 * time.Second
 	}
+	rd.interval = interval
 	rd.q.rng = 4 * interval
 	rd.q.fresh = 2 * interval
 	rd.rec.SampleWindow = interval
+	rd.rec.StoreInterval = interval
 	return nil
 }
 
@@ -235,17 +248,21 @@ func (rd *reader) planUsage(st *readState) {
 	haveMemory := false
 	for _, m := range st.resources {
 		metric := rd.addMetric(m)
-		q := m.Query
-		switch {
-		case q != "":
-		case m.Name == "cpu":
-			q = rd.q.cpu()
-		default:
-			q = rd.q.memory()
+		if m.Query != "" {
+			metric.Query = m.Query
+			addUsage(m.Name, m.Query, 1, metric)
+			continue
+		}
+		// The container counters: their raw samples, resampled at
+		// metrics-server's scrapes once read.
+		metric.Cumulative = m.Name == "cpu"
+		metric.Query = rd.q.rawMemory()
+		if metric.Cumulative {
+			metric.Query = rd.q.rawCPU()
+		} else {
 			haveMemory = true
 		}
-		metric.Query = q
-		addUsage(m.Name, q, 1, metric)
+		st.reads = append(st.reads, rangeRead{what: m.Name + " usage", query: metric.Query, usage: true, raw: metric})
 	}
 	if !st.ksm && !haveMemory {
 		addUsage("memory (pod existence)", rd.q.memory(), 1, nil)
@@ -308,11 +325,18 @@ func (rd *reader) planOthers(st *readState) {
 	}
 }
 
-// runReads is step 3's reads, in the planned order; a Pods metric without
-// a pod label, or usage too sparse to replay, stops the read.
+// runReads is step 3's reads, in the planned order, and the raw samples
+// resampled at metrics-server's scrapes; a Pods metric without a pod
+// label, or usage too sparse to replay, stops the read.
 func (rd *reader) runReads(ctx context.Context, st *readState) error {
 	for _, r := range st.reads {
-		kept, dropped, err := rd.readRange(ctx, r.what, r.query, r.usage, r.fold)
+		var kept, dropped int
+		var err error
+		if r.raw != nil {
+			kept, dropped, err = rd.readRaw(ctx, r, st)
+		} else {
+			kept, dropped, err = rd.readRange(ctx, r.what, r.query, r.usage, r.fold)
+		}
 		if err != nil {
 			return err
 		}
@@ -329,10 +353,18 @@ func (rd *reader) runReads(ctx context.Context, st *readState) error {
 			Err: errors.New("a series has no pod label: a Pods metric's query must return one series per pod, with a pod label"),
 		}
 	}
+	rd.resample()
 	if rd.sparse != nil {
+		if err := rd.tooYoung(ctx); err != nil {
+			return err
+		}
 		s := rd.sparse
-		return fmt.Errorf("prometheus %s: %s of %s has a sample at only %.0f%% of the %s syncs between %s and %s (a downsampled long-term store?): too sparse to replay them; start the period after %s",
-			rd.c.endpoint, s.what, rd.rec.Workload, 100*s.density, rd.g.step, stamp(rd.g.at(s.from)), stamp(rd.g.at(s.to)), stamp(rd.g.at(s.to)))
+		share := fmt.Sprintf("has a sample at only %.0f%% of the %s syncs", 100*s.density, rd.g.step)
+		if s.interval > 0 {
+			share = fmt.Sprintf("holds only %.0f%% of the samples of a %s scrape interval", 100*s.density, s.interval)
+		}
+		return fmt.Errorf("prometheus %s: %s of %s %s between %s and %s (a downsampled long-term store?): too sparse to replay them; start the period after %s",
+			rd.c.endpoint, s.what, rd.rec.Workload, share, stamp(rd.g.at(s.from)), stamp(rd.g.at(s.to)), stamp(rd.g.at(s.to)))
 	}
 	return nil
 }
@@ -374,8 +406,8 @@ func (rd *reader) readThrottling(ctx context.Context, st *readState) error {
 		return nil
 	}
 	// The window is the metrics resolution (twice the sample lag), and at
-	// least two scrapes, which a rate needs.
-	q := rd.q.throttled(max(2*rd.req.SampleLag, 2*rd.rec.SampleWindow))
+	// least two of the store's scrapes, which a rate needs.
+	q := rd.q.throttled(max(2*rd.req.SampleLag, 2*rd.interval))
 	throttling := map[string]map[string]*recording.Series{}
 	rd.prog.Total += int64(rd.req.Len)
 	kept, _, err := rd.readRange(ctx, "cpu throttling", q, false, func(m model.Metric) func(int, float64) {

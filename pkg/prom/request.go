@@ -60,11 +60,29 @@ type Request struct {
 	Len   int
 
 	// SampleLag is how long before an instant the controller's resource
-	// sample was taken (metrics-server's scrape lag): resource values are
-	// read that much earlier (PromQL's offset). Zero reads at the instant.
+	// sample was taken (metrics-server's scrape lag): the resource values
+	// of a user's query (--query cpu=PROMQL) and the throttling are read
+	// that much earlier (PromQL's offset). Zero reads at the instant. The
+	// container counters, read raw, are sampled at the scrapes instead
+	// (Window, ScrapeAnchor).
 	SampleLag time.Duration
+	// Window is metrics-server's --metric-resolution: how often it scrapes
+	// the kubelets, and the span of each sample it serves (the counter's
+	// rate between its last two scrapes). The container counters are read
+	// as the store's raw samples and resampled at those scrapes
+	// (recording.Recording.Resample), so Window is required when a
+	// resource metric is read from them (cpu or memory without a query).
+	Window time.Duration
+	// ScrapeAnchor is one of metrics-server's scrapes: the others are
+	// Window apart. Zero places them half a window before the instants of
+	// the sync grid (the anchor is Start − Window/2): with a sync period
+	// that is a multiple of the window, each sync then reads a sample
+	// taken half a window earlier, metrics-server's lag on average when
+	// its phase is unknown.
+	ScrapeAnchor time.Time
 	// ScrapeInterval is how often the store sampled the container
-	// counters; 0 measures it (count_over_time over 10 minutes).
+	// counters; 0 measures it (count_over_time over 10 minutes, and the
+	// raw samples' spacing when that count is low).
 	ScrapeInterval time.Duration
 
 	// NoKubeStateMetrics skips kube-state-metrics even when the store has
@@ -134,8 +152,11 @@ func (r *Request) Validate() error {
 	if r.Start.IsZero() {
 		errs = append(errs, errors.New("the period has no start"))
 	}
-	if r.SampleLag < 0 || r.ScrapeInterval < 0 {
-		errs = append(errs, errors.New("the sample lag and scrape interval must not be negative"))
+	if r.SampleLag < 0 || r.ScrapeInterval < 0 || r.Window < 0 {
+		errs = append(errs, errors.New("the sample lag, scrape interval and window must not be negative"))
+	}
+	if r.Window == 0 && r.readsRaw() {
+		errs = append(errs, errors.New("the window (metrics-server's resolution) is required to sample the container counters as metrics-server does"))
 	}
 	for _, m := range r.Metrics {
 		switch m.Kind {
@@ -152,4 +173,24 @@ func (r *Request) Validate() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// readsRaw reports whether a resource metric is read from the container
+// counters' raw samples (cpu or memory without a query of the user's).
+func (r *Request) readsRaw() bool {
+	for _, m := range r.Metrics {
+		if m.Kind == recording.KindResource && m.Query == "" && (m.Name == "cpu" || m.Name == "memory") {
+			return true
+		}
+	}
+	return false
+}
+
+// scrapes are the scrapes the raw counters are resampled at.
+func (r *Request) scrapes(start time.Time) recording.Scrapes {
+	anchor := r.ScrapeAnchor
+	if anchor.IsZero() {
+		anchor = start.Add(-r.Window / 2)
+	}
+	return recording.Scrapes{Anchor: anchor, Window: r.Window}
 }
