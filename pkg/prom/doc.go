@@ -31,6 +31,8 @@
 //
 // Range queries are evaluated exactly at the recording's instants, in
 // pieces of at most 11,000 points per series, each folded into the
-// recording and dropped before the next. docs/prometheus-source.md has the
+// recording and dropped before the next. ReadScrapeRecord reads
+// metrics-server's resolution and scrape phase from its own series, when
+// the store scrapes it. docs/prometheus-source.md has the
 // exact queries and the choices behind them.
 package prom
