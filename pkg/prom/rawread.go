@@ -91,13 +91,23 @@ func (rd *reader) readRaw(ctx context.Context, r rangeRead, st *readState) (kept
 		untilMs: until.UnixMilli(), intervalMs: max(1, interval.Milliseconds()),
 	}
 	// The first chunk is sized for the pods known, one series per
-	// container; the next ones for the series the previous one had.
+	// container, and holds at most MaxPoints samples of each series (the
+	// pods known may be far fewer than those the period had: without
+	// kube-state-metrics, the live ones); the next ones are sized for the
+	// series the previous one had.
 	series := max(1, len(rd.req.Pods), len(st.pods.byName)) * max(1, len(rd.req.Template))
+	maxPoints := rd.req.MaxPoints
+	if maxPoints <= 0 {
+		maxPoints = MaxPointsPerSeries
+	}
 	total := until.Sub(from)
 	base := rd.prog.Done
 	for t := from; t.Before(until); {
 		rr.chunk++
 		d := time.Duration(float64(budget) / float64(series) * float64(interval)).Truncate(time.Millisecond)
+		if rr.chunk == 1 {
+			d = min(d, time.Duration(maxPoints)*interval)
+		}
 		d = min(max(d, interval, time.Millisecond), until.Sub(t))
 		end := t.Add(d)
 		rr.active, rr.chunkEndMs = rr.active[:0], end.UnixMilli()

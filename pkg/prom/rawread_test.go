@@ -190,6 +190,22 @@ func TestRawChunks(t *testing.T) {
 			t.Errorf("progress goes back: %+v", seen)
 		}
 	}
+
+	// The first chunk holds at most MaxPoints samples of a series (the
+	// pods known may be far fewer than the period had); the next one is
+	// sized for the series the first had.
+	f.mu.Lock()
+	f.log = nil
+	f.mu.Unlock()
+	req.PointBudget, req.MaxPoints, req.Progress = 0, 50, nil
+	capped := readOK(t, srv, req)
+	rs = f.rawRequests(q.rawCPU())
+	if len(rs) != 2 || rs[0].rng != 50*15*time.Second || !rs[1].time.Equal(at("1h")) {
+		t.Errorf("chunks %+v", rs)
+	}
+	if a, b := capped.Metric(recording.KindResource, "cpu"), whole.Metric(recording.KindResource, "cpu"); !reflect.DeepEqual(a.Raw, b.Raw) {
+		t.Error("the capped first chunk's read differs from one read")
+	}
 }
 
 // A store that answers a chunk's first instant too (before Prometheus

@@ -91,9 +91,9 @@ type Request struct {
 
 	// Progress, when set, is called after each answer.
 	Progress func(Progress)
-	// MaxPoints caps the points per series of one query_range (0:
-	// MaxPointsPerSeries); PointBudget the points of one answer (0:
-	// DefaultPointBudget). Tests lower them.
+	// MaxPoints caps the points per series of one query_range, and of the
+	// first chunk of a raw read (0: MaxPointsPerSeries); PointBudget the
+	// points of one answer (0: DefaultPointBudget). Tests lower them.
 	MaxPoints   int
 	PointBudget int
 }
