@@ -64,8 +64,9 @@ func heapObjects() uint64 {
 const benchPods = 50
 
 // benchScenario registers 7 days at a 15 s step (40,320 instants) of a
-// 50-pod Deployment with one container, cpu and memory, with
-// kube-state-metrics (owners, phases, readiness, facts, replicas).
+// 50-pod Deployment with one container, cpu and memory (their raw
+// samples, every 15 s), with kube-state-metrics (owners, phases,
+// readiness, facts, replicas).
 func benchScenario(f *fakeProm) Request {
 	req := baseRequest()
 	req.Len = 7 * 24 * 60 * 4
@@ -83,10 +84,16 @@ func benchScenario(f *fakeProm) Request {
 		f.onInstant(q.requests(), during(lbl("pod", name, "container", "app", "resource", "cpu"), far, end, constant(0.2)))
 		f.onRange(q.phase(), during(lbl("pod", name, "phase", "Running"), far, end, constant(1)))
 		f.onRange(q.ready(), during(p, far, end, constant(1)))
-		c := lbl("pod", name, "container", "app")
 		seed := float64(i)
-		f.onRange(q.cpu(), during(c, far, end, func(t time.Time) float64 { return 0.1 + 0.05*math.Sin(seed+float64(t.Unix())/900) }))
-		f.onRange(q.memory(), during(c, far, end, func(t time.Time) float64 { return math.Round(2e8 + 1e7*math.Cos(seed+float64(t.Unix())/3600)) }))
+		// The counter of a rate of 0.1 + 0.05·sin(seed + s/900) cores, s
+		// seconds since far.
+		f.onRaw(q.rawCPU(), rawEvery(cadvisor(metricCPU, name, "app"), far, end, 15*time.Second, func(t time.Time) float64 {
+			s := t.Sub(far).Seconds()
+			return 0.1*s + 45*(math.Cos(seed)-math.Cos(seed+s/900))
+		}))
+		f.onRaw(q.rawMemory(), rawEvery(cadvisor(metricMemory, name, "app"), far, end, 15*time.Second, func(t time.Time) float64 {
+			return math.Round(2e8 + 1e7*math.Cos(seed+t.Sub(far).Seconds()/3600))
+		}))
 	}
 	f.onInstant(q.lastValue(ksmDeletion))
 	f.onInstant(q.limits()) // no CPU limit: no throttling read
@@ -105,7 +112,7 @@ func TestBenchFakeServer(t *testing.T) {
 	if os.Getenv(benchServeEnv) == "" {
 		t.Skip("the benchmark's child process")
 	}
-	f := &fakeProm{t: t, ranges: map[string][]fakeSeries{}, instants: map[string][]fakeSeries{}, fail: map[string]fakeFailure{}, maxPoints: 11000, strict: true}
+	f := &fakeProm{t: t, ranges: map[string][]fakeSeries{}, instants: map[string][]fakeSeries{}, raws: map[string][]fakeRaw{}, fail: map[string]fakeFailure{}, maxPoints: 11000, strict: true}
 	benchScenario(f)
 	srv := httptest.NewServer(&cachingHandler{next: f, m: map[string][]byte{}})
 	defer srv.Close()
@@ -144,7 +151,7 @@ func BenchmarkRead7Days(b *testing.B) {
 		b.Fatal(err)
 	}
 	c := newTestClient(b, strings.TrimSpace(line))
-	req := benchScenario(&fakeProm{t: b, ranges: map[string][]fakeSeries{}, instants: map[string][]fakeSeries{}})
+	req := benchScenario(&fakeProm{t: b, ranges: map[string][]fakeSeries{}, instants: map[string][]fakeSeries{}, raws: map[string][]fakeRaw{}})
 	if _, err := c.Read(context.Background(), req); err != nil {
 		b.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -201,7 +202,10 @@ func TestTimeoutAndCancel(t *testing.T) {
 }
 
 // simpleScenario registers one pod of ReplicaSet web-5d4f8 with cpu and
-// memory from from to to, read without kube-state-metrics.
+// memory from from to to, read without kube-state-metrics, sampled at
+// every step'th instant: the raw counter (0.2 core), the raw working set,
+// the memory read of the pods' existence, and the user's cpu query
+// (gridCPU) whose value at instant k is k.
 func simpleScenario(f *fakeProm, req Request, from, to time.Time, every int) {
 	q := queriesFor(req, "web-5d4f8")
 	f.onRange(q.probe(), during(nil, from, to, constant(40)))
@@ -215,8 +219,29 @@ func simpleScenario(f *fakeProm, req Request, from, to time.Time, every int) {
 			return inner(t)
 		}}
 	}
-	f.onRange(q.cpu(), sparse(during(lbl("pod", "web-5d4f8-k2x9p", "container", "app"), from, to, func(t time.Time) float64 { return float64(t.Sub(t0) / req.Step) })))
-	f.onRange(q.memory(), sparse(during(lbl("pod", "web-5d4f8-k2x9p", "container", "app"), from, to, constant(1e8))))
+	pod := "web-5d4f8-k2x9p"
+	f.onRange(gridCPU(q), sparse(during(lbl("pod", pod, "container", "app"), from, to, func(t time.Time) float64 { return float64(t.Sub(t0) / req.Step) })))
+	f.onRange(q.memory(), sparse(during(lbl("pod", pod, "container", "app"), from, to, constant(1e8))))
+	f.onRaw(q.rawCPU(), sampled(sparse(during(cadvisor(metricCPU, pod, "app"), from, to, steady(0.2, from))), from, to, req.Step))
+	f.onRaw(q.rawMemory(), sampled(sparse(during(cadvisor(metricMemory, pod, "app"), from, to, constant(1e8))), from, to, req.Step))
+}
+
+// sampled is a raw series of a series' values every every from from
+// until to.
+func sampled(s fakeSeries, from, to time.Time, every time.Duration) fakeRaw {
+	return fakeRaw{labels: s.labels, from: from, to: to, every: every, v: s.at}
+}
+
+// gridRequest reads cpu with the user's query gridCPU, on the sync grid.
+func gridRequest(req Request) Request {
+	q := queriesFor(req, "web-5d4f8")
+	req.Metrics = slices.Clone(req.Metrics)
+	for i, m := range req.Metrics {
+		if m.Name == "cpu" {
+			req.Metrics[i].Query = gridCPU(q)
+		}
+	}
+	return req
 }
 
 func TestPieces(t *testing.T) {
@@ -225,6 +250,7 @@ func TestPieces(t *testing.T) {
 	req.NoKubeStateMetrics = true
 	req.Len = 25
 	req.MaxPoints = 10
+	req = gridRequest(req)
 	simpleScenario(f, req, t0.Add(-time.Hour), t0.Add(time.Hour), 1)
 	var seen []Progress
 	req.Progress = func(p Progress) { seen = append(seen, p) }
@@ -234,7 +260,7 @@ func TestPieces(t *testing.T) {
 	}
 	q := queriesFor(req, "web-5d4f8")
 	var got []string
-	for _, r := range f.requests(q.cpu()) {
+	for _, r := range f.requests(gridCPU(q)) {
 		got = append(got, fmt.Sprintf("%d-%d/%s", int(r.start.Sub(t0)/req.Step), int(r.end.Sub(t0)/req.Step), r.step))
 	}
 	if want := "0-9/15s 10-19/15s 20-24/15s"; strings.Join(got, " ") != want {
@@ -265,14 +291,14 @@ func TestPieces(t *testing.T) {
 	simpleScenario(f2, req, t0.Add(-time.Hour), t0.Add(time.Hour), 1)
 	for i := range 4 {
 		name := fmt.Sprintf("web-5d4f8-bbbb%c", "bcdf"[i])
-		f2.onRange(q.cpu(), during(lbl("pod", name, "container", "app"), t0.Add(-time.Hour), t0.Add(time.Hour), constant(1)))
+		f2.onRange(gridCPU(q), during(lbl("pod", name, "container", "app"), t0.Add(-time.Hour), t0.Add(time.Hour), constant(1)))
 	}
 	req.Progress = nil
 	if _, err := newTestClient(t, srv2.URL).Read(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
 	got = got[:0]
-	for _, r := range f2.requests(q.cpu()) {
+	for _, r := range f2.requests(gridCPU(q)) {
 		got = append(got, fmt.Sprintf("%d-%d", int(r.start.Sub(t0)/req.Step), int(r.end.Sub(t0)/req.Step)))
 	}
 	if want := "0-9 10-15 16-21 22-24"; strings.Join(got, " ") != want {
@@ -285,13 +311,14 @@ func TestPiecesAtPrometheusLimit(t *testing.T) {
 	req := baseRequest()
 	req.NoKubeStateMetrics = true
 	req.Len = 2*MaxPointsPerSeries + 1
+	req = gridRequest(req)
 	simpleScenario(f, req, t0.Add(-time.Hour), t0.Add(100*time.Hour), 1)
 	rec, err := newTestClient(t, srv.URL).Read(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	q := queriesFor(req, "web-5d4f8")
-	rs := f.requests(q.cpu())
+	rs := f.requests(gridCPU(q))
 	if len(rs) != 3 || rs[1].start.Sub(rs[0].end) != req.Step || rs[2].start != rs[2].end {
 		t.Errorf("pieces = %+v", rs)
 	}
@@ -331,14 +358,25 @@ func TestSparse(t *testing.T) {
 	req.NoKubeStateMetrics = true
 	simpleScenario(f, req, t0.Add(-time.Hour), at("2h"), 20)
 	_, err := newTestClient(t, srv.URL).Read(context.Background(), req)
-	want := "prometheus " + srv.URL + ": cpu usage of Deployment/web has a sample at only 5% of the 15s syncs between 2026-11-26T14:00:00Z and 2026-11-26T14:59:45Z (a downsampled long-term store?): too sparse to replay them; start the period after 2026-11-26T14:59:45Z"
+	// Raw: 13 samples (one every 5 minutes) where a 15 s interval gives
+	// 241 from 14:00 to 15:00.
+	want := "prometheus " + srv.URL + ": cpu usage of Deployment/web holds only 5% of the samples of a 15s scrape interval between 2026-11-26T14:00:00Z and 2026-11-26T14:59:45Z (a downsampled long-term store?): too sparse to replay them; start the period after 2026-11-26T14:59:45Z"
 	if err == nil || err.Error() != want {
 		t.Errorf("sparse:\n got: %v\nwant: %s", err, want)
 	}
+	// On the grid (a user's query), the share of the syncs.
+	_, err = newTestClient(t, srv.URL).Read(context.Background(), gridRequest(req))
+	want = "prometheus " + srv.URL + ": cpu usage of Deployment/web has a sample at only 5% of the 15s syncs between 2026-11-26T14:00:00Z and 2026-11-26T14:59:45Z (a downsampled long-term store?): too sparse to replay them; start the period after 2026-11-26T14:59:45Z"
+	if err == nil || err.Error() != want {
+		t.Errorf("sparse on the grid:\n got: %v\nwant: %s", err, want)
+	}
 
+	// A probe that counts 2 samples in 10 minutes, which the raw samples
+	// of the last 10 minutes (one every 5 minutes) confirm.
 	f2, srv2 := newFakeProm(t)
 	q := queriesFor(req, "web-5d4f8")
 	f2.onRange(q.probe(), during(nil, t0.Add(-time.Hour), at("2h"), constant(2)))
+	f2.onRaw(q.rawMemory(), rawEvery(cadvisor(metricMemory, "web-5d4f8-k2x9p", "app"), t0.Add(-time.Hour), at("2h"), 5*time.Minute, constant(1e8)))
 	_, err = newTestClient(t, srv2.URL).Read(context.Background(), req)
 	if err == nil || !strings.Contains(err.Error(), "hold one sample every 5m0s at best (a downsampled long-term store?): too sparse to replay 15s syncs") {
 		t.Errorf("sparse probe: %v", err)
@@ -349,6 +387,7 @@ func TestMisalignedAndNoData(t *testing.T) {
 	f, srv := newFakeProm(t)
 	req := baseRequest()
 	req.NoKubeStateMetrics = true
+	req = gridRequest(req)
 	simpleScenario(f, req, t0.Add(-time.Hour), at("2h"), 1)
 	f.shift = 3 * time.Second
 	rec, err := newTestClient(t, srv.URL).Read(context.Background(), req)
@@ -364,10 +403,13 @@ func TestMisalignedAndNoData(t *testing.T) {
 
 	// No cpu at all: a clear error, after checking the store has data.
 	f2, srv2 := newFakeProm(t)
+	req = baseRequest()
+	req.NoKubeStateMetrics = true
 	q := queriesFor(req, "web-5d4f8")
 	f2.onRange(q.probe())
+	f2.onRaw(q.rawCPU())
+	f2.onRaw(q.rawMemory())
 	q.rng, q.fresh = 2*time.Minute, time.Minute // the 30 s default interval
-	f2.onRange(q.cpu())
 	f2.onRange(q.memory())
 	f2.onInstant(upQuery(), fakeSeries{at: func(time.Time) (float64, bool) { return 3, true }})
 	_, err = newTestClient(t, srv2.URL).Read(context.Background(), req)

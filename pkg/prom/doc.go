@@ -14,10 +14,13 @@
 // metrics, the period on the controller's sync grid) and returns a
 // recording.Recording:
 //
-//   - resource metrics per pod and container, the way metrics-server
-//     samples the kubelet's counters (the rate between the two latest
-//     scrapes: irate; the working set's latest value), kept only while the
-//     latest sample is fresh;
+//   - resource metrics per pod and container from the kubelet's counters,
+//     read as the store's raw samples (an instant query of SELECTOR[D], in
+//     chunks within a point budget) into recording.Raw, then resampled at
+//     metrics-server's scrapes (Request.Window, Request.ScrapeAnchor): the
+//     counter's rate between its last two scrapes before each sync, the
+//     working set at the last one; a user's --query cpu=PROMQL is read on
+//     the sync grid instead;
 //   - the pods over time from kube-state-metrics (owners, phases,
 //     readiness, creation, start and deletion times, requests) when the
 //     store has it, else from the usage series of pods named after the
@@ -28,6 +31,8 @@
 //
 // Range queries are evaluated exactly at the recording's instants, in
 // pieces of at most 11,000 points per series, each folded into the
-// recording and dropped before the next. docs/prometheus-source.md has the
+// recording and dropped before the next. ReadScrapeRecord reads
+// metrics-server's resolution and scrape phase from its own series, when
+// the store scrapes it. docs/prometheus-source.md has the
 // exact queries and the choices behind them.
 package prom

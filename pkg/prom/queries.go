@@ -188,18 +188,18 @@ func (q *queries) containerSel(metric string) string {
 	return q.podSel(metric, `container!=""`, `container!="POD"`)
 }
 
-// cpu is metrics-server's sample: the rate between the two latest scrapes
-// of the counter (irate over a range that holds at least two), kept only
-// while the counter's latest sample is fresh (a deleted pod's series stops
-// counting when its last sample is older than the freshness bound, not
-// when the 5-minute lookback runs out).
-func (q *queries) cpu() string {
-	sel := q.containerSel(metricCPU)
-	return fmt.Sprintf("max by (pod, container) (irate(%s[%s]%s) and last_over_time(%s[%s]%s))",
-		sel, promDuration(q.rng), q.offset(), sel, promDuration(q.fresh), q.offset())
-}
+// rawCPU selects the containers' CPU counters, read as the store's raw
+// samples: every scrape of them, which Resample turns into the rates
+// metrics-server served between its own scrapes.
+func (q *queries) rawCPU() string { return q.containerSel(metricCPU) }
 
-// memory is the working set's latest sample, while it is fresh.
+// rawMemory selects the containers' working sets, read as raw samples.
+func (q *queries) rawMemory() string { return q.containerSel(metricMemory) }
+
+// memory is the working set's latest sample at each instant, while it is
+// fresh: it tells when a pod existed (without kube-state-metrics, when the
+// HPA does not read memory), where the raw samples would be more than that
+// needs.
 func (q *queries) memory() string {
 	return fmt.Sprintf("max by (pod, container) (last_over_time(%s[%s]%s))",
 		q.containerSel(metricMemory), promDuration(q.fresh), q.offset())

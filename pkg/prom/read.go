@@ -14,151 +14,9 @@ import (
 
 	v1 "github.com/prometheus/client_golang/api/prometheus/v1"
 	"github.com/prometheus/common/model"
-	corev1 "k8s.io/api/core/v1"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/recording"
 )
-
-// MaxPointsPerSeries is the most points per series one query_range may
-// return (Prometheus refuses more than 11,000).
-const MaxPointsPerSeries = 11000
-
-// DefaultPointBudget bounds the points of one answer (all its series):
-// about 30 bytes of JSON each, so an answer stays near 60 MB however many
-// pods a workload had.
-const DefaultPointBudget = 2_000_000
-
-// maxSampleInterval is the sparsest sampling a replay accepts: a store
-// that keeps one sample every 5 minutes (a downsampled long-term store)
-// cannot feed a controller that syncs every 15 seconds.
-const maxSampleInterval = 2 * time.Minute
-
-// Request says what to read.
-type Request struct {
-	// Namespace, Kind and Name identify the HPA's target workload.
-	Namespace string
-	Kind      string
-	Name      string
-	// Selector is the target's selector (scale.status.selector), for the
-	// record; the pods are matched by owner, not by labels.
-	Selector string
-
-	// ReplicaSets are the target's ReplicaSets known live (current and
-	// old), with their pod templates' containers: pods are named after
-	// them, and a pod gone since takes its requests from its ReplicaSet's
-	// template when kube-state-metrics does not give them.
-	ReplicaSets []ReplicaSet
-	// Pods are the target's live pods: their labels, readiness, start
-	// times and requests are used for those still alive.
-	Pods []corev1.Pod
-	// Template is the pod template's containers: the requests of a pod
-	// known neither to kube-state-metrics nor alive nor by ReplicaSet.
-	Template []corev1.Container
-
-	// Metrics are the HPA's metrics to read (see MetricsFor).
-	Metrics []MetricRequest
-
-	// Start, Step and Len are the instants read: Start + k×Step, k in
-	// [0, Len). Step is the controller's sync period. Start is cut to the
-	// millisecond (the API's precision).
-	Start time.Time
-	Step  time.Duration
-	Len   int
-
-	// SampleLag is how long before an instant the controller's resource
-	// sample was taken (metrics-server's scrape lag): resource values are
-	// read that much earlier (PromQL's offset). Zero reads at the instant.
-	SampleLag time.Duration
-	// ScrapeInterval is how often the store sampled the container
-	// counters; 0 measures it (count_over_time over 10 minutes).
-	ScrapeInterval time.Duration
-
-	// NoKubeStateMetrics skips kube-state-metrics even when the store has
-	// it (pods are then taken from the usage series).
-	NoKubeStateMetrics bool
-
-	// Progress, when set, is called after each answer.
-	Progress func(Progress)
-	// MaxPoints caps the points per series of one query_range (0:
-	// MaxPointsPerSeries); PointBudget the points of one answer (0:
-	// DefaultPointBudget). Tests lower them.
-	MaxPoints   int
-	PointBudget int
-}
-
-// ReplicaSet is one of the target's ReplicaSets.
-type ReplicaSet struct {
-	Name       string
-	Containers []corev1.Container
-}
-
-// MetricRequest is one metric of the HPA to read.
-type MetricRequest struct {
-	// Kind is recording.KindResource, KindPods, KindObject or
-	// KindExternal; Name the resource ("cpu", "memory") or the HPA's
-	// metric name. A ContainerResource metric is a resource: every
-	// container is read.
-	Kind string
-	Name string
-	// Query is the user's PromQL. Required for Pods (one series per pod,
-	// with a pod label; several series of one pod are summed), Object and
-	// External metrics (one series, or several that are summed). For a
-	// resource it replaces the container counters (it must then return
-	// pod and container labels, in cores or bytes).
-	Query string
-}
-
-// Progress is how far a Read is: Done of Total instants of its range
-// queries (a long period is read in pieces), and the requests made.
-type Progress struct {
-	Done, Total int64
-	Requests    int
-	// What names the figures being read.
-	What string
-}
-
-// Fraction is Done/Total in [0, 1].
-func (p Progress) Fraction() float64 {
-	if p.Total <= 0 {
-		return 0
-	}
-	return min(1, float64(p.Done)/float64(p.Total))
-}
-
-// Validate checks a request.
-func (r *Request) Validate() error {
-	var errs []error
-	if r.Namespace == "" || r.Kind == "" || r.Name == "" {
-		errs = append(errs, errors.New("the workload's namespace, kind and name are required"))
-	}
-	if r.Step < time.Millisecond {
-		errs = append(errs, fmt.Errorf("the step must be at least 1ms, not %s", r.Step))
-	}
-	if r.Len <= 0 {
-		errs = append(errs, fmt.Errorf("the period must hold at least one instant, not %d", r.Len))
-	}
-	if r.Start.IsZero() {
-		errs = append(errs, errors.New("the period has no start"))
-	}
-	if r.SampleLag < 0 || r.ScrapeInterval < 0 {
-		errs = append(errs, errors.New("the sample lag and scrape interval must not be negative"))
-	}
-	for _, m := range r.Metrics {
-		switch m.Kind {
-		case recording.KindResource:
-			if m.Name != "cpu" && m.Name != "memory" && m.Query == "" {
-				errs = append(errs, fmt.Errorf("resource %q: only cpu and memory have container counters; give --%s %s=PROMQL", m.Name, FlagQuery, m.Name))
-			}
-		case recording.KindPods, recording.KindObject, recording.KindExternal:
-			if m.Query == "" {
-				errs = append(errs, fmt.Errorf("the %s metric %q needs a query: --%s %s=PROMQL", m.Kind, m.Name, FlagQuery, m.Name))
-			}
-		default:
-			errs = append(errs, fmt.Errorf("metric %q: unknown kind %q", m.Name, m.Kind))
-		}
-	}
-	return errors.Join(errs...)
-}
 
 // reader is one Read in progress.
 type reader struct {
@@ -177,12 +35,20 @@ type reader struct {
 	noPodLabel []string
 	// sparse is the first stretch of a usage read with too few samples.
 	sparse *sparseSpan
+	// interval is how often the store scraped the container counters.
+	interval time.Duration
+	// match recognises the workload's pods (set by findPods).
+	match *podMatcher
 }
 
+// sparseSpan is a stretch of instants, from and to, where a usage read had
+// values at only a share (density) of the syncs, or of the samples the
+// store's interval gives when read raw (interval > 0).
 type sparseSpan struct {
 	from, to int
 	density  float64
 	what     string
+	interval time.Duration
 }
 
 // Read reads the workload's recorded load over the period.
@@ -233,12 +99,14 @@ type readState struct {
 	replicaSeries recording.Series
 }
 
-// rangeRead is one planned range read: its query and how each series
-// returned folds into the recording.
+// rangeRead is one planned read: its query and how each series returned
+// folds into the recording. A read of raw samples (raw set: the metric
+// they go to) has a selector for query and no fold.
 type rangeRead struct {
 	what, query string
 	fold        func(model.Metric) func(k int, v float64)
 	usage       bool
+	raw         *recording.Metric
 }
 
 // read fills the recording in five steps, each a function below.
@@ -298,6 +166,7 @@ func (rd *reader) findPods(ctx context.Context, st *readState) error {
 			rd.c.endpoint, rd.rec.Workload, req.Namespace)
 	}
 	rd.q.pods = st.match.expr
+	rd.match = st.match
 	return nil
 }
 
@@ -325,9 +194,11 @@ func (rd *reader) scrapeInterval(ctx context.Context, st *readState) error {
 	if interval == 0 {
 		interval = 30 * time.Second
 	}
+	rd.interval = interval
 	rd.q.rng = 4 * interval
 	rd.q.fresh = 2 * interval
 	rd.rec.SampleWindow = interval
+	rd.rec.StoreInterval = interval
 	return nil
 }
 
@@ -377,17 +248,21 @@ func (rd *reader) planUsage(st *readState) {
 	haveMemory := false
 	for _, m := range st.resources {
 		metric := rd.addMetric(m)
-		q := m.Query
-		switch {
-		case q != "":
-		case m.Name == "cpu":
-			q = rd.q.cpu()
-		default:
-			q = rd.q.memory()
+		if m.Query != "" {
+			metric.Query = m.Query
+			addUsage(m.Name, m.Query, 1, metric)
+			continue
+		}
+		// The container counters: their raw samples, resampled at
+		// metrics-server's scrapes once read.
+		metric.Cumulative = m.Name == "cpu"
+		metric.Query = rd.q.rawMemory()
+		if metric.Cumulative {
+			metric.Query = rd.q.rawCPU()
+		} else {
 			haveMemory = true
 		}
-		metric.Query = q
-		addUsage(m.Name, q, 1, metric)
+		st.reads = append(st.reads, rangeRead{what: m.Name + " usage", query: metric.Query, usage: true, raw: metric})
 	}
 	if !st.ksm && !haveMemory {
 		addUsage("memory (pod existence)", rd.q.memory(), 1, nil)
@@ -450,11 +325,18 @@ func (rd *reader) planOthers(st *readState) {
 	}
 }
 
-// runReads is step 3's reads, in the planned order; a Pods metric without
-// a pod label, or usage too sparse to replay, stops the read.
+// runReads is step 3's reads, in the planned order, and the raw samples
+// resampled at metrics-server's scrapes; a Pods metric without a pod
+// label, or usage too sparse to replay, stops the read.
 func (rd *reader) runReads(ctx context.Context, st *readState) error {
 	for _, r := range st.reads {
-		kept, dropped, err := rd.readRange(ctx, r.what, r.query, r.usage, r.fold)
+		var kept, dropped int
+		var err error
+		if r.raw != nil {
+			kept, dropped, err = rd.readRaw(ctx, r, st)
+		} else {
+			kept, dropped, err = rd.readRange(ctx, r.what, r.query, r.usage, r.fold)
+		}
 		if err != nil {
 			return err
 		}
@@ -471,10 +353,18 @@ func (rd *reader) runReads(ctx context.Context, st *readState) error {
 			Err: errors.New("a series has no pod label: a Pods metric's query must return one series per pod, with a pod label"),
 		}
 	}
+	rd.resample()
 	if rd.sparse != nil {
+		if err := rd.tooYoung(ctx); err != nil {
+			return err
+		}
 		s := rd.sparse
-		return fmt.Errorf("prometheus %s: %s of %s has a sample at only %.0f%% of the %s syncs between %s and %s (a downsampled long-term store?): too sparse to replay them; start the period after %s",
-			rd.c.endpoint, s.what, rd.rec.Workload, 100*s.density, rd.g.step, stamp(rd.g.at(s.from)), stamp(rd.g.at(s.to)), stamp(rd.g.at(s.to)))
+		share := fmt.Sprintf("has a sample at only %.0f%% of the %s syncs", 100*s.density, rd.g.step)
+		if s.interval > 0 {
+			share = fmt.Sprintf("holds only %.0f%% of the samples of a %s scrape interval", 100*s.density, s.interval)
+		}
+		return fmt.Errorf("prometheus %s: %s of %s %s between %s and %s (a downsampled long-term store?): too sparse to replay them; start the period after %s",
+			rd.c.endpoint, s.what, rd.rec.Workload, share, stamp(rd.g.at(s.from)), stamp(rd.g.at(s.to)), stamp(rd.g.at(s.to)))
 	}
 	return nil
 }
@@ -516,8 +406,8 @@ func (rd *reader) readThrottling(ctx context.Context, st *readState) error {
 		return nil
 	}
 	// The window is the metrics resolution (twice the sample lag), and at
-	// least two scrapes, which a rate needs.
-	q := rd.q.throttled(max(2*rd.req.SampleLag, 2*rd.rec.SampleWindow))
+	// least two of the store's scrapes, which a rate needs.
+	q := rd.q.throttled(max(2*rd.req.SampleLag, 2*rd.interval))
 	throttling := map[string]map[string]*recording.Series{}
 	rd.prog.Total += int64(rd.req.Len)
 	kept, _, err := rd.readRange(ctx, "cpu throttling", q, false, func(m model.Metric) func(int, float64) {
@@ -561,18 +451,6 @@ func (rd *reader) readThrottling(ctx context.Context, st *readState) error {
 		rd.rec.ThrottlingFrom = recording.ThrottlingCAdvisor
 	}
 	return nil
-}
-
-// checkData is step 5: what the store did not have.
-func (rd *reader) checkData(ctx context.Context) error {
-	for i := range rd.rec.Metrics {
-		m := &rd.rec.Metrics[i]
-		if m.Kind == recording.KindResource && len(m.PerPod) == 0 || m.Kind == recording.KindPods && len(m.PerPod) == 0 ||
-			(m.Kind == recording.KindObject || m.Kind == recording.KindExternal) && m.Total == nil {
-			return rd.noData(ctx, m)
-		}
-	}
-	return rd.checkRetention(ctx)
 }
 
 func queryOf(ms []MetricRequest, m *recording.Metric) string {
@@ -796,78 +674,3 @@ func (rd *reader) readRange(ctx context.Context, what, query string, usage bool,
 	}
 	return kept, dropped, nil
 }
-
-// probeInterval measures the scrape interval of the container counters: 10
-// minutes divided by the most samples one container has in 10 minutes, at
-// up to 60 instants over the period.
-func (rd *reader) probeInterval(ctx context.Context) (time.Duration, error) {
-	q := rd.q.probe()
-	end := rd.g.at(rd.g.n - 1)
-	start := rd.g.start.Add(probeWindow)
-	if start.After(end) {
-		start = end
-	}
-	step := max(probeWindow, end.Sub(start)/60).Round(time.Second)
-	most := 0.0
-	n, warnings, err := rd.c.queryRange(ctx, "the scrape interval", q, v1.Range{Start: start, End: end, Step: step},
-		func(model.Metric) func(model.Time, float64) {
-			return func(_ model.Time, v float64) { most = max(most, v) }
-		})
-	rd.prog.Requests++
-	if err != nil {
-		return 0, err
-	}
-	rd.warnings = append(rd.warnings, warnings...)
-	rd.rec.Sources = append(rd.rec.Sources, recording.Source{What: "scrape interval", Query: q, Series: n})
-	if most < 2 {
-		return 0, nil
-	}
-	interval := time.Duration(float64(probeWindow) / most).Round(time.Second)
-	if interval > maxSampleInterval {
-		return 0, fmt.Errorf("prometheus %s: the container counters of %s hold one sample every %s at best (a downsampled long-term store?): too sparse to replay %s syncs",
-			rd.c.endpoint, rd.rec.Workload, interval, rd.g.step)
-	}
-	return max(interval, time.Second), nil
-}
-
-// noData explains a metric without a single value over the period.
-func (rd *reader) noData(ctx context.Context, m *recording.Metric) error {
-	if err := rd.checkRetention(ctx); err != nil {
-		return err
-	}
-	hint := ""
-	if m.Kind == recording.KindResource && queryOf(rd.req.Metrics, m) == "" {
-		hint = ": does the store scrape the kubelets' cAdvisor (or /metrics/resource)?"
-	}
-	return &QueryError{
-		Endpoint: rd.c.endpoint.String(), What: m.Kind + " metric " + m.Name, Query: m.Query,
-		Err: fmt.Errorf("no value of %s between %s and %s%s", rd.rec.Workload, stamp(rd.g.start), stamp(rd.g.at(rd.g.n-1)), hint),
-	}
-}
-
-// checkRetention fails when the data starts later than the period and the
-// store holds nothing at all at the period's start: its retention is
-// shorter than the period.
-func (rd *reader) checkRetention(ctx context.Context) error {
-	slack := max(2, int(staleLookback/rd.g.step))
-	if rd.firstData >= 0 && rd.firstData <= slack {
-		return nil
-	}
-	v, _, err := rd.c.instant(ctx, "the oldest data", upQuery(), rd.g.start)
-	rd.prog.Requests++
-	if err != nil {
-		return err
-	}
-	rd.rec.Sources = append(rd.rec.Sources, recording.Source{What: "data at the start", Query: upQuery(), Series: len(v)})
-	if len(v) > 0 && v[0].Value > 0 {
-		return nil
-	}
-	first := "no data of it at all"
-	if rd.firstData >= 0 {
-		first = "its first data of " + rd.rec.Workload + " is at " + stamp(rd.g.at(rd.firstData))
-	}
-	return fmt.Errorf("prometheus %s holds nothing at %s, the start of the period (its retention is shorter?): %s; start the period later",
-		rd.c.endpoint, stamp(rd.g.start), first)
-}
-
-func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }

@@ -5,6 +5,7 @@ package prom
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -64,14 +65,30 @@ func livePod(name string, created time.Time, ready bool, readySince time.Time, p
 	return p
 }
 
-// baseRequest is an hour of Deployment shop/web at 15 s, reading cpu.
+// cadvisor is the label set of a cAdvisor series of a container: a raw
+// read keeps every label.
+func cadvisor(metric, pod, container string) map[string]string {
+	return lbl("__name__", metric, "namespace", "shop", "pod", pod, "container", container,
+		"id", "/kubepods/burstable/pod-"+pod+"/"+container, "image", "registry.example/web:1", "job", "kubelet", "metrics_path", "/metrics/cadvisor")
+}
+
+// gridCPU is a user's cpu query (--query cpu=...), read on the sync grid:
+// the irate form the reads had before the raw samples.
+func gridCPU(q *queries) string {
+	sel := q.containerSel(metricCPU)
+	return fmt.Sprintf("max by (pod, container) (irate(%s[%s]%s) and last_over_time(%s[%s]%s))",
+		sel, promDuration(q.rng), q.offset(), sel, promDuration(q.fresh), q.offset())
+}
+
+// baseRequest is an hour of Deployment shop/web at 15 s, reading cpu,
+// metrics-server scraping every 15 s.
 func baseRequest() Request {
 	return Request{
 		Namespace: "shop", Kind: "Deployment", Name: "web", Selector: "app=web",
 		ReplicaSets: []ReplicaSet{{Name: "web-5d4f8", Containers: []corev1.Container{container("app", "200m", "256Mi")}}},
 		Template:    []corev1.Container{container("app", "300m", "512Mi")},
 		Metrics:     []MetricRequest{{Kind: recording.KindResource, Name: "cpu"}},
-		Start:       t0, Step: 15 * time.Second, Len: 240,
+		Start:       t0, Step: 15 * time.Second, Len: 240, Window: 15 * time.Second,
 	}
 }
 
@@ -94,7 +111,9 @@ func TestQueryText(t *testing.T) {
 	sel := `{namespace="shop",pod=~"` + pods + `"`
 	csel := sel + `,container!="",container!="POD"}`
 	for _, c := range []struct{ got, want string }{
-		{q.cpu(), `max by (pod, container) (irate(container_cpu_usage_seconds_total` + csel + `[1m]) and last_over_time(container_cpu_usage_seconds_total` + csel + `[30s]))`},
+		{q.rawCPU(), `container_cpu_usage_seconds_total` + csel},
+		{q.rawMemory(), `container_memory_working_set_bytes` + csel},
+		{rawQuery(q.rawCPU(), 90*time.Minute+500*time.Millisecond), `container_cpu_usage_seconds_total` + csel + `[1h30m500ms]`},
 		{q.memory(), `max by (pod, container) (last_over_time(container_memory_working_set_bytes` + csel + `[30s]))`},
 		{q.probe(), `max(count_over_time(container_memory_working_set_bytes` + csel + `[10m]))`},
 		{q.replicaSets("Deployment", "web"), `max by (replicaset) (last_over_time(kube_replicaset_owner{namespace="shop",owner_kind="Deployment",owner_name="web"}[1h4m45s]))`},
@@ -115,9 +134,9 @@ func TestQueryText(t *testing.T) {
 		}
 	}
 	q.lag = 15 * time.Second
-	want := `max by (pod, container) (irate(container_cpu_usage_seconds_total` + csel + `[1m] offset 15s) and last_over_time(container_cpu_usage_seconds_total` + csel + `[30s] offset 15s))`
-	if got := q.cpu(); got != want {
-		t.Errorf("cpu with a lag\n got: %s\nwant: %s", got, want)
+	want := `max by (pod, container) (last_over_time(container_memory_working_set_bytes` + csel + `[30s] offset 15s))`
+	if got := q.memory(); got != want {
+		t.Errorf("memory with a lag\n got: %s\nwant: %s", got, want)
 	}
 	// Names that PromQL or a regular expression would read otherwise.
 	q2 := &queries{ns: `we"ird`, pods: newPodMatcher([]string{"web.v2"}, "", nil).expr}
@@ -228,12 +247,15 @@ func ksmScenario(f *fakeProm, req Request) {
 	// No container has a CPU limit (TestReadLimitsAndThrottling adds some).
 	f.onInstant(q.limits())
 	f.onRange(q.probe(), during(nil, far, at("2h"), constant(40)))
-	f.onRange(q.cpu(),
-		during(lbl("pod", old, "container", "app"), far, at("20m"), constant(0.3)),
-		during(lbl("pod", keep, "container", "app"), far, at("2h"), func(t time.Time) float64 { return 0.1 + t.Sub(t0).Minutes()/1000 }),
-		during(lbl("pod", keep, "container", "sidecar"), far, at("2h"), constant(0.01)),
-		during(lbl("pod", late, "container", "app"), at("12m15s"), at("2h"), constant(0.5)),
-		during(lbl("pod", "web-api-6b7c8-bbbbb", "container", "app"), far, at("2h"), constant(9))) // foreign
+	// The counters, every 15 s from an hour before the period: the kept
+	// pod's app at 0.04 core then, 0.001 more every minute (0.1 at 14:00).
+	early, every := t0.Add(-time.Hour), 15*time.Second
+	f.onRaw(q.rawCPU(),
+		rawEvery(cadvisor(metricCPU, old, "app"), early, at("20m"), every, steady(0.3, far)),
+		rawEvery(cadvisor(metricCPU, keep, "app"), early, at("2h"), every, ramp(0.04, 0.001/60, early)),
+		rawEvery(cadvisor(metricCPU, keep, "sidecar"), early, at("2h"), every, steady(0.01, far)),
+		rawEvery(cadvisor(metricCPU, late, "app"), at("12m15s"), at("2h"), every, steady(0.5, at("12m"))),
+		rawEvery(cadvisor(metricCPU, "web-api-6b7c8-bbbbb", "app"), early, at("2h"), every, steady(9, far))) // foreign
 	f.onRange(q.replicas("Deployment", "web"), during(nil, far, at("2h"), func(t time.Time) float64 {
 		switch {
 		case t.Before(at("10m")):
@@ -300,11 +322,16 @@ func TestReadWithKubeStateMetrics(t *testing.T) {
 	if cpu == nil || len(cpu.PerPod) != 3 {
 		t.Fatalf("cpu = %+v", cpu)
 	}
-	if v, ok := cpu.PerPod["web-5d4f8-k2x9p"]["app"].At(60); !ok || math.Abs(v-0.115) > 1e-9 {
+	// metrics-server's sample at 14:15 is the rate from 14:14:37.5 to
+	// 14:14:52.5: the ramp's at 14:14:45.
+	if v, ok := cpu.PerPod["web-5d4f8-k2x9p"]["app"].At(60); !ok || math.Abs(v-0.11475) > 1e-9 {
 		t.Errorf("cpu of the kept pod at 14:15 = %v %v", v, ok)
 	}
-	if _, ok := cpu.PerPod["web-7c9bb-d2f4g"]["app"].At(80); ok {
-		t.Error("the deleted pod has cpu at 14:20")
+	// Its last sample is at 14:19:45: metrics-server's scrape at
+	// 14:19:52.5 still had it (for the sync at 14:20, when the pod is
+	// gone), the one at 14:20:07.5 did not.
+	if _, ok := cpu.PerPod["web-7c9bb-d2f4g"]["app"].At(81); ok {
+		t.Error("the deleted pod has cpu at 14:20:15")
 	}
 	if _, ok := cpu.PerPod["web-5d4f8-h7q4m"]["app"].At(48); ok {
 		t.Error("the late pod has cpu before its first sample")
@@ -351,24 +378,17 @@ func TestReadWithoutKubeStateMetrics(t *testing.T) {
 	f.onInstant(q.podOwners([]string{"Deployment", "ReplicaSet"}, []string{"web", "web-5d4f8"}))
 	f.onRange(q.replicas("Deployment", "web"))
 	f.onRange(q.probe(), during(nil, far, at("2h"), constant(40)))
-	usage := func(v float64) []fakeSeries {
-		return []fakeSeries{
-			during(lbl("pod", keep, "container", "app"), far, at("2h"), func(t time.Time) float64 {
-				if !t.Before(at("20m")) && t.Before(at("21m")) {
-					return math.NaN() // a gap (see gapped)
-				}
-				return v
-			}),
-			during(lbl("pod", gone, "container", "app"), at("12m"), at("40m"), constant(v*2)),
-			during(lbl("pod", "web-7c9bb-d2f4g", "container", "app"), far, at("10m"), constant(v)),    // a ReplicaSet deleted since: unknown
-			during(lbl("pod", "web-api-6b7c8-bbbbb", "container", "app"), far, at("2h"), constant(v)), // foreign
+	early, every := t0.Add(-time.Hour), 15*time.Second
+	usage := func(metric string, v func(float64, time.Time) func(time.Time) float64) []fakeRaw {
+		return []fakeRaw{
+			gappedRaw(rawEvery(cadvisor(metric, keep, "app"), early, at("2h"), every, v(1, early)), at("20m"), at("21m")),
+			rawEvery(cadvisor(metric, gone, "app"), at("12m"), at("40m"), every, v(2, at("12m"))),
+			rawEvery(cadvisor(metric, "web-7c9bb-d2f4g", "app"), early, at("10m"), every, v(1, early)),    // a ReplicaSet deleted since: unknown
+			rawEvery(cadvisor(metric, "web-api-6b7c8-bbbbb", "app"), early, at("2h"), every, v(1, early)), // foreign
 		}
 	}
-	cpu, mem := usage(0.2), usage(1e8)
-	cpu[0] = gapped(cpu[0])
-	mem[0] = gapped(mem[0])
-	f.onRange(q.cpu(), cpu...)
-	f.onRange(q.memory(), mem...)
+	f.onRaw(q.rawCPU(), usage(metricCPU, func(k float64, origin time.Time) func(time.Time) float64 { return steady(0.2*k, origin) })...)
+	f.onRaw(q.rawMemory(), usage(metricMemory, func(k float64, _ time.Time) func(time.Time) float64 { return constant(1e8 * k) })...)
 	rec, err := newTestClient(t, srv.URL).Read(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
@@ -383,10 +403,15 @@ func TestReadWithoutKubeStateMetrics(t *testing.T) {
 	if !equalReady(k.Ready, []recording.ReadyChange{{At: t0.Add(-119 * time.Minute), Ready: true}}) {
 		t.Errorf("live pod readiness = %+v", k.Ready)
 	}
-	if _, ok := rec.Metric(recording.KindResource, "cpu").PerPod[keep]["app"].At(82); ok {
-		t.Error("the gap has a value")
+	// The store's minute without a sample (14:20 to 14:21) is bridged:
+	// the counter is interpolated across it, as between any two samples.
+	if v, ok := rec.Metric(recording.KindResource, "cpu").PerPod[keep]["app"].At(82); !ok || math.Abs(v-0.2) > 1e-9 {
+		t.Errorf("cpu in the store's gap = %v %v", v, ok)
 	}
-	if !g.Created.Equal(at("12m")) || g.Deleted == nil || !g.Deleted.Equal(at("40m")) || g.Owner != "ReplicaSet/web-5d4f8" {
+	// Its last sample is at 14:39:45: metrics-server's scrape at
+	// 14:39:52.5, within half a store interval of it, still had the pod,
+	// and the sync at 14:40 read that sample; it is gone one sync later.
+	if !g.Created.Equal(at("12m")) || g.Deleted == nil || !g.Deleted.Equal(at("40m15s")) || g.Owner != "ReplicaSet/web-5d4f8" {
 		t.Errorf("gone pod = %+v (created %s)", g, g.Created)
 	}
 	if !equalReady(g.Ready, []recording.ReadyChange{{At: at("12m"), Ready: true}}) || g.Started == nil || !g.Started.Equal(at("12m")) {
@@ -414,13 +439,17 @@ func TestReadWithoutKubeStateMetrics(t *testing.T) {
 	}
 }
 
-// gapped drops the NaN values of a series (a gap in the store).
-func gapped(s fakeSeries) fakeSeries {
-	inner := s.at
-	return fakeSeries{labels: s.labels, at: func(t time.Time) (float64, bool) {
-		v, ok := inner(t)
-		return v, ok && !math.IsNaN(v)
-	}}
+// gappedRaw drops a raw series' samples from from to to (a gap in the
+// store).
+func gappedRaw(s fakeRaw, from, to time.Time) fakeRaw {
+	inner := s.v
+	s.v = func(t time.Time) (float64, bool) {
+		if !t.Before(from) && t.Before(to) {
+			return 0, false
+		}
+		return inner(t)
+	}
+	return s
 }
 
 func podNames(r *recording.Recording) []string {

@@ -14,13 +14,15 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	jsoniter "github.com/json-iterator/go"
 	v1 "github.com/prometheus/client_golang/api/prometheus/v1"
 	"github.com/prometheus/common/model"
 )
 
-// Range answers are decoded as they arrive instead of through
+// Range answers (of range queries, and of instant queries of a range
+// selector: the raw samples) are decoded as they arrive instead of through
 // v1.API.QueryRange, which holds the whole body, validates it with
 // encoding/json, copies it, and builds a model.Matrix of every point
 // before returning: for a 7-day read that is several times the recording's
@@ -37,20 +39,46 @@ const streamBuffer = 64 << 10
 // points (nil skips the series). It returns the series count and the
 // answer's warnings.
 func (c *Client) queryRange(ctx context.Context, what, query string, r v1.Range, fold func(model.Metric) func(model.Time, float64)) (int, []string, error) {
-	fail := func(err error) (int, []string, error) {
-		return 0, nil, &QueryError{Endpoint: c.endpoint.String(), What: what, Query: query, Err: c.explain(ctx, err)}
-	}
-	rctx, cancel := c.reqContext(ctx)
-	defer cancel()
 	form := url.Values{}
 	form.Set("query", query)
 	form.Set("start", formatUnix(r.Start.UnixMilli()))
 	form.Set("end", formatUnix(r.End.UnixMilli()))
 	form.Set("step", strconv.FormatFloat(r.Step.Seconds(), 'f', -1, 64))
+	return c.streamMatrix(ctx, what, query, "/api/v1/query_range", form, fold)
+}
+
+// queryRaw evaluates selector[rng] as an instant query at t: the answer is
+// every sample the store holds of each series the selector picks in the
+// rng before t, each with its own timestamp, as a range vector (the shape
+// of a range query's answer). Each series streams into fold as in
+// queryRange. It returns the series count and the answer's warnings.
+func (c *Client) queryRaw(ctx context.Context, what, selector string, rng time.Duration, t time.Time, fold func(model.Metric) func(model.Time, float64)) (int, []string, error) {
+	query := rawQuery(selector, rng)
+	form := url.Values{}
+	form.Set("query", query)
+	form.Set("time", formatUnix(t.UnixMilli()))
+	return c.streamMatrix(ctx, what, query, "/api/v1/query", form, fold)
+}
+
+// rawQuery is the PromQL of a raw read: the selector over rng.
+func rawQuery(selector string, rng time.Duration) string {
+	return selector + "[" + promDuration(rng) + "]"
+}
+
+// streamMatrix sends one query whose answer is a range vector to path and
+// streams the answer into fold, within the request's bound, with the
+// POST-then-GET fallback, and the server's warnings handled as the client
+// is told to.
+func (c *Client) streamMatrix(ctx context.Context, what, query, path string, form url.Values, fold func(model.Metric) func(model.Time, float64)) (int, []string, error) {
+	fail := func(err error) (int, []string, error) {
+		return 0, nil, &QueryError{Endpoint: c.endpoint.String(), What: what, Query: query, Err: c.explain(ctx, err)}
+	}
+	rctx, cancel := c.reqContext(ctx)
+	defer cancel()
 	if c.timeout > 0 {
 		form.Set("timeout", c.timeout.String())
 	}
-	resp, err := c.post(rctx, c.raw.URL("/api/v1/query_range", nil), form)
+	resp, err := c.post(rctx, c.raw.URL(path, nil), form)
 	if err != nil {
 		return fail(err)
 	}
