@@ -239,6 +239,7 @@ func readRecording(ctx context.Context, in *snapshot, extra *recordedExtra, from
 		Namespace: in.snap.HPA.Namespace, Kind: t.Kind, Name: t.Name, Selector: t.Selector,
 		ReplicaSets: extra.replicaSets, Pods: in.snap.Pods, Metrics: metrics,
 		Start: start, Step: clock.SyncStep, Len: n, SampleLag: recording.SampleLag(clock.Window),
+		Window: clock.Window, ScrapeAnchor: clock.ScrapeAnchor,
 		NoKubeStateMetrics: load.NoKubeStateMetrics, Progress: load.Progress,
 	}
 	if len(in.snap.Pods) > 0 {

@@ -194,6 +194,7 @@ func (r *Recording) resampleOne(raw *Raw, counter bool, sc Scrapes, scale float6
 		if first < 0 {
 			first = k
 			s.First = k
+			s.Values = make([]float64, 0, r.Len-k)
 		}
 		for s.First+len(s.Values) < k {
 			s.Values = append(s.Values, math.NaN())
