@@ -147,6 +147,7 @@ func ResolveSettings(c *Controller, o SettingsOverrides) (engine.Settings, error
 	pickDur(o.InitialReadinessDelay, c.InitialReadinessDelay, &s.InitialReadinessDelay)
 	pickDur(o.DownscaleStabilization, c.DownscaleStabilization, &s.DownscaleStabilization)
 	pickDur(o.SyncPeriod, c.SyncPeriod, &s.SyncPeriod)
+	s.SyncPeriodAssumed = syncPeriodAssumed(c, o)
 	fromFlags = fromFlags || len(o.FeatureGates) > 0
 	fromController = fromController || controllerGates
 
