@@ -23,13 +23,13 @@ func TestParseFailOn(t *testing.T) {
 	}{
 		{"", def, ""},
 		{"+limited", append(slices.Clone(def), explain.ProblemLimited), ""},
-		{"+limited,-disagrees", []explain.Problem{explain.ProblemMetricFailed, explain.ProblemScalingInactive, explain.ProblemUnableToScale, explain.ProblemLimited}, ""},
+		{"+limited,-disagrees", []explain.Problem{explain.ProblemMetricFailed, explain.ProblemScalingInactive, explain.ProblemUnableToScale, explain.ProblemStaleStatus, explain.ProblemLimited}, ""},
 		{"limited,scaling-disabled", []explain.Problem{explain.ProblemLimited, explain.ProblemScalingDisabled}, ""},
 		{" metric-failed , rate-limited ", []explain.Problem{explain.ProblemMetricFailed, explain.ProblemRateLimited}, ""},
 		{"all", explain.AllProblems(), ""},
 		{"+all,-disagrees", []explain.Problem{
 			explain.ProblemMetricFailed, explain.ProblemScalingInactive, explain.ProblemUnableToScale,
-			explain.ProblemLimited, explain.ProblemRateLimited, explain.ProblemScalingDisabled,
+			explain.ProblemStaleStatus, explain.ProblemLimited, explain.ProblemRateLimited, explain.ProblemScalingDisabled,
 		}, ""},
 		{"-all", nil, ""},
 		{"limited,+disagrees", nil, "either a list of problems or changes"},

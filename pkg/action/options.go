@@ -159,7 +159,7 @@ var ExplainCLIOptions = options.Options[ExplainInput]{
 		Field: func(in *ExplainInput) options.Value { return options.Bool(&in.Watch) },
 	},
 	{
-		Name: "exit-code", CLIOnly: onlyExit, Help: "Exit with status 2 when an explained HPA has a problem: a failed metric, scaling inactive, unable to scale, or a replay that disagrees with the controller (see docs/exit-codes.md)",
+		Name: "exit-code", CLIOnly: onlyExit, Help: "Exit with status 2 when an explained HPA has a problem: a failed metric, scaling inactive, unable to scale, a replay that disagrees with the controller, or a stale status (the controller not syncing the HPA; see docs/exit-codes.md)",
 		Field: func(in *ExplainInput) options.Value { return options.Bool(&in.ExitCode) },
 	},
 	{

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/recording"
 )
 
 // SettingsOverrides are the controller settings given on the command line.
@@ -147,6 +148,7 @@ func ResolveSettings(c *Controller, o SettingsOverrides) (engine.Settings, error
 	pickDur(o.InitialReadinessDelay, c.InitialReadinessDelay, &s.InitialReadinessDelay)
 	pickDur(o.DownscaleStabilization, c.DownscaleStabilization, &s.DownscaleStabilization)
 	pickDur(o.SyncPeriod, c.SyncPeriod, &s.SyncPeriod)
+	s.SyncPeriodAssumed = syncOrigin(c, o).Source == recording.OriginAssumed
 	fromFlags = fromFlags || len(o.FeatureGates) > 0
 	fromController = fromController || controllerGates
 

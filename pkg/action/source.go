@@ -101,6 +101,33 @@ func syncOrigin(c *Controller, o SettingsOverrides) recording.Origin {
 // trust.
 func (s *snapshot) syncPeriodAssumed() bool { return s.syncFrom.Source == recording.OriginAssumed }
 
+// hpaControllerComponent is the source component of the events the HPA
+// controller records.
+const hpaControllerComponent = "horizontal-pod-autoscaler"
+
+// lastControllerEvent is when the HPA controller last recorded one of evs
+// (zero: none). Events of another source are skipped; events that name no
+// source are counted, as only the controller writes events about an HPA.
+func lastControllerEvent(evs []corev1.Event) time.Time {
+	var last time.Time
+	for i := range evs {
+		e := &evs[i]
+		if src := e.Source.Component + e.ReportingController; src != "" &&
+			e.Source.Component != hpaControllerComponent && e.ReportingController != hpaControllerComponent {
+			continue
+		}
+		for _, t := range []time.Time{e.FirstTimestamp.Time, e.LastTimestamp.Time, e.EventTime.Time} {
+			if t.After(last) {
+				last = t
+			}
+		}
+		if e.Series != nil && e.Series.LastObservedTime.After(last) {
+			last = e.Series.LastObservedTime.Time
+		}
+	}
+	return last
+}
+
 // read loads HPA name and its inputs, from the files or the cluster, and
 // resolves the controller settings: what the cluster (live) or the input's
 // Controller document (files) says, then the overrides. It only reads.
@@ -138,6 +165,7 @@ func (s Source) readWith(ctx context.Context, name string, o SettingsOverrides, 
 		snap: res.Snapshot, settings: set, warnings: append(res.Warnings, ctl.Warnings...), events: res.Events,
 		syncFrom: syncOrigin(ctl, o),
 	}
+	out.snap.LastControllerEvent = lastControllerEvent(res.Events)
 	if s.History != nil {
 		h := res.Snapshot.HPA
 		key := history.Key{Cluster: s.Clients.ClusterID(), Namespace: h.Namespace, Name: h.Name, UID: string(h.UID)}

@@ -65,6 +65,10 @@ func WhatIf(ctx context.Context, cfg WhatIfConfig) (*WhatIfResult, error) {
 	if err != nil {
 		return nil, fmt.Errorf("HPA %s: %w", name, err)
 	}
+	// The changed replay is hypothetical: when the controller last synced
+	// the real HPA says nothing of it, so it gets no stale-status verdict
+	// (Apply returned a copy of its own).
+	edited.HPA.ManagedFields, edited.LastControllerEvent = nil, time.Time{}
 	eval := cfg.Evaluate
 	if eval == nil {
 		eval = engine.Evaluate

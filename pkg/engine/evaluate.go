@@ -385,6 +385,7 @@ func (s *syncRun) finish() {
 	d.StatusChanged = !statusEqual(s.oldStatus, &s.hpa.Status)
 	if !s.set.Brief {
 		d.Agreement = compareStatus(s.oldStatus, &s.hpa.Status, s.snap.Target.SpecReplicas, d)
+		s.checkSync(&d.Agreement)
 	}
 	d.DecidedBy = decidedBy(d)
 	s.noteHiddenHistory()

@@ -71,6 +71,12 @@ type Snapshot struct {
 	// past for "before" comparisons only if Now is a little later than them;
 	// callers replaying upstream test fixtures add a small epsilon.
 	Now time.Time
+
+	// LastControllerEvent is when the controller last recorded an event
+	// about the HPA (zero: no event read). The controller records events
+	// only while it syncs the HPA, so this shows a sync; the controller does
+	// not read it, but the agreement's sync check does (SyncCheck).
+	LastControllerEvent time.Time
 }
 
 // Target is what the controller reads from the target's scale subresource.
@@ -116,8 +122,13 @@ type Settings struct {
 	// DownscaleStabilization is --horizontal-pod-autoscaler-downscale-stabilization.
 	DownscaleStabilization time.Duration
 	// SyncPeriod is --horizontal-pod-autoscaler-sync-period. It does not
-	// change one sync; projections use it.
+	// change one sync; projections use it, and so does the check of
+	// whether the HPA's status is stale.
 	SyncPeriod time.Duration
+	// SyncPeriodAssumed says that SyncPeriod is the default taken on trust
+	// (neither read from the controller nor given): the stale-status check
+	// then waits longer before it calls a status stale.
+	SyncPeriodAssumed bool
 	// Profile is the controller replayed: its version, its feature gates
 	// and the behaviour switches that follow from them.
 	Profile profile.Profile

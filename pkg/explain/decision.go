@@ -588,6 +588,67 @@ type Agreement struct {
 	// reason) and current metrics are the same.
 	Agrees      bool         `json:"agrees"`
 	Differences []Difference `json:"differences,omitempty"`
+	// Sync says when the HPA last showed a sync by the controller, and
+	// whether its status looks stale: the controller not syncing it. It is
+	// left out when the agreement is not checked, and when the HPA does not
+	// say when the controller last wrote its status (no managedFields entry
+	// of those writes: objects saved without them, explain -A and --watch,
+	// which drop them).
+	Sync *SyncCheck `json:"sync,omitempty"`
+}
+
+// SyncSign names what showed the controller's latest sync of an HPA.
+type SyncSign string
+
+// The signs of a sync, each written by the controller while it synced.
+const (
+	// SyncSignStatusWrite: the controller's last write of the HPA's status
+	// (its managedFields entry).
+	SyncSignStatusWrite SyncSign = "statusWrite"
+	// SyncSignCondition: a condition's lastTransitionTime.
+	SyncSignCondition SyncSign = "conditionTransition"
+	// SyncSignLastScale: status.lastScaleTime, the controller's last rescale.
+	SyncSignLastScale SyncSign = "lastScaleTime"
+	// SyncSignEvent: the newest event the controller recorded about the HPA.
+	SyncSignEvent SyncSign = "event"
+)
+
+// SyncCheck is what the HPA and its events show of the controller's latest
+// sync of it, and the verdict on its status.
+type SyncCheck struct {
+	// StatusWritten is when the controller last wrote the HPA's status: the
+	// time of its managedFields entry, in whole seconds. The controller
+	// writes the status only when it changes, so an old write alone does
+	// not mean that it stopped.
+	StatusWritten time.Time `json:"statusWritten"`
+	// LastSeen is the newest sign of a sync (StatusWritten, a condition's
+	// lastTransitionTime, status.lastScaleTime, the newest event the
+	// controller recorded about the HPA), and LastSeenFrom names it.
+	LastSeen     time.Time `json:"lastSeen"`
+	LastSeenFrom SyncSign  `json:"lastSeenFrom"`
+	// AgeSeconds is how long before now LastSeen is, in whole seconds.
+	AgeSeconds int64 `json:"ageSeconds"`
+	// Periods is that age in whole sync periods.
+	Periods int64 `json:"periods"`
+	// SyncPeriod is the controller's sync period counted in (a Go
+	// duration); SyncPeriodAssumed says that it is kube-controller-manager's
+	// default taken on trust, neither read from the controller nor given.
+	SyncPeriod        string `json:"syncPeriod"`
+	SyncPeriodAssumed bool   `json:"syncPeriodAssumed,omitempty"`
+	// StaleAfterSeconds is how old the newest sign must be for a status
+	// that differs to be called stale: three sync periods, at least 30 s,
+	// at least the metric samples' window and two periods (a status one
+	// scrape and one sync behind), and at least 2 minutes when the sync
+	// period is assumed.
+	StaleAfterSeconds int64 `json:"staleAfterSeconds"`
+	// Stale is true when the controller does not seem to be syncing the
+	// HPA: its status differs from the replay in what the controller writes
+	// at every sync from what both read (the current metrics, with every
+	// metric read; the current replicas, with the scale read; the observed
+	// generation), and nothing shows a sync for StaleAfterSeconds. A status
+	// whose metrics were steady for that long and changed within the last
+	// sync period reads the same for that period (docs/troubleshooting.md).
+	Stale bool `json:"stale"`
 }
 
 // Difference is one field where the replay and the controller's status differ.

@@ -23,6 +23,11 @@ const (
 	// ProblemDisagrees: the replay disagrees with the status the controller
 	// last wrote (agreement checked, and not agreeing).
 	ProblemDisagrees Problem = "disagrees"
+	// ProblemStaleStatus: the controller does not seem to be syncing the
+	// HPA: its status differs from the replay in what every sync rewrites,
+	// and nothing shows a sync for several sync periods (agreement.sync
+	// stale). Such an HPA also shows ProblemDisagrees.
+	ProblemStaleStatus Problem = "stale-status"
 	// ProblemLimited: ScalingLimited is True because of a bound: the HPA
 	// wants more than maxReplicas (TooManyReplicas) or fewer than
 	// minReplicas (TooFewReplicas).
@@ -42,14 +47,14 @@ const (
 func AllProblems() []Problem {
 	return []Problem{
 		ProblemMetricFailed, ProblemScalingInactive, ProblemUnableToScale, ProblemDisagrees,
-		ProblemLimited, ProblemRateLimited, ProblemScalingDisabled,
+		ProblemStaleStatus, ProblemLimited, ProblemRateLimited, ProblemScalingDisabled,
 	}
 }
 
 // DefaultProblems are the problems --exit-code fails on without --fail-on:
 // the ones that mean the HPA does not work as configured.
 func DefaultProblems() []Problem {
-	return []Problem{ProblemMetricFailed, ProblemScalingInactive, ProblemUnableToScale, ProblemDisagrees}
+	return []Problem{ProblemMetricFailed, ProblemScalingInactive, ProblemUnableToScale, ProblemDisagrees, ProblemStaleStatus}
 }
 
 // Condition types and statuses Problems reads.
@@ -91,6 +96,9 @@ func (d *Decision) Problems() []Problem {
 	}
 	if d.Agreement.Checked && !d.Agreement.Agrees {
 		out = append(out, ProblemDisagrees)
+		if s := d.Agreement.Sync; s != nil && s.Stale {
+			out = append(out, ProblemStaleStatus)
+		}
 	}
 	if limited != nil && limited.Status == statusTrue {
 		switch limited.Reason {

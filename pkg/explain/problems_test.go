@@ -60,6 +60,23 @@ func TestProblems(t *testing.T) {
 			[]Problem{ProblemDisagrees},
 		},
 		{"not checked is no disagreement", Decision{Conditions: healthy, Agreement: Agreement{}}, nil},
+		{
+			"stale status",
+			Decision{Conditions: healthy, Agreement: Agreement{Checked: true, Differences: []Difference{{Field: "currentMetrics"}}, Sync: &SyncCheck{Periods: 13, Stale: true}}},
+			[]Problem{ProblemDisagrees, ProblemStaleStatus},
+		},
+		{
+			// An old status write alone is no problem: the controller
+			// writes only what changes.
+			"old write, agreeing",
+			Decision{Conditions: healthy, Agreement: Agreement{Checked: true, Agrees: true, Sync: &SyncCheck{Periods: 400}}},
+			nil,
+		},
+		{
+			"differs, a sync seen lately",
+			Decision{Conditions: healthy, Agreement: Agreement{Checked: true, Differences: []Difference{{Field: "currentMetrics"}}, Sync: &SyncCheck{Periods: 1}}},
+			[]Problem{ProblemDisagrees},
+		},
 		{"at max", Decision{Conditions: with(cond("ScalingLimited", "True", ReasonTooManyReplicas))}, []Problem{ProblemLimited}},
 		{"at min", Decision{Conditions: with(cond("ScalingLimited", "True", ReasonTooFewReplicas))}, []Problem{ProblemLimited}},
 		{"scale-up policy", Decision{Conditions: with(cond("ScalingLimited", "True", ReasonScaleUpLimit))}, []Problem{ProblemRateLimited}},

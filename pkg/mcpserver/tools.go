@@ -44,7 +44,7 @@ func addTools(s *mcp.Server, h *handlers) {
 	}, h.explain)
 	mcp.AddTool(s, &mcp.Tool{
 		Name: ToolExplainMany, Title: "Summarize many HPAs",
-		Description: "Replay every HPA of a namespace, of all namespaces (all-namespaces) or of a label selector, as `kubectl hpa explain -A` does, and return one summary each: replicas, the step that decided, a one-sentence summary, the agreement with the controller and the problems (metric-failed, scaling-inactive, unable-to-scale, disagrees, limited, rate-limited, scaling-disabled). Paginated: pass nextCursor back as cursor for the next page. hpa_explain gives one HPA's whole replay. Only reads.",
+		Description: "Replay every HPA of a namespace, of all namespaces (all-namespaces) or of a label selector, as `kubectl hpa explain -A` does, and return one summary each: replicas, the step that decided, a one-sentence summary, the agreement with the controller and the problems (metric-failed, scaling-inactive, unable-to-scale, disagrees, stale-status, limited, rate-limited, scaling-disabled). Paginated: pass nextCursor back as cursor for the next page. hpa_explain gives one HPA's whole replay. Only reads.",
 		Annotations: readOnly, InputSchema: inputSchema([]ownArg{namespaceArg, contextArg, limitArg, cursorArg}, explainManyArgs(&action.ExplainInput{}, &action.SettingsInput{})), OutputSchema: outputSchema(schema.Summaries),
 	}, h.explainMany)
 	mcp.AddTool(s, &mcp.Tool{

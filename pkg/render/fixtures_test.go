@@ -403,6 +403,31 @@ func scaledToZero() *explain.Decision {
 	})
 }
 
+// staleStatus: scaleUpUnready where the controller's status, written 3m20s
+// before now, still holds 6 replicas and the old usage: the controller does
+// not seem to be syncing the HPA.
+func staleStatus() *explain.Decision {
+	d := scaleUpUnready()
+	cause := "nothing shows a sync of this HPA for 3m20s (13 sync periods of 15s): the status is stale, the controller does not seem to be syncing it"
+	d.Agreement = explain.Agreement{
+		Checked: true,
+		Differences: []explain.Difference{
+			{Field: "desiredReplicas", Controller: "6", Replay: "7", LikelyCause: cause},
+			{
+				Field:       "currentMetrics",
+				Controller:  `{"type":"Resource","resource":{"name":"cpu","current":{"averageValue":"240m","averageUtilization":48}}}`,
+				Replay:      `{"type":"Resource","resource":{"name":"cpu","current":{"averageValue":"522m","averageUtilization":104}}}`,
+				LikelyCause: cause,
+			},
+		},
+		Sync: &explain.SyncCheck{
+			StatusWritten: ago(200 * time.Second), LastSeen: ago(200 * time.Second), LastSeenFrom: explain.SyncSignStatusWrite,
+			AgeSeconds: 200, Periods: 13, SyncPeriod: "15s", StaleAfterSeconds: 60, Stale: true,
+		},
+	}
+	return d
+}
+
 // failedGetScale: the scale GET failed; nothing else ran.
 func failedGetScale() *explain.Decision {
 	return header(&explain.Decision{

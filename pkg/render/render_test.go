@@ -25,6 +25,7 @@ var cases = map[string]func() *explain.Decision{
 	"multi-metric-missing":  multiMetricMissing,
 	"scaled-to-zero":        scaledToZero,
 	"failed-get-scale":      failedGetScale,
+	"stale-status":          staleStatus,
 	"empty":                 func() *explain.Decision { return &explain.Decision{} },
 }
 

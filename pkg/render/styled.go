@@ -707,5 +707,8 @@ func (v *styledView) agreement() {
 		for _, c := range causes {
 			v.tail("  "+paint(v.th.dim, "likely:"), " ", v.th.plain, c, 4)
 		}
+		if stale(a) {
+			v.tail(paint(v.th.warn, "!"), " ", v.th.warn, "stale status: "+staleWords(a.Sync, v.d.Now, timeClock), 2)
+		}
 	}
 }

@@ -682,6 +682,10 @@ func (t *textView) agreement() {
 				t.line(2, "- "+d.Field+": "+d.LikelyCause)
 			}
 		}
+		if stale(a) {
+			t.flush()
+			t.fields(0, field{"Stale status", staleWords(a.Sync, t.d.Now, timeFull)})
+		}
 	}
 }
 

@@ -776,7 +776,9 @@ func notCheckedWords(a explain.Agreement, def string) string {
 	return def
 }
 
-// agreementWord is the agreement in one word, with the fields that differ.
+// agreementWord is the agreement in one word, with the fields that differ:
+// "stale" instead of "differs" when the controller does not seem to be
+// syncing the HPA.
 func agreementWord(a explain.Agreement) string {
 	switch {
 	case !a.Checked:
@@ -788,7 +790,56 @@ func agreementWord(a explain.Agreement) string {
 	for _, d := range a.Differences {
 		fields = append(fields, d.Field)
 	}
-	return "differs (" + strings.Join(fields, ", ") + ")"
+	word := "differs"
+	if stale(a) {
+		word = "stale"
+	}
+	return word + " (" + strings.Join(fields, ", ") + ")"
+}
+
+// stale says whether the agreement calls the HPA's status stale.
+func stale(a explain.Agreement) bool { return a.Sync != nil && a.Sync.Stale }
+
+// staleWords is the stale-status verdict: "the controller does not seem to
+// be syncing this HPA: its status was last written at 14:02:11Z (3m20s
+// ago, 13 sync periods of 15s) and differs from what the controller would
+// write now", with the newest sign of a sync when it is not the status
+// write.
+func staleWords(sc *explain.SyncCheck, now time.Time, form timeForm) string {
+	periods := fmt.Sprintf("%d sync periods of %s", sc.Periods, clean(sc.SyncPeriod))
+	if sc.SyncPeriodAssumed {
+		periods += ", assumed"
+	}
+	written := timeWords(sc.StatusWritten, now, form)
+	s := "the controller does not seem to be syncing this HPA: its status was last written at "
+	if sc.LastSeenFrom == explain.SyncSignStatusWrite || sc.LastSeen.Equal(sc.StatusWritten) {
+		return s + withinParens(written, periods) + " and differs from what the controller would write now"
+	}
+	return s + written + ", " + syncSignWords(sc.LastSeenFrom) + " at " + withinParens(timeWords(sc.LastSeen, now, form), periods) +
+		", and the status differs from what the controller would write now"
+}
+
+// withinParens adds more to the parenthesis that ends s ("… (3m20s ago)"
+// → "… (3m20s ago, more)"), or opens one.
+func withinParens(s, more string) string {
+	if strings.HasSuffix(s, ")") {
+		return strings.TrimSuffix(s, ")") + ", " + more + ")"
+	}
+	return s + " (" + more + ")"
+}
+
+// syncSignWords names a sign of a sync other than the status write.
+func syncSignWords(from explain.SyncSign) string {
+	switch from {
+	case explain.SyncSignEvent:
+		return "its last event"
+	case explain.SyncSignCondition:
+		return "a condition's last transition"
+	case explain.SyncSignLastScale:
+		return "its last rescale"
+	default:
+		return "its last write"
+	}
 }
 
 // changeWords is "3 → 5", or "3" without a rescale.

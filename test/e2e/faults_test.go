@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -230,7 +231,7 @@ func TestFaults(t *testing.T) {
 	cache := t.TempDir()
 	run := func(args ...string) runResult { return binaryWithCache(bin, cache)(args) }
 	s := newScenario(t, "faults")
-	for _, name := range []string{"web", "watch", "kcm", "prom"} {
+	for _, name := range []string{"web", "watch", "kcm", "stale", "prom"} {
 		s.deploy(name, 2, map[string]string{annCPU: cpuAtTarget})
 		s.createHPA(hpaFor(name, 1, 10, noWindows(), cpuUtilization(50)))
 	}
@@ -412,8 +413,9 @@ func TestFaults(t *testing.T) {
 			return nil
 		})
 		t.Logf("controller down: %s; agreement %s", d.Summary, jsonString(d.Agreement))
-		// The product does not know the controller is down: it says the
-		// replay and the status disagree on the count.
+		// The replay and the status disagree on the count. Whether the
+		// status is called stale already depends on when the controller
+		// last wrote it; controller-manager-paused-stale-status checks that.
 		found := false
 		for _, df := range d.Agreement.Differences {
 			found = found || (df.Field == "desiredReplicas" && df.Controller == "2" && df.Replay == "4")
@@ -435,9 +437,118 @@ func TestFaults(t *testing.T) {
 		})
 	})
 
+	t.Run("controller-manager-paused-stale-status", func(t *testing.T) { faultsStaleStatus(s.in(t), run) })
+
 	t.Run("prometheus-paused-restarted-and-proxied", func(t *testing.T) { faultsPrometheus(s.in(t), run) })
 
 	t.Run("api-server-behind-the-fault-proxy", func(t *testing.T) { faultsAPIProxy(s.in(t), run) })
+}
+
+// faultsStaleStatus: explain on HPA stale (2 pods at the target) says that
+// its status is stale only once kube-controller-manager, paused, has missed
+// the syncs that would have rewritten it. With the controller running and
+// then paused past the bound, the load steady, the replay agrees with the
+// old status and nothing is stale: an old status write alone is no sign.
+// Once the load doubles, the status differs in its metrics and count and
+// nothing shows a sync since the pause: the JSON says stale, the text view
+// says it in its line, and --exit-code names stale-status. Resumed, the
+// controller scales to 4 and the status is no longer stale.
+func faultsStaleStatus(s *scenario, run func(...string) runResult) {
+	t := s.t
+	explainStale := func(extra ...string) runResult {
+		return run(append([]string{"explain", "stale", "-n", s.ns, "--kubeconfig", env.kubeconfig, "--sync-period", syncPeriod.String()}, extra...)...)
+	}
+	replay := func() (*explain.Decision, error) {
+		r := explainStale("-o", "json")
+		if r.code != 0 {
+			return nil, fmt.Errorf("exit %d: %s", r.code, r.stderr)
+		}
+		return decision(t, r), nil
+	}
+	s.active("stale", 2)
+
+	// 1. The controller syncs, the load holds still.
+	var d *explain.Decision
+	s.poll("the replay to agree with the running controller", time.Minute, func() error {
+		var err error
+		if d, err = replay(); err != nil {
+			return err
+		}
+		if !d.Agreement.Agrees {
+			return fmt.Errorf("agreement %s", jsonString(d.Agreement))
+		}
+		return nil
+	})
+	sc := d.Agreement.Sync
+	if sc == nil {
+		t.Fatalf("no sync check: the HPA's managedFields carry no status write of kube-controller-manager? agreement %s", jsonString(d.Agreement))
+	}
+	t.Logf("controller running: %s", jsonString(sc))
+	if sc.Stale || sc.SyncPeriodAssumed || sc.SyncPeriod != syncPeriod.String() {
+		t.Errorf("running controller, steady load: %s, want not stale, the sync period given (%s)", jsonString(sc), syncPeriod)
+	}
+	bound := time.Duration(sc.StaleAfterSeconds) * time.Second
+
+	// 2. Paused past the bound, the load still steady: the status is old
+	// and right.
+	breakComponent(t, "pause", "kube-controller-manager")
+	paused := time.Now()
+	time.Sleep(bound + 2*syncPeriod)
+	d, err := replay()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("paused %s, steady load: agreement %s", time.Since(paused).Round(time.Second), jsonString(d.Agreement))
+	if sc := d.Agreement.Sync; !d.Agreement.Agrees || sc == nil || sc.Stale || time.Duration(sc.AgeSeconds)*time.Second < bound {
+		t.Errorf("paused past the bound, steady load: agreement %s, want agreeing, not stale, a sync seen at least %s ago", jsonString(d.Agreement), bound)
+	}
+
+	// 3. The load doubles: the replay proposes 4, the status still says 2,
+	// and nothing was written since the pause.
+	s.annotate(s.waitPods("stale", 2), map[string]string{annCPU: cpuDouble})
+	s.poll("the replay of the doubled load", time.Minute, func() error {
+		var err error
+		if d, err = replay(); err != nil {
+			return err
+		}
+		if d.DesiredReplicas != 4 {
+			return fmt.Errorf("desired %d", d.DesiredReplicas)
+		}
+		return nil
+	})
+	t.Logf("paused, load doubled: agreement %s", jsonString(d.Agreement))
+	sc = d.Agreement.Sync
+	switch {
+	case sc == nil || !sc.Stale:
+		t.Errorf("paused %s, load doubled: agreement %s, want stale", time.Since(paused).Round(time.Second), jsonString(d.Agreement))
+	case sc.LastSeen.After(paused.Add(time.Second)):
+		t.Errorf("a sign of a sync (%s at %s) after the pause at %s", sc.LastSeenFrom, sc.LastSeen, paused)
+	}
+	if !slices.Contains(d.Problems(), explain.ProblemStaleStatus) {
+		t.Errorf("problems %q, want stale-status", d.Problems())
+	}
+	r := explainStale()
+	if !bytes.Contains(r.stdout, []byte("Stale status:  the controller does not seem to be syncing this HPA: its status was last written at ")) {
+		t.Errorf("the text view does not say the status is stale (exit %d):\n%s", r.code, r.stdout)
+	}
+	r = explainStale("--exit-code", "-o", "json")
+	if r.code != 2 || !bytes.Contains(r.stderr, []byte("stale-status")) {
+		t.Errorf("--exit-code: exit %d, stderr %q, want 2 naming stale-status", r.code, r.stderr)
+	}
+
+	// 4. Resumed, the controller catches up.
+	mendComponent(t, "kube-controller-manager")
+	s.active("stale", 4)
+	s.poll("the replay to agree with the resumed controller, not stale", time.Minute, func() error {
+		d, err := replay()
+		if err != nil {
+			return err
+		}
+		if !d.Agreement.Agrees || d.Agreement.Sync == nil || d.Agreement.Sync.Stale {
+			return fmt.Errorf("agreement %s", jsonString(d.Agreement))
+		}
+		return nil
+	})
 }
 
 // faultsPrometheus: whatif --since against a paused Prometheus ends in one
