@@ -31,7 +31,9 @@ func SampleLag(resolution time.Duration) time.Duration { return resolution / 2 }
 // the first at or before from and the last at or before until. They are at
 // the controller's phase when its rescale events in the period tell it
 // (phaseEvents > 0), else on the multiples of step: two runs over the same
-// period replay the same syncs either way.
+// period replay the same syncs either way. The phase is one for the whole
+// period; ReplayGridAt places them on the drifting grid EstimateSyncs
+// fits.
 func ReplayGrid(events []corev1.Event, from, until time.Time, step time.Duration) (start time.Time, n int, phase time.Duration, phaseEvents int) {
 	start = from.Truncate(step)
 	phase, phaseEvents = SyncPhase(events, from, until, step)
@@ -62,7 +64,9 @@ func SyncPhase(events []corev1.Event, from, until time.Time, step time.Duration)
 		n++
 	})
 	// Agreeing phases average to a point near the circle; scattered ones
-	// (a restart, several controllers) near its centre.
+	// (a restart, several controllers) near its centre. Syncs whose phase
+	// drifts (the controller's own work delays each) scatter too:
+	// EstimateSyncs fits the drift.
 	if n == 0 || math.Hypot(sx, sy)/float64(n) < 0.8 {
 		return 0, 0
 	}
@@ -106,6 +110,8 @@ var shorterSyncPeriods = []time.Duration{10 * time.Second, 5 * time.Second}
 // the assumed one this way, so the check only ever shortens the period.
 // It returns 0 when the events do not contradict assumed (or are too
 // few), and contradicts true when they do, whatever it found.
+// EstimateSyncs infers the period from the times of all the controller's
+// events, longer or shorter than assumed.
 func SyncPeriodFromEvents(events []corev1.Event, from, until time.Time, assumed time.Duration) (period time.Duration, n int, contradicts bool) {
 	if _, k := SyncPhase(events, from, until, assumed); k > 0 {
 		return 0, 0, false
