@@ -162,18 +162,3 @@ func eachRescaleTime(events []corev1.Event, from, until time.Time, f func(time.T
 	}
 }
 
-// ReplayGridAt places the replayed syncs at anchor + k×step (on the
-// multiples of step when anchor is zero): the first at or before from,
-// the last at or before until.
-func ReplayGridAt(from, until time.Time, step time.Duration, anchor time.Time) (start time.Time, n int) {
-	if anchor.IsZero() {
-		start = from.Truncate(step)
-	} else {
-		d := from.Sub(anchor) % step
-		if d < 0 {
-			d += step
-		}
-		start = from.Add(-d)
-	}
-	return start, int(until.Sub(start)/step) + 1
-}
