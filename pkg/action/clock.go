@@ -4,57 +4,116 @@
 package action
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"time"
 
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/gather"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/recording"
 )
 
 // The clock of a replay over recorded load: the controller's sync period
-// and the phase of its syncs, metrics-server's window and the phase of its
+// and the times of its syncs, metrics-server's window and the times of its
 // scrapes. Each is taken from the most trusted source that has it: the
 // command line, then what the cluster says (the controller's flags, the
 // PodMetrics metrics-server serves), then what the cluster did (the times
-// of the HPA's events), then a default, and the output says which.
+// of the HPA's events), then a default; the output says which, and for a
+// guess what a wrong one shifts.
+
+// minInferred is the confidence an inferred sync period needs to replace
+// the default: below it the events could fit the period by chance, and
+// the default stands (said, with the inference's words).
+const minInferred = 0.9
 
 // syncClock works out when the controller synced the HPA: the period as
 // the settings have it (given, read, or assumed), checked against, and
-// where assumed replaced by, what the HPA's events tell; their phase and
-// spacing from the same events.
+// where assumed replaced by, what the HPA's events tell (EstimateSyncs:
+// every event the controller wrote of the HPA was written at a sync); the
+// spacing and phase of the syncs from the same events, where they reach
+// the period.
 func syncClock(in *snapshot, extra *recordedExtra, from, until time.Time) (recording.Clock, string) {
-	c := recording.Clock{SyncPeriod: in.settings.SyncPeriod, SyncPeriodFrom: in.syncFrom}
-	note := ""
-	step := c.SyncPeriod
-	if in.syncPeriodAssumed() {
-		var so SettingsInput
-		flag := SettingsOptions.Named(&so, &so.SyncPeriod).Flag()
-		switch p, k, wrong := recording.SyncPeriodFromEvents(extra.events, from, until, step); {
-		case p > 0:
-			note = fmt.Sprintf("the controller's sync period: %s, from %d SuccessfulRescale event time(s) of the period: they sit on a %s grid, not on the default %s one (%s sets it)", p, k, p, step, flag)
-			c.SyncPeriod, step = p, p
-			c.SyncPeriodFrom = recording.Origin{Source: recording.OriginInferred, Detail: fmt.Sprintf("%d SuccessfulRescale event times sit on a %s grid", k, p), Confidence: 0.9}
-			in.settings.SyncPeriod = p
-		case wrong:
-			in.warnings = append(in.warnings, fmt.Sprintf("the HPA's rescale events of the period do not sit on the grid of the %s sync period assumed (the default), nor on a shorter common one: give the controller's with %s", step, flag))
-		}
+	c := recording.Clock{SyncPeriod: in.settings.SyncPeriod, SyncPeriodFrom: in.syncFrom, SyncStep: in.settings.SyncPeriod}
+	c.SyncPhaseFrom = recording.Origin{Source: recording.OriginAssumed, Detail: "no event of the HPA tells it: the syncs are replayed on the multiples of the period"}
+	var so SettingsInput
+	flag := SettingsOptions.Named(&so, &so.SyncPeriod).Flag()
+	o := recording.SyncEstimateOptions{Default: engine.DefaultSettings().SyncPeriod, Paced: pacing(in.snap.HPA)}
+	if !in.syncPeriodAssumed() {
+		o.Known = c.SyncPeriod
 	}
-	c.SyncStep = step
-	start, _, phase, phaseEvents := recording.ReplayGrid(extra.events, from, until, step)
-	if phaseEvents > 0 {
-		c.SyncAnchor = start
-		c.SyncPhaseFrom = recording.Origin{Source: recording.OriginInferred, Detail: fmt.Sprintf("%d SuccessfulRescale event times of the period (whole seconds) sit %s past the period's multiples", phaseEvents, phase.Round(10*time.Millisecond)), Confidence: 0.9}
-	} else {
-		c.SyncPhaseFrom = recording.Origin{Source: recording.OriginAssumed, Detail: "no event of the period tells it: the syncs are replayed on the multiples of the period"}
+	est, ok := recording.EstimateSyncs(recording.SyncTimesFromEvents(extra.events), o)
+	if !ok {
+		if in.syncPeriodAssumed() && est.Detail != "" {
+			c.SyncPeriodFrom.Detail += "; the HPA's events do not tell it: " + est.Detail
+		}
+		return c, ""
+	}
+	note := ""
+	switch {
+	case in.syncPeriodAssumed() && est.Confidence >= minInferred:
+		if est.Period != c.SyncPeriod {
+			note = fmt.Sprintf("the controller's sync period: %s, not the default %s: %s (%s sets it)", est.Period, c.SyncPeriod, est.Detail, flag)
+		}
+		c.SyncPeriod = est.Period
+		c.SyncPeriodFrom = recording.Origin{Source: recording.OriginInferred, Detail: est.Detail, Confidence: est.Confidence}
+		in.settings.SyncPeriod = est.Period
+	case in.syncPeriodAssumed():
+		c.SyncPeriodFrom.Detail += "; the HPA's events do not settle it: " + est.Detail
+		if est.Period != c.SyncPeriod {
+			return c, ""
+		}
+	case est.Period != c.SyncPeriod && est.Confidence >= minInferred:
+		in.warnings = append(in.warnings, fmt.Sprintf("the HPA's events say the controller syncs every %s (%s), not every %s as %s: the replay keeps %s",
+			est.Period, est.Detail, c.SyncPeriod, c.SyncPeriodFrom.Detail, c.SyncPeriod))
+		return c, ""
+	}
+	c.SyncStep, c.SyncAnchor = est.Step, est.Anchor
+	c.SyncPhaseFrom = recording.Origin{Source: recording.OriginInferred, Detail: est.Detail, Confidence: est.Confidence}
+	// The phase holds over the events' span; beyond it the syncs drift by
+	// whatever the step's estimate misses, a little more each sync, and a
+	// restart of the controller moves them. A period far from the events
+	// (they are kept an hour by default) is replayed on their grid all
+	// the same, but its phase is not known there.
+	reach := max(est.Span, 10*time.Minute)
+	if until.Before(est.Anchor.Add(-reach)) || from.After(est.Anchor.Add(reach)) {
+		c.SyncPhaseFrom = recording.Origin{Source: recording.OriginAssumed, Detail: fmt.Sprintf("the HPA's events (%s) are far from the period: their grid is carried over to it", est.Detail)}
 	}
 	return c, note
 }
 
+// pacing lists the periods that may space an HPA's rescales besides the
+// controller's syncs: its policies' periods and its stabilization windows.
+func pacing(hpa *autoscalingv2.HorizontalPodAutoscaler) []time.Duration {
+	var out []time.Duration
+	b := hpa.Spec.Behavior
+	if b == nil {
+		return nil
+	}
+	for _, r := range []*autoscalingv2.HPAScalingRules{b.ScaleUp, b.ScaleDown} {
+		if r == nil {
+			continue
+		}
+		if w := r.StabilizationWindowSeconds; w != nil && *w > 0 {
+			out = append(out, time.Duration(*w)*time.Second)
+		}
+		for _, p := range r.Policies {
+			if p.PeriodSeconds > 0 {
+				out = append(out, time.Duration(p.PeriodSeconds)*time.Second)
+			}
+		}
+	}
+	return out
+}
+
 // scrapeClock works out metrics-server's window and the phase of its
-// scrapes: the window given, else read off the PodMetrics of the
-// snapshot (the span of their samples), else metrics-server's default;
-// the phase from the PodMetrics' timestamps (whole seconds: within a
-// second).
+// scrapes from what the snapshot holds: the window given, else read off
+// its PodMetrics (the span of their samples), else metrics-server's
+// default; the phase from the PodMetrics' timestamps (whole seconds:
+// within half a second either way). A live run refines both
+// (refineScrapes).
 func scrapeClock(c *recording.Clock, in *snapshot, given time.Duration) {
 	var res RecordedInput
 	flag := res.flag(&res.MetricsResolution)
@@ -76,25 +135,79 @@ func scrapeClock(c *recording.Clock, in *snapshot, given time.Duration) {
 	case len(windows) > 0:
 		slices.Sort(windows)
 		w := windows[len(windows)/2]
-		c.Window = resolutionOf(w)
+		c.Window = wholeResolution(w)
 		c.WindowFrom = recording.Origin{Source: recording.OriginRead, Detail: fmt.Sprintf("the window of %d PodMetrics (%s)", len(windows), w), Confidence: 1}
 	default:
 		c.Window = DefaultMetricsResolution
-		c.WindowFrom = recording.Origin{Source: recording.OriginAssumed, Detail: "metrics-server's default (no PodMetrics to read it from)", Confidence: 1}
+		c.WindowFrom = recording.Origin{Source: recording.OriginAssumed, Detail: fmt.Sprintf("metrics-server's default (no PodMetrics to read it from; %s sets it)", flag), Confidence: 1}
 	}
 	if latest.IsZero() {
 		c.ScrapeFrom = recording.Origin{Source: recording.OriginUnknown, Detail: "no PodMetrics to read it from"}
 		return
 	}
 	c.ScrapeAnchor, c.ScrapeSpread = latest.Add(500*time.Millisecond), 500*time.Millisecond
-	c.ScrapeFrom = recording.Origin{Source: recording.OriginRead, Detail: fmt.Sprintf("the PodMetrics' timestamp %s (whole seconds)", latest.UTC().Format(time.RFC3339)), Confidence: 1}
+	c.ScrapeFrom = recording.Origin{Source: recording.OriginRead, Detail: fmt.Sprintf("the PodMetrics' timestamp %s (whole seconds); metrics-server's start is not known: the phase is taken to hold over the period", latest.UTC().Format(time.RFC3339)), Confidence: 1}
 }
 
-// resolutionOf is the --metric-resolution a PodMetrics window most likely
-// comes from: the window is the span between the two scrapes' sample
-// times, a few milliseconds off the resolution, so within 2% of a whole
-// second it is that second.
-func resolutionOf(w time.Duration) time.Duration {
+// refineScrapes takes what a live read of metrics-server's timing found
+// (gather.ReadScrapeClock: a poll of a PodMetrics until its timestamp
+// changes gives a scrape's moment to a tenth of a second) into the clock;
+// from is the period's start, before which a metrics-server started since
+// leaves the phase unknown.
+func refineScrapes(c *recording.Clock, sc gather.ScrapeClock, from time.Time) {
+	if c.WindowFrom.Source != recording.OriginFlag && sc.Resolution > 0 {
+		c.Window = sc.Resolution
+		c.WindowFrom = recording.Origin{Source: recording.OriginRead, Detail: sc.ResolutionFrom, Confidence: 1}
+	}
+	if sc.Anchor.IsZero() {
+		return
+	}
+	c.ScrapeAnchor, c.ScrapeSpread = sc.Anchor, sc.Spread
+	detail := sc.AnchorFrom
+	switch ms := sc.MetricsServer; {
+	case ms == nil:
+		detail += "; metrics-server's start is not known: the phase is taken to hold over the period"
+	case ms.Running > 1:
+		c.ScrapeFrom = recording.Origin{Source: recording.OriginUnknown, Detail: fmt.Sprintf("%s; %d metrics-server pods run, each scraping at its own phase", detail, ms.Running)}
+		return
+	case ms.Started.After(from):
+		c.ScrapeFrom = recording.Origin{Source: recording.OriginUnknown, Detail: fmt.Sprintf("%s; metrics-server (%s) started at %s, after the period began: before that its scrapes had another phase", detail, ms.Pod, stamp(ms.Started))}
+		return
+	default:
+		detail += fmt.Sprintf("; metrics-server (%s) has run since %s, before the period: its ticker keeps the phase", ms.Pod, stamp(ms.Started))
+	}
+	c.ScrapeFrom = recording.Origin{Source: recording.OriginRead, Detail: detail, Confidence: 1}
+}
+
+// readScrapesLive starts a live read of metrics-server's timing (nil when
+// the run is not live); its result comes on the channel.
+func readScrapesLive(ctx context.Context, in *snapshot, extra *recordedExtra) <-chan scrapeRead {
+	if extra.gather == nil {
+		return nil
+	}
+	names := make([]string, 0, len(in.snap.Pods))
+	for i := range in.snap.Pods {
+		names = append(names, in.snap.Pods[i].Name)
+	}
+	ch := make(chan scrapeRead, 1)
+	go func() {
+		sc, err := gather.ReadScrapeClock(ctx, extra.gather, in.snap.HPA.Namespace, names, gather.ScrapeClockOptions{Poll: true})
+		ch <- scrapeRead{sc, err}
+	}()
+	return ch
+}
+
+// scrapeRead is the outcome of readScrapesLive.
+type scrapeRead struct {
+	clock gather.ScrapeClock
+	err   error
+}
+
+// wholeResolution is the --metric-resolution a PodMetrics window most
+// likely comes from: the window is the span between the two scrapes'
+// sample times, a few milliseconds off the resolution, so within 2% of a
+// whole second it is that second.
+func wholeResolution(w time.Duration) time.Duration {
 	r := w.Round(time.Second)
 	if r > 0 {
 		if d := w - r; d < 0 && -d*50 <= r || d >= 0 && d*50 <= r {

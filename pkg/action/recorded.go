@@ -162,6 +162,8 @@ func notBefore(t, created time.Time) time.Time {
 
 // recordedExtra is what a recorded-load run reads besides the snapshot.
 type recordedExtra struct {
+	// gather reaches the cluster in a live run (nil otherwise).
+	gather      *gather.Clients
 	events      []corev1.Event
 	replicaSets []prom.ReplicaSet
 	kube        *rest.Config
@@ -192,6 +194,7 @@ func readForRecorded(ctx context.Context, src Source, name string, o SettingsOve
 	if err != nil {
 		return nil, nil, err
 	}
+	extra.gather = clients
 	rss, err := gather.WorkloadReplicaSets(ctx, clients, in.snap.HPA.Namespace, in.snap.Target)
 	if err != nil {
 		in.warnings = append(in.warnings, fmt.Sprintf("could not list the ReplicaSets of %s/%s (%v): its past pods are found by the usage series alone", in.snap.Target.Kind, in.snap.Target.Name, err))
@@ -220,6 +223,11 @@ func readRecording(ctx context.Context, in *snapshot, extra *recordedExtra, from
 	}
 	clock, periodNote := syncClock(in, extra, from, until)
 	scrapeClock(&clock, in, load.MetricsResolution)
+	// metrics-server's timing, read live beside the store's read (a poll
+	// of up to a window).
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	live := readScrapesLive(rctx, in, extra)
 	start, n := recording.ReplayGridAt(from, until, clock.SyncStep, clock.SyncAnchor)
 	o := load.Prometheus
 	if err := o.Validate(); err != nil {
@@ -248,6 +256,14 @@ func readRecording(ctx context.Context, in *snapshot, extra *recordedExtra, from
 	rec, err := client.Read(ctx, req)
 	if err != nil {
 		return nil, err
+	}
+	if live != nil {
+		if r := <-live; r.err != nil {
+			in.warnings = append(in.warnings, fmt.Sprintf("metrics-server's timing could not be read live (%v): %s", r.err, clock.ScrapeFrom.Detail))
+		} else {
+			refineScrapes(&clock, r.clock, from)
+			rec.Resample(recording.Scrapes{Anchor: clock.ScrapeAnchor, Window: clock.Window})
+		}
 	}
 	if rec.SampleWindow == 0 {
 		rec.SampleWindow = clock.Window

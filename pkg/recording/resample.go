@@ -34,7 +34,11 @@ type Scrapes struct {
 // the window, and SampleTime gives the scrape each instant's samples are
 // of.
 func (r *Recording) Resample(sc Scrapes) {
-	if sc.Window <= 0 {
+	raw := false
+	for i := range r.Metrics {
+		raw = raw || r.Metrics[i].Raw != nil
+	}
+	if sc.Window <= 0 || !raw {
 		return
 	}
 	scale := sc.Scale
