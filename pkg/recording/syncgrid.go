@@ -161,4 +161,3 @@ func eachRescaleTime(events []corev1.Event, from, until time.Time, f func(time.T
 		}
 	}
 }
-

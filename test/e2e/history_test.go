@@ -21,10 +21,10 @@ import (
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	metricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
 	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/recording"
 )
 
 // The recorded-load proof (issue 24): one load pattern of 8.5 minutes
@@ -59,28 +59,19 @@ import (
 
 const (
 	// histResolution is metrics-server's resolution on the local cluster
-	// (hack/cluster/up.sh), passed as --metrics-resolution.
+	// (hack/cluster/up.sh); the replays read it off the PodMetrics.
 	histResolution = 10 * time.Second
-	// histTolerance is how far a replayed histRescale may be from the real
-	// one: a sync period (the replay's syncs are on a grid of their own
-	// unless the rescale events give the controller's phase, which drifts
-	// here by a second or two over the run) and a scrape interval (the
-	// controller read metrics-server's sample, the replay the store's half
-	// a resolution back, which spans the same load on average but not at
-	// every sync), and the rest of a resolution: metrics-server's sample
-	// is a rate over its last resolution, so a step of the load mixes into
-	// it from its first scrape after the step, and a mix can already cross
-	// the controller's tolerance, a resolution before the store's sample
-	// read half a resolution back shows the whole step. Measured: with a
-	// lag of three quarters of a resolution, 1.5-4.7 s, 6.6-10.75 s and
-	// 9.3-11.1 s (three runs, 2026-11-27); with half a resolution,
-	// -1.7-2.9 s (08:27, as-is) and -1.7-3.1 s (with B's behavior), then
-	// 0.07-1.9 s for both (09:09); on 2026-11-28 -0.3-0.5 s, 4.5-5.3 s,
-	// 4.3-5.3 s, and -0.2-10.35 s (09:26: the controller scaled 1.8 s
-	// after the rise, its sample straddling it by a second or two, so the
-	// first scale-up's four steps came 10.1-10.35 s before the replay's,
-	// beyond the earlier bound of a sync period and a scrape interval).
-	histTolerance = syncPeriod + histResolution
+	// histTolerance is how far a replayed rescale may be from the real
+	// one: a sync, and the second the watch of the real rescales may see
+	// one late (it polls every 200 ms) or the replayed syncs sit off the
+	// controller's (their times are inferred from whole-second event
+	// times: within 0.7 s). Since the replay samples as metrics-server
+	// does (the counters' rate over its window, at the phase of its
+	// scrapes, read live), a step of the load between two scrapes mixes
+	// into the same sample in the replay as in the controller; before
+	// that the tolerance had to be a sync and a resolution (the runs of
+	// 2026-11-27 and -28 measured up to 10.35 s).
+	histTolerance = syncPeriod + time.Second
 )
 
 // loadAt is the pattern's total CPU load in millicores, t after its start.
@@ -115,47 +106,6 @@ const (
 	histRequest = 500
 	histBound   = 450
 )
-
-// afterScrape is an instant half a second after one of metrics-server's
-// scrapes, at least a second from now. The load's steps (whole resolutions
-// after the pattern's start) then land in kwok just after a scrape, and
-// metrics-server's next sample holds the new load nearly whole: kwok
-// counts a change of the usage from the previous read of its counters,
-// by metrics-server or Prometheus, so a step a second after a scrape adds
-// at most a tenth of the old load to the sample. Where a step falls
-// between two scrapes is not in the recording (metrics-server's phase is
-// nowhere in the store), and a mixed sample can cross a low target's
-// tolerance a resolution before a high one's: noise of up to a resolution
-// per rise between two real runs as between a run and its replay
-// (docs/tune.md), which the proof's "no hotter than A" cannot hold. The
-// scrape is found as the moment a pod's PodMetrics timestamp changes,
-// polled every 100 ms: a few milliseconds after metrics-server read the
-// counters.
-func afterScrape(t *testing.T, s *scenario) time.Time {
-	t.Helper()
-	var last string
-	deadline := time.Now().Add(3 * histResolution)
-	for time.Now().Before(deadline) {
-		list, err := env.metrics.MetricsV1beta1().PodMetricses(s.ns).List(s.ctx, metav1.ListOptions{})
-		seen := time.Now()
-		if err == nil && len(list.Items) > 0 {
-			slices.SortFunc(list.Items, func(x, y metricsv1beta1.PodMetrics) int { return strings.Compare(x.Name, y.Name) })
-			ts := list.Items[0].Name + " " + list.Items[0].Timestamp.UTC().Format(time.RFC3339Nano)
-			if last != "" && ts != last && strings.HasPrefix(last, list.Items[0].Name+" ") {
-				at := seen.Add(500 * time.Millisecond)
-				for time.Until(at) < time.Second {
-					at = at.Add(histResolution)
-				}
-				t.Logf("metrics-server scraped at about %s (its sample's timestamp %s)", seen.UTC().Format(time.RFC3339Nano), list.Items[0].Timestamp.UTC().Format(time.RFC3339))
-				return at
-			}
-			last = ts
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("%s: no pod's metrics-server sample changed in %s", s.ns, 3*histResolution)
-	return time.Time{}
-}
 
 // histBehavior moves one pod per 20 s either way, with the scale-down
 // window given. 20 s is longer than a new pod takes to have its first
@@ -212,13 +162,16 @@ func TestHistoryBacktest(t *testing.T) {
 	for _, r := range all {
 		r.s.settle("web", settleOptions{historyHorizon: 10 * time.Second}, desired(2), metricUtilization(0, 50), samplesForAllPods(r.s))
 	}
-	// Both runs start together, so that B is A with another behavior, and
-	// just after one of metrics-server's scrapes, so that every step of
-	// the load does too (they are whole resolutions from the start).
-	start := afterScrape(t, a)
+	// Both runs start together, so that B is A with another behavior, at
+	// a random offset from metrics-server's scrapes (real load does not
+	// wait for them): a step of the load may fall anywhere between two.
+	offsets := offsetRand(t.Name())
+	start := atRandomOffset(t, a, offsets, "the load pattern of A and B")
 	time.Sleep(time.Until(start))
 	ctx, cancel := context.WithCancel(a.ctx)
 	defer cancel()
+	// metrics-server's samples of A, to hold the replay's own to.
+	served := watchSamples(a, ctx.Done())
 	var wg sync.WaitGroup
 	for _, r := range runs {
 		wg.Add(2)
@@ -248,7 +201,20 @@ func TestHistoryBacktest(t *testing.T) {
 	// Tune over A's recording; its recommendation goes to C, whose run of
 	// the same pattern goes on while A's and B's replays are checked.
 	promService := a.prometheusService()
-	tuneDoc, tunedRun := tuneAndRun(t, a, promService, tuned, start, end)
+	tuneDoc, tunedRun := tuneAndRun(t, a, promService, tuned, start, end, offsets)
+
+	// The samples the replay works out of the store's counters, at
+	// metrics-server's scrapes, against the ones it served.
+	if med, p95, worst, n := served.compareSamples(rawRecording(t, a, start, end)); n < 50 {
+		t.Errorf("only %d of metrics-server's samples of A could be compared with the recording's", n)
+	} else {
+		line := sampleWords(med, p95, worst, n)
+		t.Log(line)
+		appendArtifact(t, "tune-proof.txt", line)
+		if med > 0.01 || p95 > 0.05 {
+			t.Errorf("the recording's samples are not metrics-server's: %s", line)
+		}
+	}
 
 	// The backtest of A, as it is and with B's behavior.
 	dir := t.TempDir()
@@ -263,7 +229,7 @@ func TestHistoryBacktest(t *testing.T) {
 	args := []string{
 		"whatif", "web", "-n", a.ns, "--kubeconfig", env.kubeconfig, "-o", "json",
 		"--since", start.UTC().Format(time.RFC3339Nano), "--until", end.UTC().Format(time.RFC3339Nano),
-		"--prometheus", prometheusURL(), "--sync-period", syncPeriod.String(), "--metrics-resolution", histResolution.String(),
+		"--prometheus", prometheusURL(),
 		"--behavior", bfile, "--pod-startup", "1s", "--sample-delay", "15s",
 	}
 	out := inProcess(args)
@@ -276,6 +242,9 @@ func TestHistoryBacktest(t *testing.T) {
 	}
 	bt := wi.Backtest
 	t.Logf("backtest: actual from %s; as-is %v; with B's behavior %v", bt.Actual.Source, bt.AsIs.Rescales, bt.Changed.Rescales)
+	// Without --sync-period and --metrics-resolution: the clock is the
+	// local cluster's, read and inferred.
+	checkClock(t, "whatif --since", bt.Clock)
 	t.Logf("reconstructed: %q", bt.Reconstructed)
 	matchRescales(t, "the as-is replay of A", realA, bt.AsIs.Rescales)
 	matchRescales(t, "the replay of A with B's behavior", realB, bt.Changed.Rescales)
@@ -326,30 +295,21 @@ func TestHistoryBacktest(t *testing.T) {
 		}
 	}
 
-	// Without --sync-period: the local controller syncs every 5 s, not the
-	// default 15 s, and its rescale events say so; the replay is the one
-	// the flag gives.
-	var noPeriodArgs []string
-	for i := 0; i < len(args); i++ {
-		if args[i] == "--sync-period" {
-			i++
-			continue
-		}
-		noPeriodArgs = append(noPeriodArgs, args[i])
-	}
-	noPeriod := inProcess(noPeriodArgs)
-	if noPeriod.code != 0 {
-		t.Fatalf("whatif --since without --sync-period exited %d:\n%s", noPeriod.code, noPeriod.stderr)
+	// With --sync-period and --metrics-resolution given: the same replay
+	// (the events then give only the syncs' phase and spacing).
+	flagged := inProcess(append(slices.Clone(args), "--sync-period", syncPeriod.String(), "--metrics-resolution", histResolution.String()))
+	if flagged.code != 0 {
+		t.Fatalf("whatif --since with the clock's flags exited %d:\n%s", flagged.code, flagged.stderr)
 	}
 	var wq explain.WhatIf
-	if err := json.Unmarshal(noPeriod.stdout, &wq); err != nil || wq.Backtest == nil {
-		t.Fatalf("whatif --since without --sync-period printed no backtest (%v)", err)
+	if err := json.Unmarshal(flagged.stdout, &wq); err != nil || wq.Backtest == nil {
+		t.Fatalf("whatif --since with the clock's flags printed no backtest (%v)", err)
 	}
-	t.Logf("without --sync-period: a sync every %s; reconstructed %q", wq.Backtest.SyncPeriod, wq.Backtest.Reconstructed)
-	if wq.Backtest.SyncPeriod != syncPeriod.String() {
-		t.Errorf("without --sync-period the backtest syncs every %s, want %s (from the rescale events)", wq.Backtest.SyncPeriod, syncPeriod)
-	} else if g, w := jsonString(wq.Backtest.AsIs), jsonString(bt.AsIs); g != w {
-		t.Errorf("without --sync-period, the as-is replay differs from the one with it:\n%.1500s\nwant\n%.1500s", g, w)
+	if c := wq.Backtest.Clock; c == nil || c.SyncPeriod.Source != recording.OriginFlag || c.MetricsWindow.Source != recording.OriginFlag {
+		t.Errorf("with the clock's flags, the clock is %s", jsonString(c))
+	}
+	if g, w := jsonString(wq.Backtest.AsIs), jsonString(bt.AsIs); g != w {
+		t.Errorf("with the clock's flags, the as-is replay differs from the one without:\n%.1500s\nwant\n%.1500s", g, w)
 	}
 
 	// Without kube-state-metrics: the pods from the usage series, the real
@@ -399,7 +359,7 @@ func TestHistoryBacktest(t *testing.T) {
 	}
 	atArgs := []string{
 		"explain", "web", "-n", a.ns, "--kubeconfig", env.kubeconfig, "-o", "json", "--at", at.UTC().Format(time.RFC3339Nano),
-		"--prometheus", prometheusURL(), "--sync-period", syncPeriod.String(), "--metrics-resolution", histResolution.String(),
+		"--prometheus", prometheusURL(),
 	}
 	ex := inProcess(atArgs)
 	if ex.code != 0 {

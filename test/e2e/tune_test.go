@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -36,12 +37,14 @@ type tunedRunResult struct {
 // emitted patch to that run's HPA (A's until then), lets its controller
 // settle on it, and starts the same load pattern there. It returns tune's
 // document and, with a tuned run, a function that waits for its end.
-func tuneAndRun(t *testing.T, a *scenario, promService string, tuned *histRun, start, end time.Time) (*explain.Tune, func() tunedRunResult) {
+func tuneAndRun(t *testing.T, a *scenario, promService string, tuned *histRun, start, end time.Time, offsets *rand.Rand) (*explain.Tune, func() tunedRunResult) {
 	t.Helper()
+	// No clock flags: the sync period is inferred from the HPA's events,
+	// metrics-server's window and phase read off its PodMetrics.
 	args := []string{
 		"tune", "web", "-n", a.ns, "--kubeconfig", env.kubeconfig,
 		"--since", start.UTC().Format(time.RFC3339Nano), "--until", end.UTC().Format(time.RFC3339Nano),
-		"--prometheus", prometheusURL(), "--sync-period", syncPeriod.String(), "--metrics-resolution", histResolution.String(),
+		"--prometheus", prometheusURL(),
 		"--pod-startup", "1s", "--sample-delay", "15s", "--slo", "cpu=90%",
 	}
 	began := time.Now()
@@ -60,8 +63,12 @@ func tuneAndRun(t *testing.T, a *scenario, promService string, tuned *histRun, s
 		t.Fatalf("tune recommended nothing over run A (reference: %s)", jsonString(doc.Reference))
 	}
 	rec := doc.Candidates[doc.Recommended]
-	t.Logf("tune: reference (A as-is) %.3f pod-hours, risk %.3f; recommendation %v: %.3f pod-hours, risk %.3f; changes %q",
-		doc.Reference.PodHours, doc.Reference.Risk, rec.Values, rec.Figures.PodHours, rec.Figures.Risk, doc.Recommendation.Changes)
+	t.Logf("tune: reference (A as-is) %.3f pod-hours, risk %.3f; recommendation %v: %.3f pod-hours, risk %.3f, range %s; changes %q; variants %q",
+		doc.Reference.PodHours, doc.Reference.Risk, rec.Values, rec.Figures.PodHours, rec.Figures.Risk, jsonString(rec.Range), doc.Recommendation.Changes, doc.Variants)
+	checkClock(t, "tune", doc.Clock)
+	if rec.Range == nil {
+		t.Errorf("tune's recommendation has no range over the variants")
+	}
 
 	// The same tune with Prometheus behind the API server's service
 	// proxy: the same document but for the source it names.
@@ -121,15 +128,11 @@ func tuneAndRun(t *testing.T, a *scenario, promService string, tuned *histRun, s
 	c.settle("web", settleOptions{historyHorizon: 10 * time.Second}, desired(2), metricUtilization(0, 50), samplesForAllPods(c))
 
 	ctx, cancel := context.WithCancel(c.ctx)
-	// C's pattern starts at the phase A's had in metrics-server's scrapes
-	// (every resolution, a multiple of the controller's sync period and of
-	// Prometheus's scrape interval): how soon the controller sees a step
-	// of the load depends on where the step falls between two of those
-	// scrapes (up to a resolution, sync for sync), and tune replayed A's
-	// steps where A had them. Another phase adds that much noise to each
-	// rise, in the comparison with the prediction and with run A.
-	n := (time.Since(start) + time.Second + histResolution - 1) / histResolution
-	cStart := start.Add(n * histResolution)
+	// C's pattern starts at a random offset from metrics-server's scrapes
+	// of its own: what tune promises must hold for load whose steps fall
+	// anywhere between two scrapes, as real load's do, not only where A's
+	// fell (tune's variants replay the other phases).
+	cStart := atRandomOffset(t, c, offsets, "the pattern with tune's recommendation")
 	time.Sleep(time.Until(cStart))
 	var wg sync.WaitGroup
 	wg.Add(2)
@@ -217,40 +220,80 @@ func checkTuned(t *testing.T, doc *explain.Tune, runA *histRun, startA time.Time
 	for _, r := range c.run.rescales {
 		ran = append(ran, fmt.Sprintf("+%s %d", r.At.Sub(c.start).Round(100*time.Millisecond), r.To))
 	}
+	// The recommendation's range over tune's variants, in pod-hours (its
+	// cost is in core-hours where the pods request CPU: every pod here
+	// requests the same, so the two are in one ratio).
+	rg := doc.Candidates[doc.Recommended].Range
+	lo, hi := rec.PodHours, rec.PodHours
+	if rg != nil && rec.Cost > 0 {
+		lo, hi = rg.CostMin*rec.PodHours/rec.Cost, rg.CostMax*rec.PodHours/rec.Cost
+	}
+	// The replay's own error on a run it can be held to: A's pod-hours
+	// against tune's replay of A as it was, measured in this run (at least
+	// 2%: the watch samples spec.replicas every 200 ms, and the pattern's
+	// passes are a second or two apart).
+	slack := max(0.02, math.Abs(doc.Reference.PodHours-aHours)/aHours)
+	// How much a setting's time above the bound moves with where the
+	// load's steps fall between scrapes: the spread of A's own setting
+	// over tune's variants (the same recorded load at every phase of the
+	// scrapes), and drive's passes (a second or two apart, so each stretch
+	// above the bound is measured to within a pass at either end).
+	const passSlack = 5 * time.Second
+	phaseNoise := time.Duration(0)
+	if doc.Current >= 0 {
+		if cr := doc.Candidates[doc.Current].Range; cr != nil {
+			phaseNoise = time.Duration((cr.RiskMax - cr.RiskMin) * float64(period))
+		}
+	}
 	figures := []string{
-		fmt.Sprintf("recommended curve as tune replayed it (from A's start): %v; as it really ran (from C's start): %v", predicted, ran),
-		fmt.Sprintf("run A (as it was): %.3f pod-hours, %s above %dm per pod; tune's replay of it: %.3f pod-hours, %.1f%% of the period above",
-			aHours, aAbove.Round(time.Second), histBound, doc.Reference.PodHours, 100*doc.Reference.Risk),
-		fmt.Sprintf("recommendation (%s): tune predicted %.3f pod-hours and %.1f%% of the period above; run for real: %.3f pod-hours (%+.1f%%), %s above (%.1f%% of %s)",
-			strings.Join(doc.Recommendation.Changes, ", "), rec.PodHours, 100*rec.Risk, cHours, 100*(cHours-rec.PodHours)/rec.PodHours,
-			cAbove.Round(time.Second), 100*cAbove.Seconds()/period.Seconds(), period),
+		fmt.Sprintf("E2E_SEED=%d; recommended curve as tune replayed it (from A's start): %v; as it really ran (from C's start): %v", proofSeed(), predicted, ran),
+		fmt.Sprintf("run A (as it was): %.3f pod-hours, %s above %dm per pod; tune's replay of it: %.3f pod-hours (%+.1f%%), %.1f%% of the period above",
+			aHours, aAbove.Round(time.Second), histBound, doc.Reference.PodHours, 100*(doc.Reference.PodHours-aHours)/aHours, 100*doc.Reference.Risk),
+		fmt.Sprintf("recommendation (%s): tune predicted %.3f pod-hours (%.3f–%.3f over %d replays) and %.1f%% of the period above (%.1f%%–%.1f%%); run for real: %.3f pod-hours (%+.1f%% from the worse end), %s above (%.1f%% of %s); A's own setting moves %s above the bound over the phases",
+			strings.Join(doc.Recommendation.Changes, ", "), rec.PodHours, lo, hi, rangeReplays(rg), 100*rec.Risk, 100*rangeRisk(rg, rec.Risk, 0), 100*rangeRisk(rg, rec.Risk, 1),
+			cHours, 100*(cHours-hi)/hi, cAbove.Round(time.Second), 100*cAbove.Seconds()/period.Seconds(), period, phaseNoise.Round(time.Second)),
 	}
 	for _, f := range figures {
 		t.Log(f)
+		appendArtifact(t, "tune-proof.txt", f)
 	}
-	// make test prints them after the suite (a passing go test keeps its
-	// log to itself).
-	if dir := os.Getenv("E2E_ARTIFACTS"); dir != "" {
-		if err := os.WriteFile(filepath.Join(dir, "tune-proof.txt"), []byte(strings.Join(figures, "\n")+"\n"), 0o644); err != nil {
-			t.Error(err)
-		}
+	if cHours < lo*(1-slack) || cHours > hi*(1+slack) {
+		t.Errorf("the recommendation really used %.3f pod-hours; tune predicted %.3f–%.3f (with the replay's own error on A, %.1f%%, either way)", cHours, lo, hi, 100*slack)
 	}
-	if d := math.Abs(cHours-rec.PodHours) / rec.PodHours; d > 0.10 {
-		t.Errorf("the recommendation really used %.3f pod-hours; tune predicted %.3f (%.1f%% apart, at most 10%%)", cHours, rec.PodHours, 100*d)
+	if d := math.Abs(cHours-hi) / hi; d > 0.10 {
+		t.Errorf("the recommendation really used %.3f pod-hours; tune's worse end was %.3f (%.1f%% apart, at most 10%%)", cHours, hi, 100*d)
 	}
-	if d := math.Abs(cAbove.Seconds()/period.Seconds() - rec.Risk); d > 0.10 {
-		t.Errorf("the recommendation really ran above the bound %.1f%% of the period; tune predicted %.1f%% (at most 10 points apart)",
-			100*cAbove.Seconds()/period.Seconds(), 100*rec.Risk)
+	if r := cAbove.Seconds() / period.Seconds(); r < rangeRisk(rg, rec.Risk, 0)-0.10 || r > rangeRisk(rg, rec.Risk, 1)+0.10 {
+		t.Errorf("the recommendation really ran above the bound %.1f%% of the period; tune predicted %.1f%%–%.1f%% (at most 10 points outside)",
+			100*r, 100*rangeRisk(rg, rec.Risk, 0), 100*rangeRisk(rg, rec.Risk, 1))
 	}
 	if cHours >= aHours {
 		t.Errorf("the recommendation really used %.3f pod-hours, run A %.3f: not cheaper", cHours, aHours)
 	}
-	// drive's passes are a second or two apart, so each stretch above
-	// the bound is measured to within a pass at either end.
-	const passSlack = 5 * time.Second
-	if cAbove > aAbove+passSlack {
-		t.Errorf("the recommendation really ran above the bound for %s, run A for %s: hotter", cAbove.Round(time.Second), aAbove.Round(time.Second))
+	if cAbove > aAbove+passSlack+phaseNoise {
+		t.Errorf("the recommendation really ran above the bound for %s, run A for %s: hotter (beyond the %s of the passes and the %s A's own setting moves over the phases)",
+			cAbove.Round(time.Second), aAbove.Round(time.Second), passSlack, phaseNoise.Round(time.Second))
 	}
+}
+
+// rangeReplays is how many replays a range spans (1 without one).
+func rangeReplays(r *explain.TuneRange) int {
+	if r == nil {
+		return 1
+	}
+	return r.Replays
+}
+
+// rangeRisk is a range's lower (end 0) or upper (end 1) risk, or risk
+// without one.
+func rangeRisk(r *explain.TuneRange, risk float64, end int) float64 {
+	switch {
+	case r == nil:
+		return risk
+	case end == 0:
+		return r.RiskMin
+	}
+	return r.RiskMax
 }
 
 // checkReportFile checks that tune wrote its HTML report as one file that
