@@ -253,12 +253,15 @@ func (r *Recording) AtScrapes(sc Scrapes) *Recording {
 // a candidate whose outcome turns on that difference shows it.
 const LoadPerturbation = 0.01
 
-// UnknownPhases is how many phases of metrics-server's scrapes the
-// variants try when the phase is not known: evenly spread over the window,
-// the true phase is within an eighth of a window of one of them (1.25 s at
-// 10 s), and the reaction to a step of the load they bracket differs by
-// at most a window between any two.
-const UnknownPhases = 4
+// VariantPhases is how many phases of metrics-server's scrapes the
+// variants replay, evenly spread over the window (the recording's own
+// among them). Even where the phase of the recorded scrapes is known, the
+// load a recommendation will meet steps at any moment between two
+// scrapes: its figures must hold at every phase. Four put any phase
+// within an eighth of a window of one of them (1.25 s at 10 s), and the
+// reaction to a step they bracket differs by at most a window between
+// any two.
+const VariantPhases = 4
 
 // Variant is another way the recorded load may have reached the
 // controller: scrapes at another phase, the load a little lower or higher.
@@ -269,11 +272,13 @@ type Variant struct {
 }
 
 // Variants lists the other ways the recorded load may have reached the
-// controller, besides the one r was last resampled at: the phases of
-// metrics-server's scrapes its clock leaves open (within the spread of a
-// phase read, or UnknownPhases of them when unknown), each with the load
-// as recorded and LoadPerturbation lower and higher. None without raw
-// samples (a recording of grid samples cannot be resampled).
+// controller, besides the one r was last resampled at: VariantPhases
+// phases of metrics-server's scrapes (where the recorded phase is not
+// known, one of them is the true one; where it is, the others are how the
+// same load meets the controller when its steps fall elsewhere between
+// two scrapes, as future load's will), each with the load as recorded and
+// LoadPerturbation lower and higher. None without raw samples (a
+// recording of grid samples cannot be resampled).
 func (r *Recording) Variants() []Variant {
 	if r.scrapes == nil {
 		return nil
@@ -291,15 +296,9 @@ func (r *Recording) Variants() []Variant {
 		words string
 	}
 	shifts := []shift{{0, ""}}
-	switch spread := r.Clock.ScrapeSpread; {
-	case r.Clock.ScrapeFrom.Source == OriginUnknown || r.Clock.ScrapeAnchor.IsZero():
-		for j := 1; j < UnknownPhases; j++ {
-			d := base.Window * time.Duration(j) / UnknownPhases
-			shifts = append(shifts, shift{d, fmt.Sprintf("scrapes %s later", d.Round(10*time.Millisecond))})
-		}
-	case spread >= 100*time.Millisecond:
-		shifts = append(shifts, shift{-spread, fmt.Sprintf("scrapes %s earlier", spread.Round(10*time.Millisecond))},
-			shift{spread, fmt.Sprintf("scrapes %s later", spread.Round(10*time.Millisecond))})
+	for j := 1; j < VariantPhases; j++ {
+		d := base.Window * time.Duration(j) / VariantPhases
+		shifts = append(shifts, shift{d, fmt.Sprintf("scrapes %s later", d.Round(10*time.Millisecond))})
 	}
 	var out []Variant
 	for _, s := range shifts {

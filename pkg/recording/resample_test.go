@@ -248,16 +248,15 @@ func TestVariants(t *testing.T) {
 		return r
 	}
 	for _, tc := range []struct {
-		name   string
-		rec    *Recording
-		phases int
+		name string
+		rec  *Recording
 	}{
-		{"phase polled", rec(OriginRead, 50*time.Millisecond), 1},
-		{"phase from whole seconds", rec(OriginRead, 500*time.Millisecond), 3},
-		{"phase unknown", rec(OriginUnknown, 0), UnknownPhases},
+		{"phase polled", rec(OriginRead, 50*time.Millisecond)},
+		{"phase from whole seconds", rec(OriginRead, 500*time.Millisecond)},
+		{"phase unknown", rec(OriginUnknown, 0)},
 	} {
 		vs := tc.rec.Variants()
-		if want := tc.phases*3 - 1; len(vs) != want {
+		if want := VariantPhases*3 - 1; len(vs) != want {
 			t.Errorf("%s: %d variants, want %d", tc.name, len(vs), want)
 		}
 		seen := map[string]bool{}

@@ -524,6 +524,9 @@ func (p *replayPath) sync(k int) (*explain.Decision, error) {
 				p.backAt[i] = t
 			}
 			sp.reports = p.reports(sp.real, k, t) && (exact || !t.Before(p.backAt[sp.real].Add(p.opts.SampleDelay)))
+			if !exact {
+				p.startedAgain(sp.pod, p.backAt[sp.real], t)
+			}
 		}
 	}
 	for _, i := range p.prevReal {
@@ -818,6 +821,25 @@ func (p *replayPath) apply(d *explain.Decision) {
 			p.scaledUp = d.Now
 		}
 		p.replicas = d.DesiredReplicas
+	}
+}
+
+// startedAgain makes a real pod the replay took back at back (zero: never)
+// a pod that started then, in the replay's world: not ready until
+// PodStartup after it, and ready since then at the earliest.
+func (p *replayPath) startedAgain(pod *corev1.Pod, back, t time.Time) {
+	if back.IsZero() {
+		return
+	}
+	c := &pod.Status.Conditions[0]
+	readyAt := back.Add(p.opts.PodStartup)
+	switch {
+	case t.Before(readyAt):
+		c.Status, c.LastTransitionTime = corev1.ConditionFalse, metav1.NewTime(back)
+	case c.Status == corev1.ConditionTrue && c.LastTransitionTime.Time.Before(readyAt):
+		c.LastTransitionTime = metav1.NewTime(readyAt)
+	case c.Status != corev1.ConditionTrue && c.LastTransitionTime.Time.Before(back):
+		c.LastTransitionTime = metav1.NewTime(back)
 	}
 }
 

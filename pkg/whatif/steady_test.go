@@ -187,9 +187,9 @@ func TestSampleShare(t *testing.T) {
 }
 
 // A real pod the replay dropped (the candidate ran fewer pods than the
-// workload) and takes back is a new pod there: it reports SampleDelay
-// after it came back, not at once with the samples it had in the real
-// run.
+// workload) and takes back is a new pod there: it is ready PodStartup and
+// reports SampleDelay after it came back, not at once with the readiness
+// and samples it had in the real run.
 func TestTakenBackPodReportsLate(t *testing.T) {
 	every := 5 * time.Second
 	w := newWorld(bt0, every, 10)
@@ -202,23 +202,31 @@ func TestTakenBackPodReportsLate(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.started = true
+	p.opts.PodStartup = 8 * time.Second
 	counts := []int32{4, 2, 3, 3, 3, 3, 3}
-	var reporting []int
+	var reporting, ready []int
 	for k, n := range counts {
 		p.replicas = n
 		if _, err := p.sync(k); err != nil {
 			t.Fatal(err)
 		}
-		r := 0
+		r, rd := 0, 0
 		for _, sp := range p.cur {
 			if sp.reports {
 				r++
 			}
+			if isReady(sp.pod) {
+				rd++
+			}
 		}
-		reporting = append(reporting, r)
+		reporting, ready = append(reporting, r), append(ready, rd)
 	}
-	// The third pod comes back at 2 (10 s) and reports from 5 (25 s).
+	// The third pod comes back at 2 (10 s), is ready from 4 (20 s, its
+	// start-up of 8 s after) and reports from 5 (25 s).
 	if want := []int{4, 2, 2, 2, 2, 3, 3}; !slices.Equal(reporting, want) {
 		t.Errorf("pods reporting %v, want %v", reporting, want)
+	}
+	if want := []int{4, 2, 2, 2, 3, 3, 3}; !slices.Equal(ready, want) {
+		t.Errorf("pods ready %v, want %v", ready, want)
 	}
 }
