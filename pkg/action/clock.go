@@ -44,7 +44,18 @@ func syncClock(in *snapshot, extra *recordedExtra, from, until time.Time) (recor
 	if !in.syncPeriodAssumed() {
 		o.Known = c.SyncPeriod
 	}
-	est, ok := recording.EstimateSyncs(recording.SyncTimesFromEvents(extra.events), o)
+	times := recording.SyncTimesFromEvents(extra.events)
+	est, ok := recording.EstimateSyncs(times, o)
+	if !ok && o.Known > 0 {
+		// The events do not sit on the grid of the period given or read:
+		// what do they sit on?
+		o.Known = 0
+		if other, found := recording.EstimateSyncs(times, o); found && other.Confidence >= minInferred && other.Period != c.SyncPeriod {
+			in.warnings = append(in.warnings, fmt.Sprintf("the HPA's events say the controller syncs every %s (%s), not every %s as %s: the replay keeps %s",
+				other.Period, other.Detail, c.SyncPeriod, c.SyncPeriodFrom.Detail, c.SyncPeriod))
+		}
+		return c, ""
+	}
 	if !ok {
 		if in.syncPeriodAssumed() && est.Detail != "" {
 			c.SyncPeriodFrom.Detail += "; the HPA's events do not tell it: " + est.Detail
