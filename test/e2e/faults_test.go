@@ -7,6 +7,7 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -442,6 +444,67 @@ func TestFaults(t *testing.T) {
 	t.Run("prometheus-paused-restarted-and-proxied", func(t *testing.T) { faultsPrometheus(s.in(t), run) })
 
 	t.Run("api-server-behind-the-fault-proxy", func(t *testing.T) { faultsAPIProxy(s.in(t), run) })
+
+	t.Run("clock-under-load", func(t *testing.T) { faultsClockUnderLoad(t, run) })
+}
+
+// faultsClockUnderLoad: the clock is inferred and read right on a loaded
+// machine. A build of the plugin from an empty build cache runs beside
+// (nice 0, every core) while a load that steps up and down every 25 s
+// makes the controller rescale an HPA for four minutes: the controller's
+// syncs drift by its slower work, its events' times are whole seconds, and
+// metrics-server's scrapes are late by the load too. whatif --since over
+// the period, without the clock's flags, must still infer the sync period
+// (5 s) from the events and read metrics-server's window (10 s).
+func faultsClockUnderLoad(t *testing.T, run func(...string) runResult) {
+	s := newScenario(t, "clock-load")
+	s.labelNamespace("kubectl-hpa.io/state-metrics", "true")
+	s.deploy("web", 2, map[string]string{annCPU: "250500u"})
+	s.createHPA(hpaFor("web", 1, 10, histBehavior(0), cpuUtilization(50)))
+	s.settle("web", settleOptions{historyHorizon: 10 * time.Second}, desired(2), metricUtilization(0, 50), samplesForAllPods(s))
+
+	build := exec.Command("go", "build", "-o", os.DevNull, "./...")
+	build.Dir = env.repoRoot
+	build.Env = append(os.Environ(), "GOCACHE="+t.TempDir())
+	if err := build.Start(); err != nil {
+		t.Fatalf("start the build beside: %v", err)
+	}
+	defer func() {
+		_ = build.Process.Kill()
+		_ = build.Wait()
+	}()
+
+	r := &histRun{s: s, load: func(d time.Duration) int64 {
+		if int(d/(25*time.Second))%2 == 0 {
+			return 1500
+		}
+		return 500
+	}}
+	start := time.Now()
+	ctx, cancel := context.WithCancel(s.ctx)
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); r.drive(ctx, start) }()
+	go func() { defer wg.Done(); r.watchScale(ctx) }()
+	time.Sleep(4 * time.Minute)
+	cancel()
+	wg.Wait()
+	end := time.Now()
+	t.Logf("under load: %d rescales %v", len(r.rescales), r.rescales)
+	if len(r.rescales) < 6 {
+		t.Fatalf("the controller made %d rescales under load; the pattern should make at least 6", len(r.rescales))
+	}
+	out := run("whatif", "web", "-n", s.ns, "--kubeconfig", env.kubeconfig, "-o", "json",
+		"--since", start.UTC().Format(time.RFC3339Nano), "--until", end.UTC().Format(time.RFC3339Nano),
+		"--prometheus", prometheusURL())
+	if out.code != 0 {
+		t.Fatalf("whatif --since under load exited %d:\n%s", out.code, out.stderr)
+	}
+	var wi explain.WhatIf
+	if err := json.Unmarshal(out.stdout, &wi); err != nil || wi.Backtest == nil {
+		t.Fatalf("whatif --since under load printed no backtest (%v)", err)
+	}
+	checkClock(t, "whatif --since under load", wi.Backtest.Clock)
 }
 
 // faultsStaleStatus: explain on HPA stale (2 pods at the target) says that

@@ -401,6 +401,8 @@ func TestHistoryBacktest(t *testing.T) {
 type histRun struct {
 	s      *scenario
 	window int32
+	// load is the pattern's total load (loadAt when nil).
+	load func(time.Duration) int64
 
 	mu       sync.Mutex
 	rescales []histRescale
@@ -433,7 +435,11 @@ func (r *histRun) drive(ctx context.Context, start time.Time) {
 			}
 			if len(ready) > 0 {
 				now := time.Now()
-				total := loadAt(now.Sub(start))
+				pattern := r.load
+				if pattern == nil {
+					pattern = loadAt
+				}
+				total := pattern(now.Sub(start))
 				per := total / int64(len(ready))
 				r.mu.Lock()
 				r.passes = append(r.passes, loadPass{At: now, Total: total, Ready: len(ready)})
