@@ -102,27 +102,28 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tune of HPA %s: %w", hpaName(in.snap), err)
 	}
-	// The finalists again, under what the recording cannot tell.
+	// The finalists again, under what the recording cannot tell: one
+	// variant of the recording at a time.
 	variants := rec.Variants()
-	replayers := make([]*whatif.Replayer, len(variants))
-	for v := range variants {
-		if replayers[v], err = whatif.NewReplayer(in.snap, rec.AtScrapes(variants[v].Scrapes), in.settings, opts); err != nil {
-			return nil, fmt.Errorf("tune of HPA %s: %w", hpaName(in.snap), err)
-		}
-	}
-	evalVariant := func(_ context.Context, s tune.Setting, v int) (tune.Figures, error) {
-		h, err := s.Apply(hpa)
+	variant := func(v int) (tune.Evaluator, func(), error) {
+		r, err := whatif.NewReplayer(in.snap, rec.AtScrapes(variants[v-1].Scrapes), in.settings, opts)
 		if err != nil {
-			return tune.Figures{}, err
+			return nil, nil, err
 		}
-		path, err := replayers[v-1].Replay(h)
-		if err != nil {
-			return tune.Figures{}, err
-		}
-		f := figuresOf(&path.Summary, unit, period)
-		return tune.Figures{Cost: f.Cost, Risk: f.Risk, Rescales: f.Rescales}, nil
+		return func(_ context.Context, s tune.Setting) (tune.Figures, error) {
+			h, err := s.Apply(hpa)
+			if err != nil {
+				return tune.Figures{}, err
+			}
+			path, err := r.Replay(h)
+			if err != nil {
+				return tune.Figures{}, err
+			}
+			f := figuresOf(&path.Summary, unit, period)
+			return tune.Figures{Cost: f.Cost, Risk: f.Risk, Rescales: f.Rescales}, nil
+		}, nil, nil
 	}
-	if err := tune.Robust(ctx, res, tune.RobustOptions{Variants: len(variants), Eval: evalVariant, Workers: cfg.Workers, FixedBound: cfg.MaxRisk != nil}); err != nil {
+	if err := tune.Robust(ctx, res, tune.RobustOptions{Variants: len(variants), Variant: variant, Workers: cfg.Workers, FixedBound: cfg.MaxRisk != nil}); err != nil {
 		return nil, fmt.Errorf("tune of HPA %s: %w", hpaName(in.snap), err)
 	}
 	t := &explain.Tune{

@@ -50,17 +50,16 @@ const (
 // Worse is the range's worse end: its highest cost and risk.
 func (r *Range) Worse() (cost, risk float64) { return r.Cost[1], r.Risk[1] }
 
-// VariantEvaluator replays the period under one setting and variant v of
-// the recording (0 < v ≤ the number of variants; the first replay, v = 0,
-// is the search's).
-type VariantEvaluator func(ctx context.Context, s Setting, v int) (Figures, error)
-
 // RobustOptions say what Robust replays.
 type RobustOptions struct {
 	// Variants is how many variants of the recording there are besides
-	// the search's; Eval replays one.
+	// the search's. Variant prepares variant v (1 to Variants) and returns
+	// the evaluator that replays a setting under it, and a release called
+	// once every finalist has been replayed under it: the variants are
+	// taken one after the other, so that only one is held at a time (a
+	// variant is a recording of its own).
 	Variants int
-	Eval     VariantEvaluator
+	Variant  func(v int) (Evaluator, func(), error)
 	// Finalists is how many of the cheapest candidates within the bound
 	// are replayed under them (0: DefaultFinalists); Workers how many at
 	// once.
@@ -82,7 +81,7 @@ func Robust(ctx context.Context, res *Result, o RobustOptions) error {
 	if o.Variants <= 0 || len(res.Candidates) == 0 {
 		return nil
 	}
-	variants, eval, finalists, workers := o.Variants, o.Eval, o.Finalists, o.Workers
+	finalists := o.Finalists
 	if finalists <= 0 {
 		finalists = DefaultFinalists
 	}
@@ -96,58 +95,34 @@ func Robust(ctx context.Context, res *Result, o RobustOptions) error {
 	if res.Current >= 0 && !slices.Contains(picks, res.Current) {
 		picks = append(picks, res.Current)
 	}
-	type job struct{ cand, variant int }
-	var jobs []job
-	for _, i := range picks {
-		for v := 1; v <= variants; v++ {
-			jobs = append(jobs, job{i, v})
-		}
+	ranges := make([]*Range, len(picks))
+	for p, i := range picks {
+		f := res.Candidates[i].Figures
+		ranges[p] = &Range{Cost: [2]float64{f.Cost, f.Cost}, Risk: [2]float64{f.Risk, f.Risk}, Variants: 1}
 	}
-	figs := make([]Figures, len(jobs))
-	errs := make([]error, len(jobs))
-	ch := make(chan int)
-	var wg sync.WaitGroup
-	for range max(1, min(workers, len(jobs))) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range ch {
-				if ctx.Err() != nil {
-					errs[j] = ctx.Err()
-					continue
-				}
-				figs[j], errs[j] = eval(ctx, res.Candidates[jobs[j].cand].Setting, jobs[j].variant)
-			}
-		}()
-	}
-	for j := range jobs {
-		ch <- j
-	}
-	close(ch)
-	wg.Wait()
-	for j, err := range errs {
+	for v := 1; v <= o.Variants; v++ {
+		eval, release, err := o.Variant(v)
 		if err != nil {
-			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-				return err
-			}
-			c := &res.Candidates[jobs[j].cand]
-			return fmt.Errorf("replay of %v under variant %d: %w", c.Values, jobs[j].variant, err)
+			return fmt.Errorf("variant %d: %w", v, err)
 		}
-	}
-	for _, i := range picks {
-		c := &res.Candidates[i]
-		r := &Range{Cost: [2]float64{c.Figures.Cost, c.Figures.Cost}, Risk: [2]float64{c.Figures.Risk, c.Figures.Risk}, Variants: 1}
-		for j, jb := range jobs {
-			if jb.cand != i {
-				continue
-			}
-			f := figs[j]
+		figs, err := replayAll(ctx, res, picks, eval, o.Workers)
+		if release != nil {
+			release()
+		}
+		if err != nil {
+			return fmt.Errorf("variant %d: %w", v, err)
+		}
+		for p, f := range figs {
+			r := ranges[p]
 			r.Cost = [2]float64{min(r.Cost[0], f.Cost), max(r.Cost[1], f.Cost)}
 			r.Risk = [2]float64{min(r.Risk[0], f.Risk), max(r.Risk[1], f.Risk)}
 			r.Variants++
 		}
+	}
+	for p, i := range picks {
+		r := ranges[p]
 		r.Swings = r.Cost[1]-r.Cost[0] > SwingCost*r.Cost[0] || r.Risk[1]-r.Risk[0] > SwingRisk
-		c.Range = r
+		res.Candidates[i].Range = r
 	}
 	res.Finalists = picks
 	if cur := res.Current; !o.FixedBound && cur >= 0 && res.Candidates[cur].Range != nil {
@@ -155,6 +130,43 @@ func Robust(ctx context.Context, res *Result, o RobustOptions) error {
 	}
 	res.Recommended = recommendWorse(res.Candidates, res.Bound)
 	return nil
+}
+
+// replayAll replays the candidates picks of res with eval, workers at a
+// time, and returns their figures in picks' order.
+func replayAll(ctx context.Context, res *Result, picks []int, eval Evaluator, workers int) ([]Figures, error) {
+	figs := make([]Figures, len(picks))
+	errs := make([]error, len(picks))
+	ch := make(chan int)
+	var wg sync.WaitGroup
+	for range max(1, min(workers, len(picks))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p := range ch {
+				if err := ctx.Err(); err != nil {
+					errs[p] = err
+					continue
+				}
+				figs[p], errs[p] = eval(ctx, res.Candidates[picks[p]].Setting)
+			}
+		}()
+	}
+	for p := range picks {
+		ch <- p
+	}
+	close(ch)
+	wg.Wait()
+	for p, err := range errs {
+		if err == nil {
+			continue
+		}
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("replay of %v: %w", res.Candidates[picks[p]].Values, err)
+	}
+	return figs, nil
 }
 
 // recommendWorse is recommend on the worse ends of the candidates with a

@@ -31,7 +31,7 @@ func robustResult() *Result {
 // the worse ends: the candidate that swings loses to a steady one.
 func TestRobust(t *testing.T) {
 	res := robustResult()
-	eval := func(_ context.Context, s Setting, v int) (Figures, error) {
+	evalV := func(_ context.Context, s Setting, v int) (Figures, error) {
 		cost := float64(s.Targets[0]) / 100
 		switch {
 		case cost == 0.80 && v == 2: // the edge candidate in its second variant
@@ -41,8 +41,19 @@ func TestRobust(t *testing.T) {
 		}
 		return Figures{Cost: cost + 0.001*float64(v), Risk: 0.11}, nil
 	}
-	if err := Robust(context.Background(), res, RobustOptions{Variants: 3, Eval: eval, Workers: 2}); err != nil {
+	prepared, released := 0, 0
+	variant := func(v int) (Evaluator, func(), error) {
+		prepared++
+		if released != prepared-1 {
+			t.Errorf("variant %d prepared before variant %d was released", v, v-1)
+		}
+		return func(ctx context.Context, s Setting) (Figures, error) { return evalV(ctx, s, v) }, func() { released++ }, nil
+	}
+	if err := Robust(context.Background(), res, RobustOptions{Variants: 3, Variant: variant, Workers: 2}); err != nil {
 		t.Fatal(err)
+	}
+	if prepared != 3 || released != 3 {
+		t.Errorf("%d variants prepared, %d released; want 3 each", prepared, released)
 	}
 	if len(res.Finalists) != 4 { // edge, steady, also (within the bound), current
 		t.Fatalf("finalists %v", res.Finalists)
@@ -65,7 +76,7 @@ func TestRobust(t *testing.T) {
 	// With the user's bound kept, the edge's worse risk 0.13 is over 0.12:
 	// out, and steady is still the one.
 	res = robustResult()
-	if err := Robust(context.Background(), res, RobustOptions{Variants: 3, Eval: eval, FixedBound: true}); err != nil {
+	if err := Robust(context.Background(), res, RobustOptions{Variants: 3, Variant: variant, FixedBound: true}); err != nil {
 		t.Fatal(err)
 	}
 	if res.Bound != 0.12 || res.Recommended != 1 {
@@ -83,15 +94,27 @@ func TestRobustNoVariants(t *testing.T) {
 func TestRobustErrors(t *testing.T) {
 	res := robustResult()
 	boom := errors.New("boom")
-	err := Robust(context.Background(), res, RobustOptions{Variants: 1, Eval: func(context.Context, Setting, int) (Figures, error) { return Figures{}, boom }})
+	failing := func(int) (Evaluator, func(), error) {
+		return func(context.Context, Setting) (Figures, error) { return Figures{}, boom }, nil, nil
+	}
+	err := Robust(context.Background(), res, RobustOptions{Variants: 1, Variant: failing})
 	if !errors.Is(err, boom) {
 		t.Errorf("error %v, want boom", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	res = robustResult()
-	err = Robust(ctx, res, RobustOptions{Variants: 2, Eval: func(context.Context, Setting, int) (Figures, error) { return Figures{}, nil }})
+	fine := func(int) (Evaluator, func(), error) {
+		return func(context.Context, Setting) (Figures, error) { return Figures{}, nil }, nil, nil
+	}
+	err = Robust(ctx, res, RobustOptions{Variants: 2, Variant: fine})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
+	}
+	// A variant that cannot be prepared.
+	res = robustResult()
+	err = Robust(context.Background(), res, RobustOptions{Variants: 1, Variant: func(int) (Evaluator, func(), error) { return nil, nil, boom }})
+	if !errors.Is(err, boom) {
+		t.Errorf("unprepared: %v", err)
 	}
 }
