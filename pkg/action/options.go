@@ -106,10 +106,11 @@ var RecordedOptions = append(options.Embed(prom.Declared, func(r *RecordedInput)
 			Field: func(r *RecordedInput) options.Value { return options.Strings(&r.Queries) },
 		},
 		{
-			Name: "metrics-resolution", Help: "Resolution of the resource metrics the controller read (metrics-server's --metric-resolution): the window of each sample",
-			Desc: fmt.Sprintf("Resolution of the resource metrics the controller read (metrics-server's --metric-resolution), a duration; default %s", DefaultMetricsResolution),
+			Name: "metrics-resolution",
+			Help: fmt.Sprintf("Resolution of the resource metrics the controller read (metrics-server's --metric-resolution): the window of each sample; default: read off the PodMetrics metrics-server serves, else %s", DefaultMetricsResolution),
+			Desc: fmt.Sprintf("Resolution of the resource metrics the controller read (metrics-server's --metric-resolution), a duration; default: read off the PodMetrics metrics-server serves, else %s", DefaultMetricsResolution),
 			Field: func(r *RecordedInput) options.Value {
-				return options.Duration(&r.MetricsResolution, DefaultMetricsResolution)
+				return options.Duration(&r.MetricsResolution, 0)
 			},
 		},
 		{
