@@ -50,6 +50,7 @@ func (r *Recording) Resample(sc Scrapes) {
 	if interval <= 0 {
 		interval = sc.Window
 	}
+	gone := r.deletions()
 	for i := range r.Metrics {
 		m := &r.Metrics[i]
 		if m.Raw == nil {
@@ -59,7 +60,7 @@ func (r *Recording) Resample(sc Scrapes) {
 		for pod, byC := range m.Raw {
 			out := make(map[string]*Series, len(byC))
 			for c, raw := range byC {
-				if s := r.resampleOne(raw, m.Cumulative, sc, scale, interval); s != nil {
+				if s := r.resampleOne(raw, m.Cumulative, sc, scale, interval, gone[pod]); s != nil {
 					out[c] = s
 				}
 			}
@@ -67,9 +68,9 @@ func (r *Recording) Resample(sc Scrapes) {
 				m.PerPod[pod] = out
 			}
 		}
-		m.Load = r.windowLoad(m, sc, scale, interval)
+		m.Load = r.windowLoad(m, sc, scale, interval, gone)
 		if m.Served == nil {
-			m.Served = r.servedLoad(m, interval)
+			m.Served = r.servedLoad(m, interval, gone)
 		}
 	}
 }
@@ -81,11 +82,11 @@ func (r *Recording) Resample(sc Scrapes) {
 // sample, which it has only when it existed throughout): a workload that
 // adds or removes a pod serves the same load, and a replay that shares
 // the load over its own pods shares all of it.
-func (r *Recording) windowLoad(m *Metric, sc Scrapes, scale float64, interval time.Duration) map[string]*Series {
+func (r *Recording) windowLoad(m *Metric, sc Scrapes, scale float64, interval time.Duration, gone map[string]*time.Time) map[string]*Series {
 	out := map[string]*Series{}
 	for k := range r.Len {
 		end := LastScrape(r.Instant(k), sc.Anchor, sc.Window)
-		r.sumOver(m, end.Add(-sc.Window), end, interval, k, scale, out)
+		r.sumOver(m, end.Add(-sc.Window), end, interval, k, scale, gone, out)
 	}
 	return out
 }
@@ -93,11 +94,11 @@ func (r *Recording) windowLoad(m *Metric, sc Scrapes, scale float64, interval ti
 // servedLoad is the load of every pod of m, summed per container name,
 // between each instant and the next (the last instant: a step on): what
 // the pods served over each sync's interval, whatever the scrapes.
-func (r *Recording) servedLoad(m *Metric, interval time.Duration) map[string]*Series {
+func (r *Recording) servedLoad(m *Metric, interval time.Duration, gone map[string]*time.Time) map[string]*Series {
 	out := map[string]*Series{}
 	for k := range r.Len {
 		t := r.Instant(k)
-		r.sumOver(m, t, t.Add(r.Step), interval, k, 1, out)
+		r.sumOver(m, t, t.Add(r.Step), interval, k, 1, gone, out)
 	}
 	return out
 }
@@ -105,17 +106,17 @@ func (r *Recording) servedLoad(m *Metric, interval time.Duration) map[string]*Se
 // sumOver adds to out[container] at instant k the rate of every pod's
 // series of m between from and to (a counter's work over the stretch it
 // existed in, a gauge's value at to), scaled.
-func (r *Recording) sumOver(m *Metric, from, to time.Time, interval time.Duration, k int, scale float64, out map[string]*Series) {
+func (r *Recording) sumOver(m *Metric, from, to time.Time, interval time.Duration, k int, scale float64, gone map[string]*time.Time, out map[string]*Series) {
 	span := to.Sub(from).Seconds()
 	if span <= 0 {
 		return
 	}
-	for _, byC := range m.Raw {
+	for pod, byC := range m.Raw {
 		for c, raw := range byC {
 			if raw.Len() == 0 {
 				continue
 			}
-			lo, hi := raw.span(m.Cumulative, interval)
+			lo, hi := raw.span(m.Cumulative, interval, gone[pod])
 			var v float64
 			if m.Cumulative {
 				a, b := later(from, lo), earlier(to, hi)
@@ -167,11 +168,11 @@ func earlier(a, b time.Time) time.Time {
 }
 
 // resampleOne is Resample of one series; nil when it has no sample.
-func (r *Recording) resampleOne(raw *Raw, counter bool, sc Scrapes, scale float64, interval time.Duration) *Series {
+func (r *Recording) resampleOne(raw *Raw, counter bool, sc Scrapes, scale float64, interval time.Duration, gone *time.Time) *Series {
 	if raw.Len() == 0 {
 		return nil
 	}
-	from, until := raw.span(counter, interval)
+	from, until := raw.span(counter, interval, gone)
 	var s Series
 	first := -1
 	for k := range r.Len {
@@ -216,7 +217,12 @@ func (r *Recording) resampleOne(raw *Raw, counter bool, sc Scrapes, scale float6
 // zero (its container's start; within a store interval of its first
 // sample), a gauge from half an interval before its first sample; both
 // until half an interval after the last.
-func (raw *Raw) span(counter bool, interval time.Duration) (from, until time.Time) {
+//
+// When the pod's deletion is known (gone, the first instant it no longer
+// existed) and falls within an interval after the last sample, the
+// series runs until then: the pod served load up to it, which the store,
+// scraping every interval, missed.
+func (raw *Raw) span(counter bool, interval time.Duration, gone *time.Time) (from, until time.Time) {
 	from = raw.First().Add(-interval / 2)
 	if counter && raw.Len() >= 2 {
 		if rt, ok := raw.rate(1); ok && rt > 0 {
@@ -224,7 +230,23 @@ func (raw *Raw) span(counter bool, interval time.Duration) (from, until time.Tim
 			from = raw.First().Add(-min(max(back, 0), interval))
 		}
 	}
-	return from, raw.Last().Add(interval / 2)
+	until = raw.Last().Add(interval / 2)
+	if gone != nil && gone.After(raw.Last()) && !gone.After(raw.Last().Add(interval)) {
+		until = *gone
+	}
+	return from, until
+}
+
+// deletions maps each pod of r that was deleted in the period to the
+// first instant it no longer existed.
+func (r *Recording) deletions() map[string]*time.Time {
+	out := map[string]*time.Time{}
+	for i := range r.Pods {
+		if p := &r.Pods[i]; p.Deleted != nil {
+			out[p.Name] = p.Deleted
+		}
+	}
+	return out
 }
 
 // SampleTime is when the samples r holds at instant k were taken: the

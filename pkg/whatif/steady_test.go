@@ -230,3 +230,83 @@ func TestTakenBackPodReportsLate(t *testing.T) {
 		t.Errorf("pods ready %v, want %v", ready, want)
 	}
 }
+
+// rawPod adds a pod whose CPU the store recorded as a raw counter, sampled
+// every 5 s from its start to its deletion, integrating usage(t) (cores).
+func (w *world) rawPod(name string, c time.Time, deleted *time.Time, usage func(t time.Time) float64) {
+	w.rec.Pods = append(w.rec.Pods, recording.Pod{
+		Name: name, Labels: map[string]string{"app": "web"}, Created: c, Deleted: deleted,
+		Ready:      []recording.ReadyChange{{At: c.Add(2 * time.Second), Ready: true}},
+		Containers: []recording.Container{{Name: "app", Requests: map[string]int64{"cpu": 500}}},
+	})
+	if w.cpu.Raw == nil {
+		w.cpu.Raw, w.cpu.Cumulative, w.rec.StoreInterval = map[string]map[string]*recording.Raw{}, true, 5*time.Second
+	}
+	raw := &recording.Raw{}
+	v := 0.0
+	end := w.rec.End().Add(time.Minute)
+	if deleted != nil {
+		end = *deleted
+	}
+	for at := c; at.Before(end); at = at.Add(100 * time.Millisecond) {
+		v += usage(at) * 0.1
+		if at.Sub(c)%(5*time.Second) == 0 {
+			raw.Append(at.UnixMilli(), v, true)
+		}
+	}
+	w.cpu.Raw[name] = map[string]*recording.Raw{"app": raw}
+}
+
+// A workload that serves a steady total while it adds and removes pods
+// leaves no dip in the load the counters give a candidate: what all its
+// pods served over each sample's window is the total, whoever served it.
+func TestCounterLoadHasNoDip(t *testing.T) {
+	w := newWorld(bt0, 5*time.Second, 40)
+	joined, left := bt0.Add(62*time.Second), bt0.Add(141*time.Second)
+	ready := func(at time.Time) float64 {
+		n := 3.0
+		if !at.Before(joined.Add(2 * time.Second)) {
+			n++
+		}
+		if !at.Before(left) {
+			n--
+		}
+		return n
+	}
+	share := func(at time.Time) float64 { return 1.2 / ready(at) }
+	for _, name := range []string{"web-a", "web-b", "web-c"} {
+		w.rawPod(name, bt0.Add(-time.Hour), nil, share)
+	}
+	w.rawPod("web-d", joined, &left, func(at time.Time) float64 {
+		if at.Before(joined.Add(2 * time.Second)) {
+			return 0 // not ready yet: no load
+		}
+		return share(at)
+	})
+	w.replicas(bt0.Add(-2*time.Hour), 3)
+	w.replicas(joined, 4)
+	w.replicas(left, 3)
+	w.rec.Resample(recording.Scrapes{Anchor: bt0.Add(1300 * time.Millisecond), Window: 10 * time.Second})
+	p, err := newReplayPath("changed", btSnapshot(nil), btSnapshot(nil).HPA, w.rec, engine.Settings{}, BacktestOptions{LoadModel: explain.LoadConstantTotal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := p.totalLoad()
+	for k := 4; k < w.rec.Len; k++ {
+		vals, _ := l.at(0, k)
+		// A pod's share changes within 100 ms of the step's moment here;
+		// the counters hold it to that.
+		if len(vals) != 1 || math.Abs(vals[0]-1.2) > 0.02 {
+			t.Errorf("instant %d (%s): load %v, want 1.2 (the total, whoever served it)", k, w.rec.Instant(k).Sub(bt0), vals)
+		}
+		// What was served between two syncs is the counters' difference
+		// there, and within the store interval in which web-d joined
+		// (serving nothing until ready) nothing tells how its counter rose:
+		// a straight line from its first sample. That interval is left
+		// out.
+		near := w.rec.Instant(k).Sub(joined)
+		if served, ok := l.servedAt(0, k); k < w.rec.Len-1 && (near < -5*time.Second || near > 5*time.Second) && (!ok || math.Abs(served-1.2) > 0.02) {
+			t.Errorf("instant %d: served %v, want 1.2", k, served)
+		}
+	}
+}
