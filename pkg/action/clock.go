@@ -13,6 +13,7 @@ import (
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/gather"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/history"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/recording"
 )
 
@@ -191,21 +192,115 @@ func refineScrapes(c *recording.Clock, sc gather.ScrapeClock, from time.Time) {
 }
 
 // readScrapesLive starts a live read of metrics-server's timing (nil when
-// the run is not live); its result comes on the channel.
+// the run is not live); its result comes on the channel. What an earlier
+// run measured of the same cluster is taken instead of a poll when the
+// snapshot's PodMetrics agree with it (cachedScrapes): metrics-server's
+// ticker keeps its phase while it runs, and two runs over the same period
+// then give the same answer.
 func readScrapesLive(ctx context.Context, in *snapshot, extra *recordedExtra) <-chan scrapeRead {
 	if extra.gather == nil {
 		return nil
+	}
+	ch := make(chan scrapeRead, 1)
+	store := scrapesStore()
+	if sc, ok := cachedScrapes(store, extra.cluster, in); ok {
+		ch <- scrapeRead{clock: sc}
+		return ch
 	}
 	names := make([]string, 0, len(in.snap.Pods))
 	for i := range in.snap.Pods {
 		names = append(names, in.snap.Pods[i].Name)
 	}
-	ch := make(chan scrapeRead, 1)
 	go func() {
 		sc, err := gather.ReadScrapeClock(ctx, extra.gather, in.snap.HPA.Namespace, names, gather.ScrapeClockOptions{Poll: true})
+		if err == nil && sc.Polled && store != nil {
+			// Another run may have kept a measurement meanwhile: where it
+			// agrees with this one it stands, so that every run takes the
+			// same. Else this one is kept for the next runs (a failure to
+			// keep it costs them a poll).
+			if kept, ok := cachedScrapes(store, extra.cluster, in); ok && sameScrapes(kept, sc) {
+				sc = kept
+			} else {
+				_ = store.SaveScrapes(extra.cluster, &history.Scrapes{
+					Window: sc.Resolution, Anchor: sc.Anchor, Spread: sc.Spread, Detail: sc.AnchorFrom, Measured: time.Now(),
+				})
+			}
+		}
 		ch <- scrapeRead{sc, err}
 	}()
 	return ch
+}
+
+// scrapesStore is where runs keep what they measured of metrics-server
+// (nil when there is no cache directory).
+func scrapesStore() *history.Store {
+	dir, err := history.DefaultDir()
+	if err != nil {
+		return nil
+	}
+	return &history.Store{Dir: dir}
+}
+
+// sameScrapes reports whether two measurements of metrics-server's timing
+// are of the same scrapes: one window, and phases within their spreads
+// and 50 ms of each other.
+func sameScrapes(a, b gather.ScrapeClock) bool {
+	if a.Resolution != b.Resolution || a.Resolution <= 0 {
+		return false
+	}
+	d := recording.LastScrape(b.Anchor, a.Anchor, a.Resolution).Sub(b.Anchor)
+	d = min(-d, d+a.Resolution)
+	return d <= a.Spread+b.Spread+50*time.Millisecond
+}
+
+// keptScrapesFor is how long a kept measurement of metrics-server's timing
+// is taken: a restarted metrics-server has another phase, which the
+// PodMetrics' whole-second timestamps catch four times in five; after a
+// day the phase is measured again.
+const keptScrapesFor = 24 * time.Hour
+
+// cachedScrapes is what an earlier run measured of the cluster's
+// metrics-server, when the snapshot's PodMetrics agree with it: the same
+// window (within 2%), and a scrape of the kept phase within the second of
+// their latest timestamp (whole seconds), give or take the kept spread and
+// 0.2 s.
+func cachedScrapes(store *history.Store, cluster string, in *snapshot) (gather.ScrapeClock, bool) {
+	if store == nil || cluster == "" {
+		return gather.ScrapeClock{}, false
+	}
+	kept, err := store.LoadScrapes(cluster)
+	if err != nil || kept == nil || kept.Window <= 0 || in.snap.Now.Sub(kept.Measured) > keptScrapesFor {
+		return gather.ScrapeClock{}, false
+	}
+	var windows []time.Duration
+	var latest time.Time
+	for i := range in.snap.PodMetrics {
+		pm := &in.snap.PodMetrics[i]
+		if pm.Window.Duration > 0 {
+			windows = append(windows, pm.Window.Duration)
+		}
+		if pm.Timestamp.After(latest) {
+			latest = pm.Timestamp.Time
+		}
+	}
+	if len(windows) == 0 || latest.IsZero() {
+		return gather.ScrapeClock{}, false
+	}
+	slices.Sort(windows)
+	if w := windows[len(windows)/2]; w < kept.Window*98/100 || w > kept.Window*102/100 {
+		return gather.ScrapeClock{}, false
+	}
+	mid := latest.Add(500 * time.Millisecond)
+	prev := recording.LastScrape(mid, kept.Anchor, kept.Window)
+	off := min(mid.Sub(prev), prev.Add(kept.Window).Sub(mid))
+	if off > 500*time.Millisecond+kept.Spread+200*time.Millisecond {
+		return gather.ScrapeClock{}, false
+	}
+	return gather.ScrapeClock{
+		Window: kept.Window, Resolution: kept.Window, ResolutionFrom: "kept from a run of " + stamp(kept.Measured),
+		Anchor: kept.Anchor, Spread: kept.Spread, Polled: true,
+		AnchorFrom: fmt.Sprintf("kept from a run of %s (%s); the PodMetrics' timestamp %s agrees with it", stamp(kept.Measured), kept.Detail, stamp(latest)),
+	}, true
 }
 
 // scrapeRead is the outcome of readScrapesLive.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/gather"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/history"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/recording"
 )
 
@@ -174,5 +175,60 @@ func TestWholeResolution(t *testing.T) {
 		if got := wholeResolution(tc.in); got != tc.want {
 			t.Errorf("wholeResolution(%s) = %s, want %s", tc.in, got, tc.want)
 		}
+	}
+}
+
+// TestCachedScrapes checks that a run takes what an earlier run measured
+// of metrics-server only where the PodMetrics agree with it.
+func TestCachedScrapes(t *testing.T) {
+	store := &history.Store{Dir: t.TempDir()}
+	ts := time.Date(2026, 12, 1, 19, 45, 24, 0, time.UTC)
+	in := clockSnapshot(nil)
+	in.snap.Now = ts.Add(3 * time.Second)
+	in.snap.PodMetrics = []metricsv1beta1.PodMetrics{{Timestamp: metav1.NewTime(ts), Window: metav1.Duration{Duration: 9997 * time.Millisecond}}}
+	if _, ok := cachedScrapes(store, "c1", in); ok {
+		t.Fatal("a measurement taken from an empty cache")
+	}
+	// A scrape at .31 past the second of ts, an hour ago.
+	kept := &history.Scrapes{Window: 10 * time.Second, Anchor: ts.Add(-time.Hour + 310*time.Millisecond), Spread: 60 * time.Millisecond, Detail: "polled", Measured: ts.Add(-time.Hour)}
+	if err := store.SaveScrapes("c1", kept); err != nil {
+		t.Fatal(err)
+	}
+	sc, ok := cachedScrapes(store, "c1", in)
+	if !ok || !sc.Anchor.Equal(kept.Anchor) || sc.Resolution != kept.Window || !sc.Polled {
+		t.Fatalf("kept: %+v %v", sc, ok)
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(*snapshot)
+	}{
+		{"another cluster", nil},
+		{"another phase (a restarted metrics-server)", func(s *snapshot) { s.snap.PodMetrics[0].Timestamp = metav1.NewTime(ts.Add(3 * time.Second)) }},
+		{"another window", func(s *snapshot) { s.snap.PodMetrics[0].Window.Duration = 15 * time.Second }},
+		{"measured too long ago", func(s *snapshot) { s.snap.Now = ts.Add(2 * keptScrapesFor) }},
+		{"no PodMetrics", func(s *snapshot) { s.snap.PodMetrics = nil }},
+	} {
+		in := clockSnapshot(nil)
+		in.snap.Now = ts.Add(3 * time.Second)
+		in.snap.PodMetrics = []metricsv1beta1.PodMetrics{{Timestamp: metav1.NewTime(ts), Window: metav1.Duration{Duration: 9997 * time.Millisecond}}}
+		cluster := "c1"
+		if tc.edit == nil {
+			cluster = "c2"
+		} else {
+			tc.edit(in)
+		}
+		if _, ok := cachedScrapes(store, cluster, in); ok {
+			t.Errorf("%s: the kept measurement was taken", tc.name)
+		}
+	}
+	a := gather.ScrapeClock{Resolution: 10 * time.Second, Anchor: ts.Add(310 * time.Millisecond), Spread: 60 * time.Millisecond}
+	b := a
+	b.Anchor = ts.Add(-20*time.Second + 390*time.Millisecond)
+	if !sameScrapes(a, b) {
+		t.Errorf("two scrapes 80 ms apart in phase, spreads 60 ms: not the same")
+	}
+	b.Anchor = ts.Add(-20*time.Second + 600*time.Millisecond)
+	if sameScrapes(a, b) {
+		t.Errorf("two scrapes 290 ms apart in phase, spreads 60 ms: the same")
 	}
 }

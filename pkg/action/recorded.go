@@ -162,8 +162,10 @@ func notBefore(t, created time.Time) time.Time {
 
 // recordedExtra is what a recorded-load run reads besides the snapshot.
 type recordedExtra struct {
-	// gather reaches the cluster in a live run (nil otherwise).
+	// gather reaches the cluster in a live run (nil otherwise); cluster
+	// names it, for what a run keeps of it (history.Store).
 	gather      *gather.Clients
+	cluster     string
 	events      []corev1.Event
 	replicaSets []prom.ReplicaSet
 	kube        *rest.Config
@@ -194,7 +196,7 @@ func readForRecorded(ctx context.Context, src Source, name string, o SettingsOve
 	if err != nil {
 		return nil, nil, err
 	}
-	extra.gather = clients
+	extra.gather, extra.cluster = clients, src.Clients.ClusterID()
 	rss, err := gather.WorkloadReplicaSets(ctx, clients, in.snap.HPA.Namespace, in.snap.Target)
 	if err != nil {
 		in.warnings = append(in.warnings, fmt.Sprintf("could not list the ReplicaSets of %s/%s (%v): its past pods are found by the usage series alone", in.snap.Target.Kind, in.snap.Target.Name, err))

@@ -123,7 +123,11 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 			return tune.Figures{Cost: f.Cost, Risk: f.Risk, Rescales: f.Rescales}, nil
 		}, nil, nil
 	}
-	if err := tune.Robust(ctx, res, tune.RobustOptions{Variants: len(variants), Variant: variant, Workers: cfg.Workers, FixedBound: cfg.MaxRisk != nil}); err != nil {
+	grain := 0.0
+	if period > 0 {
+		grain = float64(rec.Step) / float64(period)
+	}
+	if err := tune.Robust(ctx, res, tune.RobustOptions{Variants: len(variants), Variant: variant, Workers: cfg.Workers, RiskGrain: grain, FixedBound: cfg.MaxRisk != nil}); err != nil {
 		return nil, fmt.Errorf("tune of HPA %s: %w", hpaName(in.snap), err)
 	}
 	t := &explain.Tune{

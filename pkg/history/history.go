@@ -117,30 +117,11 @@ func (s Store) Load(k Key) (*Record, error) {
 // Save writes r atomically (a temporary file renamed over the old one).
 func (s Store) Save(k Key, r *Record) error {
 	r.Version, r.Cluster, r.Namespace, r.Name, r.UID = FileVersion, k.Cluster, k.Namespace, k.Name, k.UID
-	p := s.path(k)
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return fmt.Errorf("save the history of HPA %s/%s: %w", k.Namespace, k.Name, err)
-	}
 	b, err := json.Marshal(r)
 	if err != nil {
 		return fmt.Errorf("save the history of HPA %s/%s: %w", k.Namespace, k.Name, err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
-	if err != nil {
-		return fmt.Errorf("save the history of HPA %s/%s: %w", k.Namespace, k.Name, err)
-	}
-	defer func() { _ = os.Remove(tmp.Name()) }()
-	if _, err := tmp.Write(b); err != nil {
-		_ = tmp.Close()
-		return fmt.Errorf("save the history of HPA %s/%s: %w", k.Namespace, k.Name, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("save the history of HPA %s/%s: %w", k.Namespace, k.Name, err)
-	}
-	if err := os.Rename(tmp.Name(), p); err != nil {
-		return fmt.Errorf("save the history of HPA %s/%s: %w", k.Namespace, k.Name, err)
-	}
-	return nil
+	return writeAtomically(s.path(k), b, fmt.Sprintf("the history of HPA %s/%s", k.Namespace, k.Name))
 }
 
 // Prune drops what lies further back than keep before now: recommendations

@@ -64,6 +64,11 @@ type RobustOptions struct {
 	// are replayed under them (0: DefaultFinalists); Workers how many at
 	// once.
 	Finalists, Workers int
+	// RiskGrain is the share of the period the risk moves by when a
+	// stretch above the bound begins or ends a sync earlier or later: a
+	// range of risk no wider than two grains does not swing, whatever
+	// SwingRisk says of a short period.
+	RiskGrain float64
 	// FixedBound keeps the bound as the search had it (the user's
 	// --max-risk). Otherwise the bound, the HPA's own risk, becomes the
 	// worse end of its own setting's range: every candidate is held to
@@ -121,7 +126,7 @@ func Robust(ctx context.Context, res *Result, o RobustOptions) error {
 	}
 	for p, i := range picks {
 		r := ranges[p]
-		r.Swings = r.Cost[1]-r.Cost[0] > SwingCost*r.Cost[0] || r.Risk[1]-r.Risk[0] > SwingRisk
+		r.Swings = r.Cost[1]-r.Cost[0] > SwingCost*r.Cost[0] || r.Risk[1]-r.Risk[0] > max(SwingRisk, 2*o.RiskGrain)+riskSlack
 		res.Candidates[i].Range = r
 	}
 	res.Finalists = picks

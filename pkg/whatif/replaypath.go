@@ -539,7 +539,9 @@ func (p *replayPath) sync(k int) (*explain.Decision, error) {
 	snap.Target.SpecReplicas = p.replicas
 	snap.Target.StatusReplicas = int32(len(p.cur))
 	p.fillPodsOfSnapshot()
-	ts := metav1.NewTime(rec.SampleTime(k))
+	// The API gives a sample's time in whole seconds, to the controller as
+	// to everyone.
+	ts := metav1.NewTime(rec.SampleTime(k).Truncate(time.Second))
 	window := metav1.Duration{Duration: rec.SampleWindow}
 	snap.PodMetrics = snap.PodMetrics[:0]
 	snap.CustomMetrics = snap.CustomMetrics[:0]
