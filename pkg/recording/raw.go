@@ -90,16 +90,20 @@ func (r *Raw) rate(i int) (float64, bool) {
 // rate (not below zero), after the last one on at its last interval's;
 // a gauge keeps its first and last values.
 func (r *Raw) ValueAt(t time.Time, counter bool, before, after time.Duration) (float64, bool) {
+	ms := t.UnixMilli()
+	return r.valueWith(ms, sort.Search(len(r.T), func(i int) bool { return r.T[i] > ms }), counter, before, after)
+}
+
+// valueWith is ValueAt at ms, given i, the index of the first sample after
+// ms.
+func (r *Raw) valueWith(ms int64, i int, counter bool, before, after time.Duration) (float64, bool) {
 	n := len(r.T)
 	if n == 0 {
 		return 0, false
 	}
-	ms := t.UnixMilli()
 	if ms < r.T[0]-before.Milliseconds() || ms > r.T[n-1]+after.Milliseconds() {
 		return 0, false
 	}
-	// i is the first sample after t.
-	i := sort.Search(n, func(i int) bool { return r.T[i] > ms })
 	switch {
 	case i == 0:
 		if !counter || n < 2 {
@@ -138,4 +142,28 @@ func (r *Raw) ValueAt(t time.Time, counter bool, before, after time.Duration) (f
 		return r.V[i-1] + left*dt, true
 	}
 	return r.V[i-1] + left*step + right*(dt-step), true
+}
+
+// cursor reads a Raw at times that mostly rise: it keeps the index of the
+// first sample after the last time asked and walks on from there, so that
+// a pass over a series costs its length, not a search per time.
+type cursor struct {
+	raw *Raw
+	i   int
+}
+
+func (r *Raw) cursor() *cursor { return &cursor{raw: r} }
+
+// valueAt is the Raw's ValueAt.
+func (c *cursor) valueAt(t time.Time, counter bool, before, after time.Duration) (float64, bool) {
+	ms := t.UnixMilli()
+	T := c.raw.T
+	if c.i > 0 && T[c.i-1] > ms {
+		// Back in time: search again.
+		c.i = sort.Search(len(T), func(i int) bool { return T[i] > ms })
+	}
+	for c.i < len(T) && T[c.i] <= ms {
+		c.i++
+	}
+	return c.raw.valueWith(ms, c.i, counter, before, after)
 }

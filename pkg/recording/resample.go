@@ -51,106 +51,205 @@ func (r *Recording) Resample(sc Scrapes) {
 		interval = sc.Window
 	}
 	gone := r.deletions()
+	// The scrapes each instant's samples are of: the same for every pod.
+	ends := make([]time.Time, r.Len)
+	for k := range ends {
+		ends[k] = LastScrape(r.Instant(k), sc.Anchor, sc.Window)
+	}
 	for i := range r.Metrics {
 		m := &r.Metrics[i]
 		if m.Raw == nil {
 			continue
 		}
+		served := m.Served == nil
+		load, work := newSums(r.Len), newSums(r.Len)
 		m.PerPod = make(map[string]map[string]*Series, len(m.Raw))
 		for pod, byC := range m.Raw {
 			out := make(map[string]*Series, len(byC))
 			for c, raw := range byC {
-				if s := r.resampleOne(raw, m.Cumulative, sc, scale, interval, gone[pod]); s != nil {
+				if raw.Len() == 0 {
+					continue
+				}
+				sw := sweep{r: r, raw: raw, counter: m.Cumulative, interval: interval, gone: gone[pod], window: sc.Window, scale: scale}
+				if s := sw.samples(ends); s != nil {
 					out[c] = s
+				}
+				sw.load(ends, load.of(c))
+				if served {
+					sw.served(work.of(c))
 				}
 			}
 			if len(out) > 0 {
 				m.PerPod[pod] = out
 			}
 		}
-		m.Load = r.windowLoad(m, sc, scale, interval, gone)
-		if m.Served == nil {
-			m.Served = r.servedLoad(m, interval, gone)
+		m.Load = load.series()
+		if served {
+			m.Served = work.series()
 		}
 	}
 }
 
-// windowLoad is the load of every pod of m, summed per container name,
-// over the window of each instant's sample: what the pods together
-// served between metrics-server's two scrapes, as a rate. A pod that
-// existed for part of the window counts for that part (unlike its own
-// sample, which it has only when it existed throughout): a workload that
-// adds or removes a pod serves the same load, and a replay that shares
-// the load over its own pods shares all of it.
-func (r *Recording) windowLoad(m *Metric, sc Scrapes, scale float64, interval time.Duration, gone map[string]*time.Time) map[string]*Series {
-	out := map[string]*Series{}
-	for k := range r.Len {
-		end := LastScrape(r.Instant(k), sc.Anchor, sc.Window)
-		r.sumOver(m, end.Add(-sc.Window), end, interval, k, scale, gone, out)
+// sums adds up, per container name, a value per instant over the pods
+// (NaN: no pod had one there).
+type sums struct {
+	n  int
+	by map[string][]float64
+}
+
+func newSums(n int) *sums { return &sums{n: n, by: map[string][]float64{}} }
+
+// of is the sums of container c, made on first use.
+func (s *sums) of(c string) []float64 {
+	v := s.by[c]
+	if v == nil {
+		v = make([]float64, s.n)
+		for k := range v {
+			v[k] = math.NaN()
+		}
+		s.by[c] = v
+	}
+	return v
+}
+
+// series returns each container's sums as a Series.
+func (s *sums) series() map[string]*Series {
+	out := make(map[string]*Series, len(s.by))
+	for c, v := range s.by {
+		first := 0
+		for first < len(v) && math.IsNaN(v[first]) {
+			first++
+		}
+		last := len(v)
+		for last > first && math.IsNaN(v[last-1]) {
+			last--
+		}
+		if first < last {
+			out[c] = &Series{First: first, Values: v[first:last:last]}
+		}
 	}
 	return out
 }
 
-// servedLoad is the load of every pod of m, summed per container name,
-// between each instant and the next (the last instant: a step on): what
-// the pods served over each sync's interval, whatever the scrapes.
-func (r *Recording) servedLoad(m *Metric, interval time.Duration, gone map[string]*time.Time) map[string]*Series {
-	out := map[string]*Series{}
-	for k := range r.Len {
-		t := r.Instant(k)
-		r.sumOver(m, t, t.Add(r.Step), interval, k, 1, gone, out)
+// add adds v to dst at k.
+func add(dst []float64, k int, v float64) {
+	if math.IsNaN(dst[k]) {
+		dst[k] = v
+	} else {
+		dst[k] += v
 	}
-	return out
 }
 
-// sumOver adds to out[container] at instant k the rate of every pod's
-// series of m between from and to (a counter's work over the stretch it
-// existed in, a gauge's value at to), scaled.
-func (r *Recording) sumOver(m *Metric, from, to time.Time, interval time.Duration, k int, scale float64, gone map[string]*time.Time, out map[string]*Series) {
-	span := to.Sub(from).Seconds()
-	if span <= 0 {
-		return
-	}
-	for pod, byC := range m.Raw {
-		for c, raw := range byC {
-			if raw.Len() == 0 {
+// sweep works one raw series out at the instants of r, in order: every
+// time it is asked at rises with the instant, so each of its cursors walks
+// the samples once.
+type sweep struct {
+	r        *Recording
+	raw      *Raw
+	counter  bool
+	interval time.Duration
+	gone     *time.Time
+	window   time.Duration
+	scale    float64
+	// lo and hi are over's cursors, from and until the series' span.
+	lo, hi      *cursor
+	from, until time.Time
+}
+
+// samples is the series' own sample at each instant: the counter's rate
+// over the window ending at the instant's scrape, or the gauge at it; nil
+// when it has none (see Resample).
+func (sw *sweep) samples(ends []time.Time) *Series {
+	from, until := sw.raw.span(sw.counter, sw.interval, sw.gone)
+	hi, lo := sw.raw.cursor(), sw.raw.cursor()
+	var s Series
+	first := -1
+	for k, end := range ends {
+		begin := end.Add(-sw.window)
+		if end.After(until) || (sw.counter && begin.Before(from)) || (!sw.counter && end.Before(from)) {
+			continue
+		}
+		var v float64
+		if sw.counter {
+			b, ok1 := hi.valueAt(end, true, sw.interval, sw.interval)
+			a, ok2 := lo.valueAt(begin, true, sw.interval, sw.interval)
+			if !ok1 || !ok2 {
 				continue
 			}
-			lo, hi := raw.span(m.Cumulative, interval, gone[pod])
-			var v float64
-			if m.Cumulative {
-				a, b := later(from, lo), earlier(to, hi)
-				if !a.Before(b) {
-					continue
-				}
-				va, ok1 := raw.ValueAt(a, true, interval, interval)
-				vb, ok2 := raw.ValueAt(b, true, interval, interval)
-				if !ok1 || !ok2 {
-					continue
-				}
-				v = (vb - va) / span
-			} else {
-				if to.Before(lo) || to.After(hi) {
-					continue
-				}
-				g, ok := raw.ValueAt(to, false, interval, interval)
-				if !ok {
-					continue
-				}
-				v = g
+			v = (b - a) / sw.window.Seconds()
+		} else {
+			g, ok := hi.valueAt(end, false, sw.interval, sw.interval)
+			if !ok {
+				continue
 			}
-			s := out[c]
-			if s == nil {
-				s = &Series{}
-				out[c] = s
-			}
-			v *= scale
-			if old, ok := s.At(k); ok {
-				v += old
-			}
-			s.Set(k, v)
+			v = g
+		}
+		if first < 0 {
+			first = k
+			s.First = k
+			s.Values = make([]float64, 0, len(ends)-k)
+		}
+		for s.First+len(s.Values) < k {
+			s.Values = append(s.Values, math.NaN())
+		}
+		s.Values = append(s.Values, v*sw.scale)
+	}
+	if first < 0 {
+		return nil
+	}
+	return &s
+}
+
+// load adds to dst, at each instant, the series' load over the window of
+// the instant's sample: a counter's work over the part of the window the
+// pod existed in, as a rate over the whole window; a gauge's value at the
+// scrape.
+func (sw *sweep) load(ends []time.Time, dst []float64) {
+	for k, end := range ends {
+		if v, ok := sw.over(end.Add(-sw.window), end, k == 0); ok {
+			add(dst, k, v*sw.scale)
 		}
 	}
+}
+
+// served adds to dst, at each instant, what the series served between the
+// instant and the next (a step on for the last).
+func (sw *sweep) served(dst []float64) {
+	for k := range dst {
+		t := sw.r.Instant(k)
+		if v, ok := sw.over(t, t.Add(sw.r.Step), k == 0); ok {
+			add(dst, k, v)
+		}
+	}
+}
+
+// over is the series' rate between from and to (see load). Its cursors
+// are kept between calls; restart starts them again.
+func (sw *sweep) over(from, to time.Time, restart bool) (float64, bool) {
+	if restart || sw.lo == nil {
+		sw.lo, sw.hi = sw.raw.cursor(), sw.raw.cursor()
+		sw.from, sw.until = sw.raw.span(sw.counter, sw.interval, sw.gone)
+	}
+	span := to.Sub(from).Seconds()
+	if span <= 0 {
+		return 0, false
+	}
+	if !sw.counter {
+		if to.Before(sw.from) || to.After(sw.until) {
+			return 0, false
+		}
+		return sw.hi.valueAt(to, false, sw.interval, sw.interval)
+	}
+	a, b := later(from, sw.from), earlier(to, sw.until)
+	if !a.Before(b) {
+		return 0, false
+	}
+	va, ok1 := sw.lo.valueAt(a, true, sw.interval, sw.interval)
+	vb, ok2 := sw.hi.valueAt(b, true, sw.interval, sw.interval)
+	if !ok1 || !ok2 {
+		return 0, false
+	}
+	return (vb - va) / span, true
 }
 
 func later(a, b time.Time) time.Time {
@@ -165,51 +264,6 @@ func earlier(a, b time.Time) time.Time {
 		return a
 	}
 	return b
-}
-
-// resampleOne is Resample of one series; nil when it has no sample.
-func (r *Recording) resampleOne(raw *Raw, counter bool, sc Scrapes, scale float64, interval time.Duration, gone *time.Time) *Series {
-	if raw.Len() == 0 {
-		return nil
-	}
-	from, until := raw.span(counter, interval, gone)
-	var s Series
-	first := -1
-	for k := range r.Len {
-		end := LastScrape(r.Instant(k), sc.Anchor, sc.Window)
-		begin := end.Add(-sc.Window)
-		if end.After(until) || (counter && begin.Before(from)) || (!counter && end.Before(from)) {
-			continue
-		}
-		var v float64
-		if counter {
-			hi, ok1 := raw.ValueAt(end, true, interval, interval)
-			lo, ok2 := raw.ValueAt(begin, true, interval, interval)
-			if !ok1 || !ok2 {
-				continue
-			}
-			v = (hi - lo) / sc.Window.Seconds()
-		} else {
-			g, ok := raw.ValueAt(end, false, interval, interval)
-			if !ok {
-				continue
-			}
-			v = g
-		}
-		if first < 0 {
-			first = k
-			s.First = k
-			s.Values = make([]float64, 0, r.Len-k)
-		}
-		for s.First+len(s.Values) < k {
-			s.Values = append(s.Values, math.NaN())
-		}
-		s.Values = append(s.Values, v*scale)
-	}
-	if first < 0 {
-		return nil
-	}
-	return &s
 }
 
 // span is when a series existed as the store's samples tell it: a
