@@ -6,6 +6,7 @@ package recording
 import (
 	"math"
 	"sort"
+	"sync"
 	"time"
 )
 
@@ -21,6 +22,19 @@ type Raw struct {
 	// offset is what Append adds to a counter's values since its last
 	// reset.
 	offset float64
+	// shape holds, once worked out (shapeOnce), each interval's rate (per
+	// millisecond) and where in it a counter's load stepped (see ValueAt).
+	shapeOnce sync.Once
+	shape     []interval
+}
+
+// interval is what ValueAt needs of the interval between samples i-1 and
+// i: its rate (per millisecond), and, for a counter whose load stepped in
+// it, the step's offset from its start (ms) and the rates before and after
+// it (step < 0: a straight line).
+type interval struct {
+	rate, left, right float64
+	step              int64
 }
 
 // Len is the number of samples.
@@ -58,8 +72,8 @@ func (r *Raw) Append(ms int64, v float64, counter bool) {
 	r.V = append(r.V, v)
 }
 
-// rate is the counter's rate over samples i-1..i, and false outside the
-// samples.
+// rate is the counter's rate per second over samples i-1..i, and false
+// outside the samples.
 func (r *Raw) rate(i int) (float64, bool) {
 	if i < 1 || i >= len(r.T) {
 		return 0, false
@@ -69,6 +83,37 @@ func (r *Raw) rate(i int) (float64, bool) {
 		return 0, false
 	}
 	return (r.V[i] - r.V[i-1]) / dt, true
+}
+
+// intervals works out each interval's shape once (see ValueAt). The
+// samples must not be appended to after: a Raw is read whole before it is
+// resampled.
+func (r *Raw) intervals() []interval {
+	r.shapeOnce.Do(func() {
+		n := len(r.T)
+		if n < 2 {
+			return
+		}
+		r.shape = make([]interval, n)
+		perMs := func(i int) float64 {
+			if i < 1 || i >= n || r.T[i] <= r.T[i-1] {
+				return math.NaN()
+			}
+			return (r.V[i] - r.V[i-1]) / float64(r.T[i]-r.T[i-1])
+		}
+		for i := 1; i < n; i++ {
+			iv := interval{rate: perMs(i), step: -1}
+			left, right := perMs(i-1), perMs(i+1)
+			if !math.IsNaN(left) && !math.IsNaN(right) && math.Min(left, right) < iv.rate && iv.rate < math.Max(left, right) {
+				// The step's moment, as a share of the interval:
+				// left·f + right·(1-f) = rate.
+				f := (right - iv.rate) / (right - left)
+				iv.step, iv.left, iv.right = int64(math.Round(f*float64(r.T[i]-r.T[i-1]))), left, right
+			}
+			r.shape[i] = iv
+		}
+	})
+	return r.shape
 }
 
 // ValueAt is the series' value at t, with ok false outside its samples'
@@ -104,44 +149,34 @@ func (r *Raw) valueWith(ms int64, i int, counter bool, before, after time.Durati
 	if ms < r.T[0]-before.Milliseconds() || ms > r.T[n-1]+after.Milliseconds() {
 		return 0, false
 	}
+	if n < 2 {
+		return r.V[0], true
+	}
+	shape := r.intervals()
 	switch {
 	case i == 0:
-		if !counter || n < 2 {
+		if !counter {
 			return r.V[0], true
 		}
-		rt, _ := r.rate(1)
-		return max(0, r.V[0]-rt*float64(r.T[0]-ms)/1000), true
+		return max(0, r.V[0]-shape[1].rate*float64(r.T[0]-ms)), true
 	case i == n:
-		if !counter || n < 2 {
+		if !counter {
 			return r.V[n-1], true
 		}
-		rt, _ := r.rate(n - 1)
-		return r.V[n-1] + rt*float64(ms-r.T[n-1])/1000, true
+		return r.V[n-1] + shape[n-1].rate*float64(ms-r.T[n-1]), true
 	}
-	lo, hi := r.T[i-1], r.T[i]
-	if ms == lo {
+	dt := ms - r.T[i-1]
+	if dt == 0 {
 		return r.V[i-1], true
 	}
-	span := float64(hi - lo)
-	frac := float64(ms-lo) / span
-	linear := r.V[i-1] + frac*(r.V[i]-r.V[i-1])
-	if !counter {
-		return linear, true
+	iv := &shape[i]
+	if !counter || iv.step < 0 {
+		return r.V[i-1] + float64(dt)*(r.V[i]-r.V[i-1])/float64(r.T[i]-r.T[i-1]), true
 	}
-	a, _ := r.rate(i)
-	left, okL := r.rate(i - 1)
-	right, okR := r.rate(i + 1)
-	if !okL || !okR || !(math.Min(left, right) < a && a < math.Max(left, right)) {
-		return linear, true
+	if dt <= iv.step {
+		return r.V[i-1] + iv.left*float64(dt), true
 	}
-	// The step's moment, as a share of the interval: left·f + right·(1-f) = a.
-	f := (right - a) / (right - left)
-	dt := float64(ms-lo) / 1000
-	step := f * span / 1000
-	if dt <= step {
-		return r.V[i-1] + left*dt, true
-	}
-	return r.V[i-1] + left*step + right*(dt-step), true
+	return r.V[i-1] + iv.left*float64(iv.step) + iv.right*float64(dt-iv.step), true
 }
 
 // cursor reads a Raw at times that mostly rise: it keeps the index of the
@@ -154,9 +189,8 @@ type cursor struct {
 
 func (r *Raw) cursor() *cursor { return &cursor{raw: r} }
 
-// valueAt is the Raw's ValueAt.
-func (c *cursor) valueAt(t time.Time, counter bool, before, after time.Duration) (float64, bool) {
-	ms := t.UnixMilli()
+// valueAt is the Raw's ValueAt at ms (Unix milliseconds).
+func (c *cursor) valueAt(ms int64, counter bool, before, after time.Duration) (float64, bool) {
 	T := c.raw.T
 	if c.i > 0 && T[c.i-1] > ms {
 		// Back in time: search again.

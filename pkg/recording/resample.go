@@ -51,10 +51,11 @@ func (r *Recording) Resample(sc Scrapes) {
 		interval = sc.Window
 	}
 	gone := r.deletions()
-	// The scrapes each instant's samples are of: the same for every pod.
-	ends := make([]time.Time, r.Len)
+	// The scrapes each instant's samples are of (Unix milliseconds): the
+	// same for every pod.
+	ends := make([]int64, r.Len)
 	for k := range ends {
-		ends[k] = LastScrape(r.Instant(k), sc.Anchor, sc.Window)
+		ends[k] = LastScrape(r.Instant(k), sc.Anchor, sc.Window).UnixMilli()
 	}
 	for i := range r.Metrics {
 		m := &r.Metrics[i]
@@ -142,7 +143,7 @@ func add(dst []float64, k int, v float64) {
 
 // sweep works one raw series out at the instants of r, in order: every
 // time it is asked at rises with the instant, so each of its cursors walks
-// the samples once.
+// the samples once. Times are Unix milliseconds.
 type sweep struct {
 	r        *Recording
 	raw      *Raw
@@ -151,22 +152,20 @@ type sweep struct {
 	gone     *time.Time
 	window   time.Duration
 	scale    float64
-	// lo and hi are over's cursors, from and until the series' span.
-	lo, hi      *cursor
-	from, until time.Time
 }
 
 // samples is the series' own sample at each instant: the counter's rate
 // over the window ending at the instant's scrape, or the gauge at it; nil
 // when it has none (see Resample).
-func (sw *sweep) samples(ends []time.Time) *Series {
-	from, until := sw.raw.span(sw.counter, sw.interval, sw.gone)
+func (sw *sweep) samples(ends []int64) *Series {
+	from, until := sw.raw.spanMs(sw.counter, sw.interval, sw.gone)
+	w := sw.window.Milliseconds()
 	hi, lo := sw.raw.cursor(), sw.raw.cursor()
 	var s Series
 	first := -1
 	for k, end := range ends {
-		begin := end.Add(-sw.window)
-		if end.After(until) || (sw.counter && begin.Before(from)) || (!sw.counter && end.Before(from)) {
+		begin := end - w
+		if end > until || (sw.counter && begin < from) || (!sw.counter && end < from) {
 			continue
 		}
 		var v float64
@@ -176,7 +175,7 @@ func (sw *sweep) samples(ends []time.Time) *Series {
 			if !ok1 || !ok2 {
 				continue
 			}
-			v = (b - a) / sw.window.Seconds()
+			v = (b - a) * 1000 / float64(w)
 		} else {
 			g, ok := hi.valueAt(end, false, sw.interval, sw.interval)
 			if !ok {
@@ -204,9 +203,11 @@ func (sw *sweep) samples(ends []time.Time) *Series {
 // the instant's sample: a counter's work over the part of the window the
 // pod existed in, as a rate over the whole window; a gauge's value at the
 // scrape.
-func (sw *sweep) load(ends []time.Time, dst []float64) {
+func (sw *sweep) load(ends []int64, dst []float64) {
+	o := sw.overs()
+	w := sw.window.Milliseconds()
 	for k, end := range ends {
-		if v, ok := sw.over(end.Add(-sw.window), end, k == 0); ok {
+		if v, ok := o.over(end-w, end); ok {
 			add(dst, k, v*sw.scale)
 		}
 	}
@@ -215,55 +216,51 @@ func (sw *sweep) load(ends []time.Time, dst []float64) {
 // served adds to dst, at each instant, what the series served between the
 // instant and the next (a step on for the last).
 func (sw *sweep) served(dst []float64) {
+	o := sw.overs()
+	start, step := sw.r.Start.UnixMilli(), sw.r.Step.Milliseconds()
 	for k := range dst {
-		t := sw.r.Instant(k)
-		if v, ok := sw.over(t, t.Add(sw.r.Step), k == 0); ok {
+		t := start + int64(k)*step
+		if v, ok := o.over(t, t+step); ok {
 			add(dst, k, v)
 		}
 	}
 }
 
-// over is the series' rate between from and to (see load). Its cursors
-// are kept between calls; restart starts them again.
-func (sw *sweep) over(from, to time.Time, restart bool) (float64, bool) {
-	if restart || sw.lo == nil {
-		sw.lo, sw.hi = sw.raw.cursor(), sw.raw.cursor()
-		sw.from, sw.until = sw.raw.span(sw.counter, sw.interval, sw.gone)
-	}
-	span := to.Sub(from).Seconds()
-	if span <= 0 {
+// overs is a pass of over at rising times.
+type overs struct {
+	sw          *sweep
+	lo, hi      *cursor
+	from, until int64
+}
+
+func (sw *sweep) overs() *overs {
+	o := &overs{sw: sw, lo: sw.raw.cursor(), hi: sw.raw.cursor()}
+	o.from, o.until = sw.raw.spanMs(sw.counter, sw.interval, sw.gone)
+	return o
+}
+
+// over is the series' rate between from and to (see load).
+func (o *overs) over(from, to int64) (float64, bool) {
+	sw := o.sw
+	if to <= from {
 		return 0, false
 	}
 	if !sw.counter {
-		if to.Before(sw.from) || to.After(sw.until) {
+		if to < o.from || to > o.until {
 			return 0, false
 		}
-		return sw.hi.valueAt(to, false, sw.interval, sw.interval)
+		return o.hi.valueAt(to, false, sw.interval, sw.interval)
 	}
-	a, b := later(from, sw.from), earlier(to, sw.until)
-	if !a.Before(b) {
+	a, b := max(from, o.from), min(to, o.until)
+	if a >= b {
 		return 0, false
 	}
-	va, ok1 := sw.lo.valueAt(a, true, sw.interval, sw.interval)
-	vb, ok2 := sw.hi.valueAt(b, true, sw.interval, sw.interval)
+	va, ok1 := o.lo.valueAt(a, true, sw.interval, sw.interval)
+	vb, ok2 := o.hi.valueAt(b, true, sw.interval, sw.interval)
 	if !ok1 || !ok2 {
 		return 0, false
 	}
-	return (vb - va) / span, true
-}
-
-func later(a, b time.Time) time.Time {
-	if a.After(b) {
-		return a
-	}
-	return b
-}
-
-func earlier(a, b time.Time) time.Time {
-	if a.Before(b) {
-		return a
-	}
-	return b
+	return (vb - va) * 1000 / float64(to-from), true
 }
 
 // span is when a series existed as the store's samples tell it: a
@@ -276,6 +273,11 @@ func earlier(a, b time.Time) time.Time {
 // existed) and falls within an interval after the last sample, the
 // series runs until then: the pod served load up to it, which the store,
 // scraping every interval, missed.
+func (raw *Raw) spanMs(counter bool, interval time.Duration, gone *time.Time) (from, until int64) {
+	f, u := raw.span(counter, interval, gone)
+	return f.UnixMilli(), u.UnixMilli()
+}
+
 func (raw *Raw) span(counter bool, interval time.Duration, gone *time.Time) (from, until time.Time) {
 	from = raw.First().Add(-interval / 2)
 	if counter && raw.Len() >= 2 {

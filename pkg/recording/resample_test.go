@@ -4,6 +4,7 @@
 package recording
 
 import (
+	"fmt"
 	"math"
 	"testing"
 	"time"
@@ -274,5 +275,35 @@ func TestVariants(t *testing.T) {
 	grid := &Recording{Start: t0, Step: 5 * time.Second, Len: 4}
 	if vs := grid.Variants(); len(vs) != 0 {
 		t.Errorf("grid samples: %d variants", len(vs))
+	}
+}
+
+// weekOfCounters is a week of a 50-pod workload's CPU counters as a store
+// scraping every 15 s keeps them, replayed at a 15 s sync: what tune
+// resamples once per variant.
+func weekOfCounters() *Recording {
+	start := time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC)
+	const n = 7 * 24 * 240
+	rec := &Recording{Start: start, Step: 15 * time.Second, Len: n, StoreInterval: 15 * time.Second,
+		Metrics: []Metric{{Kind: KindResource, Name: "cpu", Cumulative: true, Raw: map[string]map[string]*Raw{}}}}
+	for p := range 50 {
+		raw := &Raw{T: make([]int64, 0, n+8), V: make([]float64, 0, n+8)}
+		v := 0.0
+		for i := -4; i < n+4; i++ {
+			at := start.Add(time.Duration(i)*15*time.Second + time.Duration(p)*100*time.Millisecond)
+			v += 15 * (0.25 + 0.02*math.Sin(float64(i)/240))
+			raw.Append(at.UnixMilli(), v, true)
+		}
+		rec.Metrics[0].Raw[fmt.Sprintf("web-%02d", p)] = map[string]*Raw{"app": raw}
+	}
+	return rec
+}
+
+func BenchmarkResampleWeek(b *testing.B) {
+	rec := weekOfCounters()
+	b.ReportAllocs()
+	for b.Loop() {
+		rec.Metrics[0].Served = nil
+		rec.Resample(Scrapes{Anchor: rec.Start.Add(3 * time.Second), Window: 15 * time.Second})
 	}
 }
