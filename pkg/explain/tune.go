@@ -145,8 +145,8 @@ type TuneRange struct {
 	// Replays is how many replays the range spans.
 	Replays int `json:"replays"`
 	// Swings says the figures move more than a twentieth of the cost or a
-	// hundredth of the period: the outcome turns on what the recording
-	// cannot tell.
+	// hundredth of the period (two syncs at least): the outcome turns on
+	// what the recording cannot tell.
 	Swings bool `json:"swings"`
 }
 
