@@ -14,6 +14,7 @@ import (
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/gather"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/history"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/prom"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/recording"
 )
 
@@ -189,6 +190,25 @@ func refineScrapes(c *recording.Clock, sc gather.ScrapeClock, from time.Time) {
 		detail += fmt.Sprintf("; metrics-server (%s) has run since %s, before the period: its ticker keeps the phase", ms.Pod, stamp(ms.Started))
 	}
 	c.ScrapeFrom = recording.Origin{Source: recording.OriginRead, Detail: detail, Confidence: 1}
+}
+
+// scrapesFromRecord takes what the store recorded of metrics-server's
+// own series (its ticks: the window; its requests to the kubelets: the
+// phase, in whole seconds) where the clock has nothing better, and says
+// whether it changed anything.
+func scrapesFromRecord(c *recording.Clock, sr *prom.ScrapeRecord) bool {
+	changed := false
+	if c.WindowFrom.Source == recording.OriginAssumed && sr.Window > 0 {
+		c.Window = sr.Window
+		c.WindowFrom = recording.Origin{Source: recording.OriginRead, Detail: "the store's record of metrics-server: " + sr.Detail, Confidence: 1}
+		changed = true
+	}
+	if !sr.Anchor.IsZero() && (c.ScrapeFrom.Source == recording.OriginUnknown || c.ScrapeAnchor.IsZero() || sr.Spread < c.ScrapeSpread) {
+		c.ScrapeAnchor, c.ScrapeSpread = sr.Anchor, sr.Spread
+		c.ScrapeFrom = recording.Origin{Source: recording.OriginRead, Detail: "the store's record of metrics-server: " + sr.Detail, Confidence: 1}
+		changed = true
+	}
+	return changed
 }
 
 // readScrapesLive starts a live read of metrics-server's timing (nil when

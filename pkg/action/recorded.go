@@ -259,13 +259,24 @@ func readRecording(ctx context.Context, in *snapshot, extra *recordedExtra, from
 	if err != nil {
 		return nil, err
 	}
+	refined := false
 	if live != nil {
 		if r := <-live; r.err != nil {
 			in.warnings = append(in.warnings, fmt.Sprintf("metrics-server's timing could not be read live (%v): %s", r.err, clock.ScrapeFrom.Detail))
 		} else {
 			refineScrapes(&clock, r.clock, from)
-			rec.Resample(recording.Scrapes{Anchor: clock.ScrapeAnchor, Window: clock.Window})
+			refined = true
 		}
+	}
+	// Where the cluster told nothing better, the store's record of
+	// metrics-server's own series (where it scrapes metrics-server).
+	if !refined && (clock.WindowFrom.Source == recording.OriginAssumed || clock.ScrapeFrom.Source == recording.OriginUnknown || clock.ScrapeSpread >= 500*time.Millisecond) {
+		if sr, err := client.ReadScrapeRecord(ctx, from, until); err == nil && sr != nil {
+			refined = scrapesFromRecord(&clock, sr)
+		}
+	}
+	if refined {
+		rec.Resample(recording.Scrapes{Anchor: clock.ScrapeAnchor, Window: clock.Window})
 	}
 	if rec.SampleWindow == 0 {
 		rec.SampleWindow = clock.Window
