@@ -5,8 +5,11 @@ package action
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -288,6 +291,7 @@ func readRecording(ctx context.Context, in *snapshot, extra *recordedExtra, from
 	if !clock.SyncAnchor.IsZero() {
 		rec.Reconstructed = append(rec.Reconstructed, "the controller's sync times: "+clock.SyncPhaseFrom.Detail)
 	}
+	defer keepRecording(in, rec)
 	if rec.Replicas.Source == "" || rec.Replicas.Source == recording.SourceNone {
 		switch h := recording.ReplicasFromEvents(extra.events, rec); {
 		case len(h.Changes) > 0:
@@ -337,4 +341,30 @@ func ParsePast(s string, now time.Time) (time.Time, error) {
 		}
 	}
 	return time.Time{}, fmt.Errorf("%q is not a duration before now (2h), an RFC 3339 time, or a UTC date and time (2026-11-26T14:02, 14:02)", s)
+}
+
+// EnvKeepRecording names a directory where runs over recorded load keep
+// what their replay stands on (whatif.Kept: the HPA, the recording with its
+// clock and raw samples), to be replayed again offline: for a bug report,
+// or a test of a real run.
+const EnvKeepRecording = "KUBECTL_HPA_KEEP_RECORDING"
+
+// keepRecording writes what the replay of in over rec stands on to
+// $KUBECTL_HPA_KEEP_RECORDING, when set; a failure is a warning.
+func keepRecording(in *snapshot, rec *recording.Recording) {
+	dir := os.Getenv(EnvKeepRecording)
+	if dir == "" {
+		return
+	}
+	b, err := json.Marshal(whatif.KeptOf(in.snap, in.settings, rec))
+	if err == nil {
+		h := in.snap.HPA
+		name := fmt.Sprintf("%s_%s_%s.json", h.Namespace, h.Name, rec.Start.UTC().Format("20060102T150405"))
+		if err = os.MkdirAll(dir, 0o755); err == nil {
+			err = os.WriteFile(filepath.Join(dir, name), b, 0o644)
+		}
+	}
+	if err != nil {
+		in.warnings = append(in.warnings, fmt.Sprintf("%s: the recording was not kept: %v", EnvKeepRecording, err))
+	}
 }

@@ -23,6 +23,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
 
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/recording"
 )
@@ -232,7 +233,15 @@ func TestHistoryBacktest(t *testing.T) {
 		"--prometheus", prometheusURL(),
 		"--behavior", bfile, "--pod-startup", "1s", "--sample-delay", "15s",
 	}
+	// The recording this backtest replays is kept with the artifacts
+	// (whatif.Kept), to be replayed offline: pkg/whatif's tests replay
+	// such a kept run. (Other tests' runs meanwhile may keep theirs too:
+	// the variable is the process's.)
+	if dir := os.Getenv("E2E_ARTIFACTS"); dir != "" {
+		os.Setenv(action.EnvKeepRecording, filepath.Join(dir, "kept"))
+	}
 	out := inProcess(args)
+	os.Unsetenv(action.EnvKeepRecording)
 	if out.code != 0 {
 		t.Fatalf("whatif --since exited %d:\n%s", out.code, out.stderr)
 	}
