@@ -276,6 +276,20 @@ func TestManyCallsCancelsAndDisconnects(t *testing.T) {
 	}
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	c := cluster(1)
+	// The calls of the disconnecting clients, at the end, explain an HPA
+	// of namespace "gone", whose read the fake cluster holds until the
+	// client has hung up: the server is mid-call when it does, whatever
+	// the machine's load. The reactor is in place before any call, as the
+	// fake reads its chain while calls the clients cancelled may still run.
+	held, release := make(chan struct{}), make(chan struct{})
+	c.Kube.(*kubefake.Clientset).PrependReactor("get", "horizontalpodautoscalers", func(a k8stesting.Action) (bool, k8sruntime.Object, error) {
+		if a.GetNamespace() != "gone" {
+			return false, nil, nil
+		}
+		held <- struct{}{}
+		<-release
+		return true, nil, apierrors.NewNotFound(schema.GroupResource{Group: "autoscaling", Resource: "horizontalpodautoscalers"}, "web-0")
+	})
 	o := options(c, false)
 	// connectStdio connects a client to a new server over pipes; hangUp
 	// closes the client's ends, and wait waits until the server is over.
@@ -386,19 +400,7 @@ func TestManyCallsCancelsAndDisconnects(t *testing.T) {
 	wg.Wait()
 	elapsed := time.Since(start)
 
-	// Clients that go away in the middle of a call. Each call explains an
-	// HPA of namespace "gone", whose read the fake cluster holds until the
-	// client has hung up: the server is mid-call when it does, whatever
-	// the machine's load.
-	held, release := make(chan struct{}), make(chan struct{})
-	c.Kube.(*kubefake.Clientset).PrependReactor("get", "horizontalpodautoscalers", func(a k8stesting.Action) (bool, k8sruntime.Object, error) {
-		if a.GetNamespace() != "gone" {
-			return false, nil, nil
-		}
-		held <- struct{}{}
-		<-release
-		return true, nil, apierrors.NewNotFound(schema.GroupResource{Group: "autoscaling", Resource: "horizontalpodautoscalers"}, "web-0")
-	})
+	// Clients that go away in the middle of a call (see held, above).
 	gone := map[string]any{"name": "web-0", "namespace": "gone", "controller-version": "1.37"}
 	disconnects := 20 / raceScale
 	for range disconnects {
