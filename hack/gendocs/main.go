@@ -1,10 +1,13 @@
 // Copyright 2026 The kubectl-hpa Authors.
 // SPDX-License-Identifier: Apache-2.0
 
-// Command gendocs writes the command reference (docs/commands/*.md) from the
-// cobra command tree, and with -pages also refreshes the explain outputs
-// embedded in the Markdown pages of a directory (see internal/docgen).
-// Run it from the repository root:
+// Command gendocs keeps the documentation generated from the code: it
+// writes the command reference (docs/commands/*.md) from the cobra command
+// tree (commands.go), and with -pages also refreshes the explain and whatif
+// outputs embedded in the Markdown pages of a directory (pages.go). Its
+// tests fail when a page is stale. It lives under hack/, with the other
+// generators, because it imports the commands (pkg/cmd): no library
+// package imports a face. Run it from the repository root:
 //
 //	go run ./hack/gendocs [-pages docs] [docs/commands]
 package main
@@ -15,8 +18,6 @@ import (
 	"os"
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
-
-	"github.com/kubectl-hpa/kubectl-hpa/internal/docgen"
 )
 
 func main() {
@@ -26,14 +27,14 @@ func main() {
 	if flag.NArg() > 0 {
 		dir = flag.Arg(0)
 	}
-	if err := docgen.GenerateDocs(dir, genericiooptions.NewTestIOStreamsDiscard()); err != nil {
+	if err := GenerateDocs(dir, genericiooptions.NewTestIOStreamsDiscard()); err != nil {
 		fmt.Fprintln(os.Stderr, "error:", err)
 		os.Exit(1)
 	}
 	if *pages == "" {
 		return
 	}
-	changed, err := docgen.RefreshExplainPages(*pages)
+	changed, err := RefreshExplainPages(*pages)
 	for _, p := range changed {
 		fmt.Fprintln(os.Stderr, "updated", p)
 	}

@@ -1,10 +1,12 @@
 // Copyright 2026 The kubectl-hpa Authors.
 // SPDX-License-Identifier: Apache-2.0
 
-// Command genschema regenerates the JSON Schemas of the -o json documents:
-// the descriptions and enumerations read from the Go source
-// (pkg/schema/docs_generated.go) and docs/schema/<kind>.json (see
-// internal/schemagen). Run it from the repository root:
+// Command genschema keeps the generated parts of the JSON Schemas of the
+// -o json documents: it reads the doc comments and string constants of the
+// types the documents are made of from their Go source (this module's, and
+// Kubernetes' in the module cache) into pkg/schema/docs_generated.go, and
+// writes docs/schema/<kind>.json (schemagen.go). Its tests fail when either
+// is stale. Run it from the repository root (`make docs` does):
 //
 //	go run ./hack/genschema
 package main
@@ -12,12 +14,10 @@ package main
 import (
 	"fmt"
 	"os"
-
-	"github.com/kubectl-hpa/kubectl-hpa/internal/schemagen"
 )
 
 func main() {
-	changed, err := schemagen.Write(".")
+	changed, err := Write(".")
 	for _, p := range changed {
 		fmt.Fprintln(os.Stderr, "updated", p)
 	}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -181,7 +182,17 @@ func TestHang(t *testing.T) {
 		_, _, err := get(http.DefaultClient, p.URL+"/y")
 		done <- err
 	}()
-	time.Sleep(50 * time.Millisecond)
+	// Close only once the proxy holds the request: its fault hit it and it
+	// has not ended. Closed earlier, the request would fail to connect and
+	// the test would pass without a hang to end.
+	if !hit(p, Hit{Method: http.MethodGet, Path: "/y", Kind: Hang}, 10*time.Second) {
+		t.Fatalf("the proxy never took the request to hang (hits %v)", p.Hits())
+	}
+	select {
+	case err := <-done:
+		t.Fatalf("the request ended before Close: %v", err)
+	default:
+	}
 	p.Close()
 	select {
 	case err := <-done:
@@ -190,6 +201,21 @@ func TestHang(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("Close did not end a held request")
+	}
+}
+
+// hit waits until the proxy's faults have hit want, at most bound, and
+// says whether they did.
+func hit(p *Proxy, want Hit, bound time.Duration) bool {
+	deadline := time.Now().Add(bound)
+	for {
+		if slices.Contains(p.Hits(), want) {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
 

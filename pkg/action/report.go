@@ -11,6 +11,7 @@ import (
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/metricsource"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/recording"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/tune"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/whatif"
@@ -78,8 +79,8 @@ func recordedLoads(hpa *autoscalingv2.HorizontalPodAutoscaler, rec *recording.Re
 	out := make([]explain.LoadCurve, 0, len(hpa.Spec.Metrics))
 	for i := range hpa.Spec.Metrics {
 		m := &hpa.Spec.Metrics[i]
-		target, err := tune.TargetOf(m)
-		if err != nil {
+		target := metricsource.Target(m)
+		if target == nil {
 			continue
 		}
 		bound := whatif.DefaultBound(i, m)
@@ -127,25 +128,9 @@ func recordedLoads(hpa *autoscalingv2.HorizontalPodAutoscaler, rec *recording.Re
 // recorded.
 func loadAt(rec *recording.Recording, m *autoscalingv2.MetricSpec, typ autoscalingv2.MetricTargetType, k int) float64 {
 	t := rec.Instant(k)
-	var resource, container string
-	var kind string
-	switch {
-	case m.Resource != nil:
-		kind, resource = recording.KindResource, string(m.Resource.Name)
-	case m.ContainerResource != nil:
-		kind, resource, container = recording.KindResource, string(m.ContainerResource.Name), m.ContainerResource.Container
-	case m.Pods != nil:
-		kind = recording.KindPods
-	case m.Object != nil:
-		kind = recording.KindObject
-	case m.External != nil:
-		kind = recording.KindExternal
-	}
-	name := resource
-	if name == "" {
-		name = specMetricName(m)
-	}
-	rm := rec.Metric(kind, name)
+	src, _ := metricsource.Given(m)
+	kind, resource, container := recording.KindOf(src.Type), string(src.Resource), src.Container
+	rm := rec.Metric(kind, specMetricName(m))
 	if rm == nil {
 		return math.NaN()
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/metricsource"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/tune"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/validation"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/whatif"
@@ -227,17 +228,8 @@ func readPeriod(ctx context.Context, src Source, name string, o SettingsOverride
 // specMetricName names a metric of the spec as --slo takes it: the
 // resource ("cpu") or the metric's name.
 func specMetricName(m *autoscalingv2.MetricSpec) string {
-	switch {
-	case m.Resource != nil:
-		return string(m.Resource.Name)
-	case m.ContainerResource != nil:
-		return string(m.ContainerResource.Name)
-	case m.Pods != nil:
-		return m.Pods.Metric.Name
-	case m.Object != nil:
-		return m.Object.Metric.Name
-	case m.External != nil:
-		return m.External.Metric.Name
+	if src, ok := metricsource.Given(m); ok {
+		return src.Name()
 	}
 	return string(m.Type)
 }
@@ -275,7 +267,7 @@ func tuneFlag(pick func(*TuneInput) any) string {
 }
 
 func metricTargetType(m *autoscalingv2.MetricSpec) autoscalingv2.MetricTargetType {
-	if t, err := tune.TargetOf(m); err == nil {
+	if t := metricsource.Target(m); t != nil {
 		return t.Type
 	}
 	return ""

@@ -14,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/metricsource"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
 )
 
@@ -93,50 +94,30 @@ func metricSource(spec autoscalingv2.MetricSpec) explain.MetricSource {
 		}
 		return s.String()
 	}
-	switch {
-	case spec.Type == autoscalingv2.ResourceMetricSourceType && spec.Resource != nil:
-		return explain.MetricSource{Resource: string(spec.Resource.Name)}
-	case spec.Type == autoscalingv2.ContainerResourceMetricSourceType && spec.ContainerResource != nil:
-		return explain.MetricSource{Resource: string(spec.ContainerResource.Name), Container: spec.ContainerResource.Container}
-	case spec.Type == autoscalingv2.PodsMetricSourceType && spec.Pods != nil:
-		return explain.MetricSource{MetricName: spec.Pods.Metric.Name, Selector: sel(spec.Pods.Metric.Selector)}
-	case spec.Type == autoscalingv2.ObjectMetricSourceType && spec.Object != nil:
-		o := spec.Object
-		return explain.MetricSource{MetricName: o.Metric.Name, Selector: sel(o.Metric.Selector), DescribedObject: o.DescribedObject.Kind + "/" + o.DescribedObject.Name}
-	case spec.Type == autoscalingv2.ExternalMetricSourceType && spec.External != nil:
-		return explain.MetricSource{MetricName: spec.External.Metric.Name, Selector: sel(spec.External.Metric.Selector)}
+	src, ok := metricsource.Of(&spec)
+	if !ok {
+		return explain.MetricSource{}
 	}
-	return explain.MetricSource{}
+	// A resource source names its resource (and container); the others
+	// their metric, with its selector.
+	out := explain.MetricSource{Resource: string(src.Resource), Container: src.Container}
+	if src.Metric != nil {
+		out.MetricName, out.Selector = src.Metric.Name, sel(src.Metric.Selector)
+	}
+	if src.Type == autoscalingv2.ObjectMetricSourceType {
+		out.DescribedObject = spec.Object.DescribedObject.Kind + "/" + spec.Object.DescribedObject.Name
+	}
+	return out
 }
 
 // describeTarget fills the target fields of a metric trace.
 func describeTarget(spec autoscalingv2.MetricSpec, tr *explain.MetricResult) {
-	var t *autoscalingv2.MetricTarget
-	switch spec.Type {
-	case autoscalingv2.ResourceMetricSourceType:
-		if spec.Resource != nil {
-			t = &spec.Resource.Target
-		}
-	case autoscalingv2.ContainerResourceMetricSourceType:
-		if spec.ContainerResource != nil {
-			t = &spec.ContainerResource.Target
-		}
-	case autoscalingv2.PodsMetricSourceType:
-		if spec.Pods != nil {
-			t = &spec.Pods.Target
-		}
-	case autoscalingv2.ObjectMetricSourceType:
-		if spec.Object != nil {
-			t = &spec.Object.Target
-		}
-	case autoscalingv2.ExternalMetricSourceType:
-		if spec.External != nil {
-			t = &spec.External.Target
-		}
-	}
-	if t == nil {
+	// The source the type names, as the controller reads it.
+	src, ok := metricsource.Of(&spec)
+	if !ok {
 		return
 	}
+	t := src.Target
 	tr.TargetType = string(t.Type)
 	switch {
 	case t.AverageValue != nil:
@@ -322,19 +303,8 @@ func resourceGeneric(in metricInput, target autoscalingv2.MetricTarget, res core
 
 // statusValue extracts the reported quantity and utilization of a status entry.
 func statusValue(st autoscalingv2.MetricStatus) (*resource.Quantity, *int32) {
-	var cur *autoscalingv2.MetricValueStatus
-	switch {
-	case st.Resource != nil:
-		cur = &st.Resource.Current
-	case st.ContainerResource != nil:
-		cur = &st.ContainerResource.Current
-	case st.Pods != nil:
-		cur = &st.Pods.Current
-	case st.Object != nil:
-		cur = &st.Object.Current
-	case st.External != nil:
-		cur = &st.External.Current
-	default:
+	cur := metricsource.Current(&st)
+	if cur == nil {
 		return nil, nil
 	}
 	var q *resource.Quantity

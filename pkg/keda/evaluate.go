@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/metricsource"
 )
 
 // Input is everything one replay of a KEDA poll needs. Time is an input:
@@ -277,7 +278,7 @@ func (r *replay) describeTriggers() {
 			Index: s.index, Name: s.trigger.Name, Type: s.trigger.Type, Replayed: s.replayed,
 			MetricName: s.metricName, ActivitySource: explain.KEDAActivityThreshold,
 		}
-		if t := metricTarget(s.spec); t != nil {
+		if t := metricsource.Target(&s.spec); t != nil {
 			tr.MetricType = string(t.Type)
 			tr.Target = firstQuantity(t.AverageValue, t.Value)
 			tr.TargetUtilization = t.AverageUtilization
@@ -301,20 +302,6 @@ func (r *replay) describeTriggers() {
 			tr.ActivitySource = explain.KEDAActivityError
 		}
 		r.out.Triggers = append(r.out.Triggers, tr)
-	}
-}
-
-// metricTarget returns the target of an HPA metric spec, nil when none.
-func metricTarget(m autoscalingv2.MetricSpec) *autoscalingv2.MetricTarget {
-	switch {
-	case m.External != nil:
-		return &m.External.Target
-	case m.Resource != nil:
-		return &m.Resource.Target
-	case m.ContainerResource != nil:
-		return &m.ContainerResource.Target
-	default:
-		return nil
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/metricsource"
 )
 
 // poll replays getScaledObjectState: each trigger's observation with the
@@ -184,7 +185,7 @@ func (r *replay) quantity(v float64) *resource.Quantity {
 // fallbackInput is what a fallback value of s's metric needs.
 func (r *replay) fallbackInput(s *scaler) FallbackInput {
 	fi := FallbackInput{CurrentReplicas: r.in.CurrentReplicas, ReadyReplicas: r.in.ReadyReplicas}
-	if t := metricTarget(s.spec); t != nil {
+	if t := metricsource.Target(&s.spec); t != nil {
 		fi.Target = *t
 	}
 	// A trigger whose scaler is not replayed: the target from the HPA read.

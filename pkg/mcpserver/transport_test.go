@@ -17,8 +17,12 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	k8sruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	kubefake "k8s.io/client-go/kubernetes/fake"
 	scalefake "k8s.io/client-go/scale/fake"
+	k8stesting "k8s.io/client-go/testing"
 	metricsfake "k8s.io/metrics/pkg/client/clientset/versioned/fake"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/gather"
@@ -272,8 +276,24 @@ func TestManyCallsCancelsAndDisconnects(t *testing.T) {
 	}
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	c := cluster(1)
+	// The calls of the disconnecting clients, at the end, explain an HPA
+	// of namespace "gone", whose read the fake cluster holds until the
+	// client has hung up: the server is mid-call when it does, whatever
+	// the machine's load. The reactor is in place before any call, as the
+	// fake reads its chain while calls the clients cancelled may still run.
+	held, release := make(chan struct{}), make(chan struct{})
+	c.Kube.(*kubefake.Clientset).PrependReactor("get", "horizontalpodautoscalers", func(a k8stesting.Action) (bool, k8sruntime.Object, error) {
+		if a.GetNamespace() != "gone" {
+			return false, nil, nil
+		}
+		held <- struct{}{}
+		<-release
+		return true, nil, apierrors.NewNotFound(schema.GroupResource{Group: "autoscaling", Resource: "horizontalpodautoscalers"}, "web-0")
+	})
 	o := options(c, false)
-	connectStdio := func() (*mcp.ClientSession, func()) {
+	// connectStdio connects a client to a new server over pipes; hangUp
+	// closes the client's ends, and wait waits until the server is over.
+	connectStdio := func() (cs *mcp.ClientSession, hangUp, wait func()) {
 		inR, inW := io.Pipe()
 		outR, outW := io.Pipe()
 		done := make(chan struct{})
@@ -288,11 +308,11 @@ func TestManyCallsCancelsAndDisconnects(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return cs, func() {
+		hangUp = func() {
 			_ = inW.Close()
 			_ = outR.Close()
-			<-done
 		}
+		return cs, hangUp, func() { <-done }
 	}
 	full := map[string]any{"name": "web-0", "namespace": "shop", "controller-version": "1.37"}
 	refused := map[string]any{"name": "web 0", "namespace": "shop"}
@@ -323,7 +343,7 @@ func TestManyCallsCancelsAndDisconnects(t *testing.T) {
 		return false, fmt.Errorf("tool error: %s", text(res))
 	}
 
-	cs, closeMain := connectStdio()
+	cs, hangUpMain, waitMain := connectStdio()
 	for i := range 100 {
 		args := refused
 		if i%10 == 1 {
@@ -380,13 +400,20 @@ func TestManyCallsCancelsAndDisconnects(t *testing.T) {
 	wg.Wait()
 	elapsed := time.Since(start)
 
-	// Clients that go away in the middle of a call.
+	// Clients that go away in the middle of a call (see held, above).
+	gone := map[string]any{"name": "web-0", "namespace": "gone", "controller-version": "1.37"}
 	disconnects := 20 / raceScale
 	for range disconnects {
-		dcs, drop := connectStdio()
-		go func() { _, _ = call(context.Background(), dcs, full) }()
-		time.Sleep(time.Millisecond)
-		drop()
+		dcs, hangUp, wait := connectStdio()
+		go func() { _, _ = call(context.Background(), dcs, gone) }()
+		select {
+		case <-held:
+		case <-time.After(10 * time.Second):
+			t.Fatal("the server never read the HPA of the call")
+		}
+		hangUp()
+		release <- struct{}{}
+		wait()
 	}
 	// The first session still serves.
 	if doc, err := call(context.Background(), cs, full); err != nil || !doc {
@@ -407,5 +434,6 @@ func TestManyCallsCancelsAndDisconnects(t *testing.T) {
 		t.Errorf("the live heap grew from %d to %d bytes", heap0, heap1)
 	}
 	_ = cs.Close()
-	closeMain()
+	hangUpMain()
+	waitMain()
 }

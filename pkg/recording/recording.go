@@ -20,6 +20,8 @@ import (
 	"math"
 	"sort"
 	"time"
+
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 )
 
 // Metric kinds, as whatif's trace columns name them.
@@ -29,6 +31,23 @@ const (
 	KindObject   = "object"
 	KindExternal = "external"
 )
+
+// KindOf returns the kind a recording keeps an HPA metric of source type t
+// under: a Resource and a ContainerResource metric are both their
+// resource's; "" for a type of none of the kinds.
+func KindOf(t autoscalingv2.MetricSourceType) string {
+	switch t {
+	case autoscalingv2.ResourceMetricSourceType, autoscalingv2.ContainerResourceMetricSourceType:
+		return KindResource
+	case autoscalingv2.PodsMetricSourceType:
+		return KindPods
+	case autoscalingv2.ObjectMetricSourceType:
+		return KindObject
+	case autoscalingv2.ExternalMetricSourceType:
+		return KindExternal
+	}
+	return ""
+}
 
 // Recording is the load of one workload over a period, sampled at the
 // instants Start + k×Step for k in [0, Len).

@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/metricsource"
 )
 
 // The vocabulary: how every view words each concept of the decision model.
@@ -170,19 +171,8 @@ func statusValueNote(m *explain.MetricResult) string {
 // currentValueWords is one entry of status.currentMetrics, as kubectl
 // describe prints it.
 func currentValueWords(s *autoscalingv2.MetricStatus, u explain.MetricUnit) string {
-	var cur *autoscalingv2.MetricValueStatus
-	switch {
-	case s.Resource != nil:
-		cur = &s.Resource.Current
-	case s.ContainerResource != nil:
-		cur = &s.ContainerResource.Current
-	case s.Pods != nil:
-		cur = &s.Pods.Current
-	case s.Object != nil:
-		cur = &s.Object.Current
-	case s.External != nil:
-		cur = &s.External.Current
-	default:
+	cur := metricsource.Current(s)
+	if cur == nil {
 		return unknown
 	}
 	switch {

@@ -8,7 +8,7 @@
 // without omitempty is null, a type that encodes itself has the schema of
 // what it writes), so they cannot drift from the output. The descriptions
 // and the enumerations of our string types come from the Go doc comments,
-// read from the source by internal/schemagen into docs_generated.go
+// read from the source by hack/genschema into docs_generated.go
 // (`make docs`; a test fails when it is stale). docs/schema/<kind>.json is
 // what JSON returns for each kind.
 package schema
@@ -223,7 +223,7 @@ func Generate(k Kind, o Options) ([]byte, error) {
 }
 
 // Types returns the named types the documents are made of: their structs
-// and the named string types of this module (internal/schemagen reads
+// and the named string types of this module (hack/genschema reads
 // their doc comments and constants).
 func Types() ([]reflect.Type, error) {
 	var out []reflect.Type

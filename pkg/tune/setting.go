@@ -13,6 +13,8 @@ import (
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/metricsource"
 )
 
 // Setting is one candidate: the knobs of an HPA that tune varies.
@@ -67,7 +69,7 @@ func FromHPA(hpa *autoscalingv2.HorizontalPodAutoscaler, downWindow time.Duratio
 		s.MinReplicas = *hpa.Spec.MinReplicas
 	}
 	for i := range hpa.Spec.Metrics {
-		t, err := TargetOf(&hpa.Spec.Metrics[i])
+		t, err := targetOf(&hpa.Spec.Metrics[i])
 		if err != nil {
 			return Setting{}, fmt.Errorf("spec.metrics[%d]: %w", i, err)
 		}
@@ -105,19 +107,11 @@ func readRules(r *autoscalingv2.HPAScalingRules, window *int32, p *Policy, tol *
 	}
 }
 
-// TargetOf returns the target of a metric, whatever its source.
-func TargetOf(m *autoscalingv2.MetricSpec) (*autoscalingv2.MetricTarget, error) {
-	switch {
-	case m.Resource != nil:
-		return &m.Resource.Target, nil
-	case m.ContainerResource != nil:
-		return &m.ContainerResource.Target, nil
-	case m.Pods != nil:
-		return &m.Pods.Target, nil
-	case m.Object != nil:
-		return &m.Object.Target, nil
-	case m.External != nil:
-		return &m.External.Target, nil
+// targetOf returns the target of a metric, whatever its source, and an
+// error naming its type when it sets no source.
+func targetOf(m *autoscalingv2.MetricSpec) (*autoscalingv2.MetricTarget, error) {
+	if t := metricsource.Target(m); t != nil {
+		return t, nil
 	}
 	return nil, fmt.Errorf("metric of type %q has no source", m.Type)
 }
@@ -152,7 +146,7 @@ func (s Setting) Apply(hpa *autoscalingv2.HorizontalPodAutoscaler) (*autoscaling
 		return nil, fmt.Errorf("the setting has %d targets, the HPA %d metrics", len(s.Targets), len(out.Spec.Metrics))
 	}
 	for i := range out.Spec.Metrics {
-		t, err := TargetOf(&out.Spec.Metrics[i])
+		t, err := targetOf(&out.Spec.Metrics[i])
 		if err != nil {
 			return nil, fmt.Errorf("spec.metrics[%d]: %w", i, err)
 		}

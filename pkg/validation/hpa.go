@@ -85,6 +85,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/metricsource"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
 )
 
@@ -524,19 +525,19 @@ func nonNegative(q resource.Quantity, path *field.Path) field.ErrorList {
 func Warnings(hpa *autoscalingv2.HorizontalPodAutoscaler) []string {
 	var out []string
 	for i := range hpa.Spec.Metrics {
-		m := &hpa.Spec.Metrics[i]
-		path := field.NewPath("spec", "metrics").Index(i)
-		var t *autoscalingv2.MetricTarget
-		switch {
-		case m.Type == autoscalingv2.ResourceMetricSourceType && m.Resource != nil:
-			t, path = &m.Resource.Target, path.Child("resource", "target")
-		case m.Type == autoscalingv2.ContainerResourceMetricSourceType && m.ContainerResource != nil:
-			t, path = &m.ContainerResource.Target, path.Child("containerResource", "target")
-		case m.Type == autoscalingv2.ObjectMetricSourceType && m.Object != nil:
-			t := m.Object.Target
+		// The source the type names, as the controller reads it.
+		src, ok := metricsource.Of(&hpa.Spec.Metrics[i])
+		if !ok {
+			continue
+		}
+		t, path := src.Target, field.NewPath("spec", "metrics").Index(i).Child(src.Field, "target")
+		switch src.Type {
+		case autoscalingv2.ResourceMetricSourceType, autoscalingv2.ContainerResourceMetricSourceType:
+			// Checked below.
+		case autoscalingv2.ObjectMetricSourceType:
 			if (t.Type == autoscalingv2.ValueMetricType && t.Value == nil) || (t.Type == autoscalingv2.AverageValueMetricType && t.AverageValue == nil) || t.Type == autoscalingv2.UtilizationMetricType {
 				out = append(out, fmt.Sprintf("%s: type %s has no matching field (value for Value, averageValue for AverageValue): the controller fails this metric (the API server accepts it)",
-					path.Child("object", "target"), t.Type))
+					path, t.Type))
 			}
 			continue
 		default:

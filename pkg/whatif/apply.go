@@ -20,6 +20,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/metricsource"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
 )
 
@@ -214,25 +215,12 @@ func (e *editor) target(t TargetOverride) error {
 	matched := 0
 	for i := range hpa.Spec.Metrics {
 		m := &hpa.Spec.Metrics[i]
-		var (
-			tgt       *autoscalingv2.MetricTarget
-			res       corev1.ResourceName
-			container string
-		)
-		switch {
-		case m.Type == autoscalingv2.ResourceMetricSourceType && m.Resource != nil && string(m.Resource.Name) == t.Metric:
-			tgt, res = &m.Resource.Target, m.Resource.Name
-		case m.Type == autoscalingv2.ContainerResourceMetricSourceType && m.ContainerResource != nil && string(m.ContainerResource.Name) == t.Metric:
-			tgt, res, container = &m.ContainerResource.Target, m.ContainerResource.Name, m.ContainerResource.Container
-		case m.Type == autoscalingv2.PodsMetricSourceType && m.Pods != nil && m.Pods.Metric.Name == t.Metric:
-			tgt = &m.Pods.Target
-		case m.Type == autoscalingv2.ObjectMetricSourceType && m.Object != nil && m.Object.Metric.Name == t.Metric:
-			tgt = &m.Object.Target
-		case m.Type == autoscalingv2.ExternalMetricSourceType && m.External != nil && m.External.Metric.Name == t.Metric:
-			tgt = &m.External.Target
-		default:
+		// The source the metric's type names, as the controller reads it.
+		src, ok := metricsource.Of(m)
+		if !ok || src.Name() != t.Metric {
 			continue
 		}
+		tgt, res, container := src.Target, src.Resource, src.Container
 		matched++
 		was := targetWords(*tgt)
 		switch {
@@ -294,20 +282,15 @@ func orWord(s, alt string) string {
 // metricNames lists the HPA's metrics for error messages.
 func metricNames(hpa *autoscalingv2.HorizontalPodAutoscaler) string {
 	var out []string
-	for _, m := range hpa.Spec.Metrics {
+	for i := range hpa.Spec.Metrics {
+		src, ok := metricsource.Given(&hpa.Spec.Metrics[i])
 		switch {
-		case m.Resource != nil:
-			out = append(out, fmt.Sprintf("%s (Resource)", m.Resource.Name))
-		case m.ContainerResource != nil:
-			out = append(out, fmt.Sprintf("%s of container %s (ContainerResource)", m.ContainerResource.Name, m.ContainerResource.Container))
-		case m.Pods != nil:
-			out = append(out, fmt.Sprintf("%s (Pods)", m.Pods.Metric.Name))
-		case m.Object != nil:
-			out = append(out, fmt.Sprintf("%s (Object)", m.Object.Metric.Name))
-		case m.External != nil:
-			out = append(out, fmt.Sprintf("%s (External)", m.External.Metric.Name))
+		case !ok:
+			out = append(out, string(hpa.Spec.Metrics[i].Type))
+		case src.Type == autoscalingv2.ContainerResourceMetricSourceType:
+			out = append(out, fmt.Sprintf("%s of container %s (%s)", src.Name(), src.Container, src.Type))
 		default:
-			out = append(out, string(m.Type))
+			out = append(out, fmt.Sprintf("%s (%s)", src.Name(), src.Type))
 		}
 	}
 	if len(out) == 0 {

@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/metricsource"
 )
 
 // Bound is a service bound on one metric: above it, the workload ran
@@ -34,8 +35,8 @@ type Bound struct {
 // others.
 func DefaultBound(i int, m *autoscalingv2.MetricSpec) Bound {
 	b := Bound{Metric: i}
-	t, ok := metricTarget(m)
-	if !ok {
+	t := metricsource.Target(m)
+	if t == nil {
 		return b
 	}
 	switch t.Type {
@@ -54,22 +55,6 @@ func DefaultBound(i int, m *autoscalingv2.MetricSpec) Bound {
 		}
 	}
 	return b
-}
-
-func metricTarget(m *autoscalingv2.MetricSpec) (*autoscalingv2.MetricTarget, bool) {
-	switch {
-	case m.Resource != nil:
-		return &m.Resource.Target, true
-	case m.ContainerResource != nil:
-		return &m.ContainerResource.Target, true
-	case m.Pods != nil:
-		return &m.Pods.Target, true
-	case m.Object != nil:
-		return &m.Object.Target, true
-	case m.External != nil:
-		return &m.External.Target, true
-	}
-	return nil, false
 }
 
 // bounds returns one bound per metric of hpa: the given one, else the

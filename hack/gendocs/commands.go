@@ -1,11 +1,7 @@
 // Copyright 2026 The kubectl-hpa Authors.
 // SPDX-License-Identifier: Apache-2.0
 
-// Package docgen keeps the documentation generated from the code: the
-// command reference (docs/commands) and the explain and whatif outputs
-// embedded in the Markdown pages of docs/. hack/gendocs runs it; its tests fail
-// when a page is stale.
-package docgen
+package main
 
 import (
 	"fmt"

@@ -1,12 +1,7 @@
 // Copyright 2026 The kubectl-hpa Authors.
 // SPDX-License-Identifier: Apache-2.0
 
-// Package schemagen keeps the generated parts of the JSON Schemas: it reads
-// the doc comments and string constants of the types the documents are made
-// of from their Go source (this module's, and Kubernetes' in the module
-// cache) into pkg/schema/docs_generated.go, and writes docs/schema/<kind>.json.
-// hack/genschema runs it (`make docs`); its tests fail when either is stale.
-package schemagen
+package main
 
 import (
 	"bytes"

@@ -1,7 +1,7 @@
 // Copyright 2026 The kubectl-hpa Authors.
 // SPDX-License-Identifier: Apache-2.0
 
-package docgen
+package main
 
 import (
 	"bytes"
