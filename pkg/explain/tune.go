@@ -48,9 +48,9 @@ type Tune struct {
 	Reference TuneFigures `json:"reference"`
 	// Candidates are the replayed settings, cheapest first.
 	Candidates []TuneCandidate `json:"candidates"`
-	// Variants say how the finalists were replayed again: the other
-	// phases of metrics-server's scrapes the clock leaves open and the
-	// load a little lower and higher. The finalists (the cheapest
+	// Variants say how the finalists were replayed again: other phases of
+	// metrics-server's scrapes (the load a recommendation meets steps
+	// anywhere between two) and the load a little lower and higher. The finalists (the cheapest
 	// candidates within the bound, and the current setting) carry the
 	// range of their figures, and the recommendation is chosen on the
 	// worse ends.
@@ -61,7 +61,8 @@ type Tune struct {
 	Current     int `json:"current"`
 	Recommended int `json:"recommended"`
 	// RiskBound is the risk the recommendation had to keep within: the
-	// reference's, or --max-risk.
+	// worse end of the HPA's own setting over the variants (the
+	// reference's without them), or --max-risk.
 	RiskBound float64 `json:"riskBound"`
 	// Recommendation details the recommended candidate: its changes in
 	// words and the merge patch that applies it.

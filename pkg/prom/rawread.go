@@ -312,8 +312,7 @@ func (rr *rawReader) join() map[string]map[string]*recording.Raw {
 				continue
 			case 1:
 				// A copy: the piece, its label set with it, is dropped.
-				r = new(recording.Raw)
-				*r = pieces[0].raw
+				r = &recording.Raw{T: pieces[0].raw.T, V: pieces[0].raw.V}
 				if cap(r.T) > len(r.T)+len(r.T)/4+64 {
 					r.T, r.V = slices.Clone(r.T), slices.Clone(r.V)
 				}
