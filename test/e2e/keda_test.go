@@ -406,6 +406,28 @@ func (k *kedaScenario) waitReplicas(what string, want int32, timeout time.Durati
 	return began
 }
 
+// explainUntil runs explainSO until ok says its view shows what the test
+// waits for (a value just set, a pause taken in), within two polls and
+// the slack; the last view is returned either way, for the checks to say
+// what differs. What KEDA must then not do is held by holdReplicas.
+func (k *kedaScenario) explainUntil(ok func(*kedaView) bool) *kedaView {
+	k.t.Helper()
+	deadline := time.Now().Add(2*kedaPoll + kedaSlack)
+	for {
+		v := k.explainSO()
+		if ok(v) || time.Now().After(deadline) {
+			return v
+		}
+		time.Sleep(kedaPoll / 4)
+	}
+}
+
+// triggerIs reports whether a view's trigger i has the value want.
+func triggerIs(v *kedaView, i int, want float64) bool {
+	ts := v.KEDA.Triggers
+	return i < len(ts) && ts[i].Value != nil && *ts[i].Value == want
+}
+
 // holdReplicas fails if the workload leaves want within d.
 func (k *kedaScenario) holdReplicas(what string, want int32, d time.Duration) {
 	k.t.Helper()
@@ -475,9 +497,8 @@ func TestKEDAActivation(t *testing.T) {
 
 	for _, v := range []int64{3, 5} {
 		k.set("/q", v)
-		// Two polls at this value, then explain; KEDA must keep it at zero.
-		time.Sleep(2 * kedaPoll)
-		e := k.explainSO()
+		// Explain once the value is served; KEDA must keep it at zero.
+		e := k.explainUntil(func(e *kedaView) bool { return triggerIs(e, 0, float64(v)) })
 		kd := e.KEDA
 		e.check(t, !kd.Active && kd.Reason == explain.KEDAReasonInactive, "at %d (activation 5): active %v reason %s, want inactive", v, kd.Active, kd.Reason)
 		e.check(t, len(kd.Triggers) == 1 && kd.Triggers[0].Value != nil && *kd.Triggers[0].Value == float64(v) && !kd.Triggers[0].Active,
@@ -705,8 +726,7 @@ func TestKEDAPause(t *testing.T) {
 		return fmt.Errorf("HPA keda-hpa-worker still there (%w)", err)
 	})
 	k.set("/q", 0)
-	time.Sleep(2 * kedaPoll)
-	e := k.explainSO()
+	e := k.explainUntil(func(e *kedaView) bool { return e.Kind == explain.KindKEDA && e.KEDA.Reason == explain.KEDAReasonPaused })
 	kd := e.KEDA
 	e.check(t, e.Kind == explain.KindKEDA, "paused, no HPA: kind %s, want %s", e.Kind, explain.KindKEDA)
 	e.check(t, kd.Reason == explain.KEDAReasonPaused && kd.Pause.Paused && !kd.HPAActs && kd.HPAName == "", "paused: reason %s paused %v hpaActs %v", kd.Reason, kd.Pause.Paused, kd.HPAActs)
@@ -729,8 +749,7 @@ func TestKEDAPause(t *testing.T) {
 		}
 		return nil
 	})
-	time.Sleep(2 * kedaPoll)
-	e = k.explainSO()
+	e = k.explainUntil(func(e *kedaView) bool { return e.KEDA.Pause.ScaleIn && e.KEDA.HPAActs })
 	kd = e.KEDA
 	e.check(t, !kd.Active && kd.Pause.ScaleIn && kd.HPAActs, "paused-scale-in: active %v scaleIn %v hpaActs %v", kd.Active, kd.Pause.ScaleIn, kd.HPAActs)
 	e.check(t, kd.Reason == explain.KEDAReasonPaused && kd.KEDAScaleTo == nil, "paused-scale-in past the cooldown: reason %s kedaScaleTo %s, want Paused and no write", kd.Reason, i32(kd.KEDAScaleTo))
@@ -777,8 +796,10 @@ func TestKEDAScalingModifiers(t *testing.T) {
 		"triggers": []any{k.metricsAPI("a", "/a", "10", "1"), k.metricsAPI("b", "/b", "10", "1")},
 	}, nil)
 	k.waitCondition("Ready", "True", 60*time.Second)
-	time.Sleep(2 * kedaPoll)
-	e := k.explainSO()
+	e := k.explainUntil(func(e *kedaView) bool {
+		m := e.KEDA.ScalingModifiers
+		return m != nil && m.Value != nil && *m.Value == 4
+	})
 	kd := e.KEDA
 	e.check(t, kd.ScalingModifiers != nil && kd.ScalingModifiers.Value != nil && *kd.ScalingModifiers.Value == 4 && !kd.ScalingModifiers.Active,
 		"formula a + b at 2 + 2: want value 4, inactive (activationTarget 5)")
@@ -820,8 +841,7 @@ func TestKEDAWorkload(t *testing.T) {
 		}}},
 	}, nil)
 	k.waitCondition("Ready", "True", 60*time.Second)
-	time.Sleep(2 * kedaPoll)
-	e := k.explainSO()
+	e := k.explainUntil(func(e *kedaView) bool { return triggerIs(e, 0, 2) })
 	kd := e.KEDA
 	e.check(t, len(kd.Triggers) == 1 && kd.Triggers[0].Value != nil && *kd.Triggers[0].Value == 2 && !kd.Active,
 		"2 pods (activation 2): want value 2, inactive")
