@@ -43,7 +43,7 @@ type PickedCurve struct {
 // every candidate's replay: a picked candidate needs no second replay. A
 // pick that names no replayed candidate is a warning, not an error: the
 // search behind it took long, and the report is still worth writing.
-func tuneReport(cfg TuneConfig, hpa *autoscalingv2.HorizontalPodAutoscaler, rec *recording.Recording, bounds []whatif.Bound, res *tune.Result, bt *explain.Backtest, warnings []string) (*TuneReport, []string) {
+func tuneReport(cfg TuneConfig, hpa *autoscalingv2.HorizontalPodAutoscaler, rec *recording.Recording, bounds []whatif.Bound, res *tune.Result, replays *candidateReplays, bt *explain.Backtest, warnings []string) (*TuneReport, []string) {
 	r := &TuneReport{Loads: recordedLoads(hpa, rec, bounds, &bt.AsIs.Summary, bt.Start)}
 	flag := tuneFlag(func(in *TuneInput) any { return &in.ReportCandidates })
 	for _, i := range cfg.ReportCandidates {
@@ -52,7 +52,7 @@ func tuneReport(cfg TuneConfig, hpa *autoscalingv2.HorizontalPodAutoscaler, rec 
 			continue
 		}
 		c := &res.Candidates[i]
-		path, ok := c.Figures.Detail.(*explain.BacktestPath)
+		path, _, ok := replays.get(c)
 		switch {
 		case c.Err != "":
 			warnings = append(warnings, fmt.Sprintf("%s %d: that candidate could not be replayed (%s); the report leaves it out", flag, i, c.Err))

@@ -142,15 +142,16 @@ func TestReportOptionsChecks(t *testing.T) {
 func TestTuneReportPicks(t *testing.T) {
 	start := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
 	curve := []explain.ReplicaPoint{{Time: start, Replicas: 3}, {Time: start.Add(time.Minute), Replicas: 5}}
+	var replays candidateReplays
 	res := &tune.Result{Candidates: []tune.Candidate{
-		{Figures: tune.Figures{Detail: &explain.BacktestPath{Replicas: curve}}},
+		{Figures: tune.Figures{Ref: replays.keep(&explain.BacktestPath{Replicas: curve}, explain.TuneFigures{})}},
 		{Err: "invalid"},
-		{Figures: tune.Figures{}},
+		{Figures: tune.Figures{Ref: -1}},
 	}}
 	rec := &recording.Recording{Start: start, Step: time.Minute, Len: 2}
 	hpa := &autoscalingv2.HorizontalPodAutoscaler{}
 	bt := &explain.Backtest{Start: start}
-	r, warnings := tuneReport(TuneConfig{Report: true, ReportCandidates: []int{2, 0, 1, 9}}, hpa, rec, nil, res, bt, []string{"earlier"})
+	r, warnings := tuneReport(TuneConfig{Report: true, ReportCandidates: []int{2, 0, 1, 9}}, hpa, rec, nil, res, &replays, bt, []string{"earlier"})
 	if len(r.Picked) != 1 || r.Picked[0].Index != 0 || len(r.Picked[0].Replicas) != 2 || r.Picked[0].Replicas[1].Replicas != 5 {
 		t.Errorf("picked %+v, want candidate 0's curve alone", r.Picked)
 	}

@@ -10,6 +10,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
@@ -73,31 +74,37 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 	bt := ref.Backtest
 	// The recording is marked once; every candidate counts by it.
 	opts.Censoring = ref.Censoring
-	unit := "pod-hours"
-	if bt.AsIs.Summary.CoreHours != nil {
-		unit = "core-hours"
-	}
-	period := bt.End.Sub(bt.Start)
-	refFig := figuresOf(&bt.AsIs.Summary, unit, period)
+	unit := whatif.CostUnit(&bt.AsIs.Summary)
+	refFig := whatif.TuneFigures(&bt.AsIs.Summary, &ref.AsIsFigures, unit)
 	vopts := validation.OptionsFor(in.settings.Profile)
 	replayer, err := whatif.NewReplayer(in.snap, rec, in.settings, opts)
 	if err != nil {
 		return nil, fmt.Errorf("tune of HPA %s: %w", hpaName(in.snap), err)
 	}
-	eval := func(_ context.Context, s tune.Setting) (tune.Figures, error) {
+	// Each candidate's replay and its figures, worked out once; the search
+	// keeps their index (Figures.Ref).
+	var replays candidateReplays
+	apply := func(s tune.Setting) (*autoscalingv2.HorizontalPodAutoscaler, error) {
 		h, err := s.Apply(hpa)
 		if err != nil {
-			return tune.Figures{}, err
+			return nil, err
 		}
 		if errs := validation.Spec(&h.Spec, field.NewPath("spec"), vopts); len(errs) > 0 {
-			return tune.Figures{}, errs[0]
+			return nil, errs[0]
 		}
-		path, err := replayer.Replay(h)
+		return h, nil
+	}
+	eval := func(_ context.Context, s tune.Setting) (tune.Figures, error) {
+		h, err := apply(s)
 		if err != nil {
 			return tune.Figures{}, err
 		}
-		f := figuresOf(&path.Summary, unit, period)
-		return tune.Figures{Cost: f.Cost, Risk: f.Risk, Rescales: f.Rescales, Detail: path}, nil
+		r, err := replayer.ReplayFigures(h)
+		if err != nil {
+			return tune.Figures{}, err
+		}
+		f := whatif.TuneFigures(&r.Path.Summary, &r.Figures, unit)
+		return tune.Figures{Cost: f.Cost, Risk: f.Risk, Rescales: f.Rescales, Ref: replays.keep(r.Path, f)}, nil
 	}
 	res, err := tune.Search(ctx, space, eval, tune.Options{Budget: cfg.Budget, Workers: cfg.Workers, Reference: tune.Figures{Cost: refFig.Cost, Risk: refFig.Risk}, MaxRisk: cfg.MaxRisk})
 	if err != nil {
@@ -112,18 +119,18 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 			return nil, nil, err
 		}
 		return func(_ context.Context, s tune.Setting) (tune.Figures, error) {
-			h, err := s.Apply(hpa)
+			h, err := apply(s)
 			if err != nil {
 				return tune.Figures{}, err
 			}
-			path, err := r.Replay(h)
+			rp, err := r.ReplayFigures(h)
 			if err != nil {
 				return tune.Figures{}, err
 			}
-			f := figuresOf(&path.Summary, unit, period)
-			return tune.Figures{Cost: f.Cost, Risk: f.Risk, Rescales: f.Rescales}, nil
+			return tune.Figures{Cost: rp.Figures.Cost(unit), Risk: rp.Figures.Risk(), Rescales: rp.Figures.Rescales}, nil
 		}, nil, nil
 	}
+	period := bt.End.Sub(bt.Start)
 	grain := 0.0
 	if period > 0 {
 		grain = float64(rec.Step) / float64(period)
@@ -160,8 +167,7 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 				Replays: r.Variants, Swings: r.Swings,
 			}
 		}
-		if path, ok := c.Figures.Detail.(*explain.BacktestPath); ok && c.Err == "" {
-			f := figuresOf(&path.Summary, unit, period)
+		if path, f, ok := replays.get(c); ok {
 			tc.Figures = &f
 			if c.Frontier || i == res.Current || i == res.Recommended {
 				tc.Replicas = path.Replicas
@@ -192,7 +198,7 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 	t.Notes = tuneNotes(t, res, bt)
 	out := &TuneResult{Tune: t, Backtest: bt, Settings: in.settings, Warnings: append(in.warnings, rec.Warnings...)}
 	if cfg.Report {
-		out.Report, out.Warnings = tuneReport(cfg, hpa, rec, bounds, res, bt, out.Warnings)
+		out.Report, out.Warnings = tuneReport(cfg, hpa, rec, bounds, res, &replays, bt, out.Warnings)
 	}
 	return out, nil
 }
@@ -307,25 +313,33 @@ func tuneWarmUp(hpa *autoscalingv2.HorizontalPodAutoscaler, set engine.Settings,
 	return warm
 }
 
-// figuresOf sums a replay up as tune compares it: the cost in unit, the
-// risk as the worst metric's share of the period above its bound.
-func figuresOf(s *explain.PathSummary, unit string, period time.Duration) explain.TuneFigures {
-	f := explain.TuneFigures{
-		PodHours: s.PodHours, CoreHours: s.CoreHours, GiBHours: s.GiBHours, Rescales: s.Rescales,
-		RescalesPerHour: s.RescalesPerHour, PeakReplicas: s.PeakReplicas, LongestLag: s.LongestLag,
-		AboveBound: s.AboveBound, BeyondTolerance: s.BeyondTolerance, MetricsFailed: s.MetricsFailed,
+// candidateReplays keeps each candidate's replay and figures, for the
+// document and the report, by the index the search keeps (Figures.Ref).
+// The search's workers add to it at once.
+type candidateReplays struct {
+	mu      sync.Mutex
+	paths   []*explain.BacktestPath
+	figures []explain.TuneFigures
+}
+
+// keep adds a replay and returns its index.
+func (c *candidateReplays) keep(path *explain.BacktestPath, f explain.TuneFigures) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.paths, c.figures = append(c.paths, path), append(c.figures, f)
+	return len(c.paths) - 1
+}
+
+// get returns a candidate's replay and figures (ok false when its replay
+// failed).
+func (c *candidateReplays) get(cand *tune.Candidate) (*explain.BacktestPath, explain.TuneFigures, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	i := cand.Figures.Ref
+	if cand.Err != "" || i < 0 || i >= len(c.paths) {
+		return nil, explain.TuneFigures{}, false
 	}
-	f.Cost = s.PodHours
-	if unit == "core-hours" && s.CoreHours != nil {
-		f.Cost = *s.CoreHours
-	}
-	for _, b := range s.AboveBound {
-		d, err := time.ParseDuration(b.Duration)
-		if err == nil && period > 0 {
-			f.Risk = math.Max(f.Risk, float64(d)/float64(period))
-		}
-	}
-	return f
+	return c.paths[i], c.figures[i], true
 }
 
 func round3(v float64) float64 { return math.Round(v*1000) / 1000 }

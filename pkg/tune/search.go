@@ -16,8 +16,8 @@ import (
 )
 
 // Figures are what an exact replay of the period says of one setting. Search
-// reads Cost, Risk and Rescales; Detail is the caller's (the whole summary
-// of the replay) and is kept with the candidate.
+// reads Cost, Risk and Rescales; Ref is the caller's and is kept with the
+// candidate.
 type Figures struct {
 	// Cost is what the search minimizes: requested core-hours where the
 	// requests are known, else pod-hours (the caller says which in its
@@ -28,8 +28,9 @@ type Figures struct {
 	Risk float64
 	// Rescales counts the replay's changes of the replica count.
 	Rescales int
-	// Detail is the caller's.
-	Detail any
+	// Ref is the caller's handle on the replay behind the figures (an index
+	// into its own table of them): Search keeps it and never reads it.
+	Ref int
 }
 
 // Evaluator replays the period under one setting.

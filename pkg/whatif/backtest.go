@@ -73,6 +73,8 @@ type BacktestResult struct {
 	// Censoring is the marking of the recording's censored demand over
 	// the period.
 	Censoring *recording.Censoring
+	// AsIsFigures are the figures of the replay as the HPA is.
+	AsIsFigures Figures
 }
 
 // Backtest replays the controller over a recording, once with the HPA of
@@ -204,11 +206,12 @@ func Backtest(snap *engine.Snapshot, rec *recording.Recording, set engine.Settin
 	// The actual curve's rescales are the recorded ones, counted only now.
 	bt.Actual.Summary.RescalesPerHour = perHour(len(bt.Actual.Rescales), rec.End().Sub(rec.Instant(first)))
 	bt.AsIs = acc[0].path("as-is", "replay")
+	asIsFigures := acc[0].figures(&bt.AsIs.Summary)
 	if len(paths) > 1 {
 		ch := acc[1].path("changed", "replay")
 		bt.Changed = &ch
 	}
-	res := &BacktestResult{Backtest: bt, Projection: proj, AsIs: paths[0].last, Changed: projected.last, Censoring: opts.Censoring}
+	res := &BacktestResult{Backtest: bt, Projection: proj, AsIs: paths[0].last, Changed: projected.last, Censoring: opts.Censoring, AsIsFigures: asIsFigures}
 	return res, nil
 }
 
@@ -281,6 +284,15 @@ func NewReplayer(snap *engine.Snapshot, rec *recording.Recording, set engine.Set
 
 // Replay is ReplayHPA of the replayer's recording with hpa.
 func (r *Replayer) Replay(hpa *autoscalingv2.HorizontalPodAutoscaler) (*explain.BacktestPath, error) {
+	out, err := r.ReplayFigures(hpa)
+	if err != nil {
+		return nil, err
+	}
+	return out.Path, nil
+}
+
+// ReplayFigures is Replay, with the curve's figures.
+func (r *Replayer) ReplayFigures(hpa *autoscalingv2.HorizontalPodAutoscaler) (*Replayed, error) {
 	if hpa == nil {
 		return nil, errors.New("no HorizontalPodAutoscaler to replay")
 	}
@@ -308,7 +320,7 @@ func (r *Replayer) Replay(hpa *autoscalingv2.HorizontalPodAutoscaler) (*explain.
 	}
 	acc.describe(p)
 	path := acc.path("changed", "replay")
-	return &path, nil
+	return &Replayed{Path: &path, Figures: acc.figures(&path.Summary)}, nil
 }
 
 // ReplayAt replays the controller over a recording with the HPA of snap

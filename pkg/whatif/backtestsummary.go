@@ -172,6 +172,21 @@ func aboveTarget(m *explain.MetricResult) bool {
 	return false
 }
 
+// figures are the curve's typed figures (after path, which closes the
+// stretches still open at the end).
+func (s *summer) figures(sum *explain.PathSummary) Figures {
+	f := Figures{
+		Period: s.rec.End().Sub(s.rec.Instant(s.first)), PodHours: sum.PodHours, CoreHours: sum.CoreHours, GiBHours: sum.GiBHours,
+		Rescales: len(s.rescales), AboveBound: make([]time.Duration, 0, len(s.labels)),
+	}
+	for i := range s.labels {
+		if i < len(s.over) {
+			f.AboveBound = append(f.AboveBound, s.over[i])
+		}
+	}
+	return f
+}
+
 func (s *summer) path(name, source string) explain.BacktestPath {
 	end := s.rec.End()
 	if s.lagStart != nil {

@@ -18,7 +18,6 @@ import (
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
-	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/recording"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/tune"
 )
@@ -236,23 +235,15 @@ func BenchmarkTuneWeek(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	figures := func(path *explain.BacktestPath) tune.Figures {
-		f := tune.Figures{Cost: path.Summary.PodHours, Rescales: path.Summary.Rescales, Detail: path}
-		if path.Summary.CoreHours != nil {
-			f.Cost = *path.Summary.CoreHours
-		}
-		for _, a := range path.Summary.AboveBound {
-			if d, err := time.ParseDuration(a.Duration); err == nil {
-				f.Risk = math.Max(f.Risk, float64(d)/float64(rec.End().Sub(rec.Start)))
-			}
-		}
-		return f
+	unit := CostCoreHours
+	figures := func(r *Replayed) tune.Figures {
+		return tune.Figures{Cost: r.Figures.Cost(unit), Risk: r.Figures.Risk(), Rescales: r.Figures.Rescales}
 	}
-	ref, err := ReplayHPA(s, rec, set, s.HPA, opts)
+	replayer, err := NewReplayer(s, rec, set, opts)
 	if err != nil {
 		b.Fatal(err)
 	}
-	replayer, err := NewReplayer(s, rec, set, opts)
+	ref, err := replayer.ReplayFigures(s.HPA)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -261,11 +252,11 @@ func BenchmarkTuneWeek(b *testing.B) {
 		if err != nil {
 			return tune.Figures{}, err
 		}
-		path, err := replayer.Replay(h)
+		r, err := replayer.ReplayFigures(h)
 		if err != nil {
 			return tune.Figures{}, err
 		}
-		return figures(path), nil
+		return figures(r), nil
 	}
 	var peak atomic.Uint64
 	stop := make(chan struct{})
