@@ -4,6 +4,7 @@
 package action
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -59,11 +60,7 @@ func TestTuneBounds(t *testing.T) {
 	}
 }
 
-func asUsage(err error, target **UsageError) bool {
-	u, ok := err.(*UsageError)
-	*target = u
-	return ok
-}
+func asUsage(err error, target **UsageError) bool { return errors.As(err, target) }
 
 // The notes of a tune say what it replayed, the load model, the clock's
 // guesses, the variants and who swings, and why there is no
