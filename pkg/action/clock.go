@@ -233,6 +233,13 @@ func readScrapesLive(ctx context.Context, in *snapshot, extra *recordedExtra) <-
 	}
 	go func() {
 		sc, err := gather.ReadScrapeClock(ctx, extra.gather, in.snap.HPA.Namespace, names, gather.ScrapeClockOptions{Poll: true})
+		if err == nil && sc.Polled {
+			// Said as every later run that takes it from the cache says
+			// it: two runs over the same period give the same document.
+			at := stamp(time.Now())
+			sc.AnchorFrom = fmt.Sprintf("measured at %s: %s", at, sc.AnchorFrom)
+			sc.ResolutionFrom = fmt.Sprintf("measured at %s: %s", at, sc.ResolutionFrom)
+		}
 		if err == nil && sc.Polled && store != nil {
 			// Another run may have kept a measurement meanwhile: where it
 			// agrees with this one it stands, so that every run takes the
@@ -242,7 +249,7 @@ func readScrapesLive(ctx context.Context, in *snapshot, extra *recordedExtra) <-
 				sc = kept
 			} else {
 				_ = store.SaveScrapes(extra.cluster, &history.Scrapes{
-					Window: sc.Resolution, Anchor: sc.Anchor, Spread: sc.Spread, Detail: sc.AnchorFrom, Measured: time.Now(),
+					Window: sc.Resolution, Anchor: sc.Anchor, Spread: sc.Spread, Detail: sc.AnchorFrom, WindowDetail: sc.ResolutionFrom, Measured: time.Now(),
 				})
 			}
 		}
@@ -317,9 +324,8 @@ func cachedScrapes(store *history.Store, cluster string, in *snapshot) (gather.S
 		return gather.ScrapeClock{}, false
 	}
 	return gather.ScrapeClock{
-		Window: kept.Window, Resolution: kept.Window, ResolutionFrom: "kept from a run of " + stamp(kept.Measured),
-		Anchor: kept.Anchor, Spread: kept.Spread, Polled: true,
-		AnchorFrom: fmt.Sprintf("kept from a run of %s (%s); the PodMetrics' timestamp %s agrees with it", stamp(kept.Measured), kept.Detail, stamp(latest)),
+		Window: kept.Window, Resolution: kept.Window, ResolutionFrom: kept.WindowDetail,
+		Anchor: kept.Anchor, Spread: kept.Spread, Polled: true, AnchorFrom: kept.Detail,
 	}, true
 }
 

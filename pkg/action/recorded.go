@@ -118,7 +118,9 @@ func Backtest(ctx context.Context, cfg BacktestConfig) (*WhatIfResult, error) {
 	}
 	out := &WhatIfResult{WhatIf: w, Settings: in.settings, Warnings: append(in.warnings, rec.Warnings...)}
 	if cfg.Report {
-		out.Loads = recordedLoads(in.snap.HPA, rec, nil, &res.Backtest.AsIs.Summary, res.Backtest.Start)
+		if out.Loads, err = whatif.LoadCurves(in.snap, rec, in.settings, opts, &res.Backtest.AsIs.Summary); err != nil {
+			return nil, fmt.Errorf("backtest of HPA %s: %w", hpaName(in.snap), err)
+		}
 	}
 	return out, nil
 }

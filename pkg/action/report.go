@@ -5,13 +5,8 @@ package action
 
 import (
 	"fmt"
-	"math"
-	"time"
-
-	autoscalingv2 "k8s.io/api/autoscaling/v2"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
-	"github.com/kubectl-hpa/kubectl-hpa/pkg/metricsource"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/recording"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/tune"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/whatif"
@@ -43,8 +38,13 @@ type PickedCurve struct {
 // every candidate's replay: a picked candidate needs no second replay. A
 // pick that names no replayed candidate is a warning, not an error: the
 // search behind it took long, and the report is still worth writing.
-func tuneReport(cfg TuneConfig, hpa *autoscalingv2.HorizontalPodAutoscaler, rec *recording.Recording, bounds []whatif.Bound, res *tune.Result, replays *candidateReplays, bt *explain.Backtest, warnings []string) (*TuneReport, []string) {
-	r := &TuneReport{Loads: recordedLoads(hpa, rec, bounds, &bt.AsIs.Summary, bt.Start)}
+func tuneReport(cfg TuneConfig, in *snapshot, rec *recording.Recording, opts whatif.BacktestOptions, res *tune.Result, replays *candidateReplays, bt *explain.Backtest, warnings []string) (*TuneReport, []string) {
+	r := &TuneReport{}
+	loads, err := whatif.LoadCurves(in.snap, rec, in.settings, opts, &bt.AsIs.Summary)
+	if err != nil {
+		warnings = append(warnings, fmt.Sprintf("the report draws no load: %v", err))
+	}
+	r.Loads = loads
 	flag := tuneFlag(func(in *TuneInput) any { return &in.ReportCandidates })
 	for _, i := range cfg.ReportCandidates {
 		if i >= len(res.Candidates) {
@@ -64,148 +64,4 @@ func tuneReport(cfg TuneConfig, hpa *autoscalingv2.HorizontalPodAutoscaler, rec 
 		r.Picked = append(r.Picked, PickedCurve{Index: i, Replicas: path.Replicas})
 	}
 	return r, warnings
-}
-
-// recordedLoads returns each metric's load over the period from start on,
-// as the workload's ready pods recorded it, for the report's charts: the
-// utilization of their requests for a utilization target, the value per
-// pod for an average value (an Object or External metric's value over the
-// actual replica count), the value otherwise. It is the recording read
-// as it is, not a replay's view of it: the controller's own figures
-// (with its fill-ins for unready and missing pods) are each curve's
-// summary. given are the --slo bounds (whatif.DefaultBound for the
-// others); sum's AboveBound words them.
-func recordedLoads(hpa *autoscalingv2.HorizontalPodAutoscaler, rec *recording.Recording, given []whatif.Bound, sum *explain.PathSummary, start time.Time) []explain.LoadCurve {
-	out := make([]explain.LoadCurve, 0, len(hpa.Spec.Metrics))
-	for i := range hpa.Spec.Metrics {
-		m := &hpa.Spec.Metrics[i]
-		target := metricsource.Target(m)
-		if target == nil {
-			continue
-		}
-		bound := whatif.DefaultBound(i, m)
-		for _, b := range given {
-			if b.Metric == i {
-				bound = b
-			}
-		}
-		lc := explain.LoadCurve{Metric: specMetricName(m)}
-		if i < len(sum.AboveBound) {
-			lc.BoundWords = sum.AboveBound[i].Bound
-		}
-		switch target.Type {
-		case autoscalingv2.UtilizationMetricType:
-			lc.Unit = "% of request"
-			if target.AverageUtilization != nil {
-				lc.Target = float64(*target.AverageUtilization)
-			}
-			lc.Bound = bound.Utilization * 100
-		case autoscalingv2.AverageValueMetricType:
-			lc.Unit = "per pod"
-			if target.AverageValue != nil {
-				lc.Target = target.AverageValue.AsApproximateFloat64()
-			}
-			lc.Bound = float64(bound.Milli) / 1000
-		default:
-			if target.Value != nil {
-				lc.Target = target.Value.AsApproximateFloat64()
-			}
-			lc.Bound = float64(bound.Milli) / 1000
-		}
-		for k := 0; k < rec.Len; k++ {
-			t := rec.Instant(k)
-			if t.Before(start) {
-				continue
-			}
-			lc.Points = append(lc.Points, explain.LoadPoint{Time: t, Value: loadAt(rec, m, target.Type, k)})
-		}
-		out = append(out, lc)
-	}
-	return out
-}
-
-// loadAt is a metric's recorded load at instant k; NaN when nothing was
-// recorded.
-func loadAt(rec *recording.Recording, m *autoscalingv2.MetricSpec, typ autoscalingv2.MetricTargetType, k int) float64 {
-	t := rec.Instant(k)
-	src, _ := metricsource.Given(m)
-	kind, resource, container := recording.KindOf(src.Type), string(src.Resource), src.Container
-	rm := rec.Metric(kind, specMetricName(m))
-	if rm == nil {
-		return math.NaN()
-	}
-	if kind == recording.KindObject || kind == recording.KindExternal {
-		v, ok := rm.Total.At(k)
-		if !ok {
-			return math.NaN()
-		}
-		if typ == autoscalingv2.AverageValueMetricType {
-			n, ok := rec.Replicas.ReplicasAt(t)
-			if !ok {
-				n = rec.LivePods(k)
-			}
-			if n <= 0 {
-				return math.NaN()
-			}
-			return v / float64(n)
-		}
-		return v
-	}
-	var used, requested float64
-	pods := 0
-	for i := range rec.Pods {
-		p := &rec.Pods[i]
-		if !p.Exists(t) || p.TerminatingAt(t) {
-			continue
-		}
-		if ready, _ := p.ReadyAt(t); !ready {
-			continue
-		}
-		series := rm.PerPod[p.Name]
-		var u, req float64
-		seen := false
-		for _, c := range p.Containers {
-			if container != "" && c.Name != container {
-				continue
-			}
-			key := c.Name
-			if kind == recording.KindPods {
-				key = ""
-			}
-			if v, ok := series[key].At(k); ok {
-				u += v
-				seen = true
-			}
-			req += float64(c.Requests[resource])
-			if kind == recording.KindPods {
-				break
-			}
-		}
-		if kind == recording.KindPods && len(p.Containers) == 0 {
-			if v, ok := series[""].At(k); ok {
-				u, seen = v, true
-			}
-		}
-		if !seen {
-			continue
-		}
-		used += u
-		requested += req
-		pods++
-	}
-	switch {
-	case pods == 0:
-		return math.NaN()
-	case typ == autoscalingv2.UtilizationMetricType:
-		if requested <= 0 {
-			return math.NaN()
-		}
-		// Usage is recorded in cores and bytes, requests in millicores
-		// and bytes.
-		if resource == "cpu" {
-			used *= 1000
-		}
-		return 100 * used / requested
-	}
-	return used / float64(pods)
 }

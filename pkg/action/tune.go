@@ -198,7 +198,7 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 	t.Notes = tuneNotes(t, res, bt)
 	out := &TuneResult{Tune: t, Backtest: bt, Settings: in.settings, Warnings: append(in.warnings, rec.Warnings...)}
 	if cfg.Report {
-		out.Report, out.Warnings = tuneReport(cfg, hpa, rec, bounds, res, &replays, bt, out.Warnings)
+		out.Report, out.Warnings = tuneReport(cfg, in, rec, opts, res, &replays, bt, out.Warnings)
 	}
 	return out, nil
 }

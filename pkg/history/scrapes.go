@@ -34,6 +34,8 @@ type Scrapes struct {
 	Anchor time.Time     `json:"anchor"`
 	Spread time.Duration `json:"spread"`
 	Detail string        `json:"detail"`
+	// WindowDetail says how the window was found.
+	WindowDetail string `json:"windowDetail"`
 	// Measured is when it was found.
 	Measured time.Time `json:"measured"`
 }

@@ -360,6 +360,65 @@ func (r *Recording) PodsAt(k int) []int {
 	return out
 }
 
+// ReadyPods counts the pods that were ready at instant k (existing, not
+// being deleted): the pods a load balancer shared the load over.
+func (r *Recording) ReadyPods(k int) int { return r.readyAt(r.Instant(k)) }
+
+// ReadyShare is the mean over [from, to) of 1/n, n being the pods ready
+// at each moment (existing, not being deleted): each ready pod's share of
+// a load the pods served together over that stretch, as a load balancer
+// shares it. With no pod ready at a moment, the load is taken as one
+// pod's.
+func (r *Recording) ReadyShare(from, to time.Time) float64 {
+	if !to.After(from) {
+		return 1 / float64(max(r.readyAt(from), 1))
+	}
+	// The moments the count may change: every change of a pod's life and
+	// readiness within the stretch.
+	cuts := []time.Time{from, to}
+	add := func(t time.Time) {
+		if t.After(from) && t.Before(to) {
+			cuts = append(cuts, t)
+		}
+	}
+	for i := range r.Pods {
+		p := &r.Pods[i]
+		add(p.Created)
+		if p.Deleted != nil {
+			add(*p.Deleted)
+		}
+		if p.Terminating != nil {
+			add(*p.Terminating)
+		}
+		for _, c := range p.Ready {
+			add(c.At)
+		}
+	}
+	sort.Slice(cuts, func(i, j int) bool { return cuts[i].Before(cuts[j]) })
+	sum := 0.0
+	for i := 0; i+1 < len(cuts); i++ {
+		if d := cuts[i+1].Sub(cuts[i]); d > 0 {
+			sum += d.Seconds() / float64(max(r.readyAt(cuts[i]), 1))
+		}
+	}
+	return sum / to.Sub(from).Seconds()
+}
+
+// readyAt counts the pods ready at t.
+func (r *Recording) readyAt(t time.Time) int {
+	n := 0
+	for i := range r.Pods {
+		p := &r.Pods[i]
+		if !p.Exists(t) || p.TerminatingAt(t) {
+			continue
+		}
+		if ready, _ := p.ReadyAt(t); ready {
+			n++
+		}
+	}
+	return n
+}
+
 // Metric returns the recorded metric of a kind and name, or nil.
 func (r *Recording) Metric(kind, name string) *Metric {
 	for i := range r.Metrics {

@@ -117,9 +117,12 @@ type recordedLoad struct {
 	// the counters has none: the counters hold no such dips.
 	steady [][]float64
 	// served[r], for a resource whose load comes from the counters, is the
-	// load all its pods served over each instant's sync interval, summed
-	// over the containers (nil otherwise).
+	// load all its pods served over each instant's sync interval, per
+	// container (in the order of the replay's container names: instant k's
+	// are served[r][k*nc:(k+1)*nc]); nil otherwise. nc is the number of
+	// container names.
 	served [][]float64
+	nc     int
 }
 
 // totalLoad works out the recorded load of every resource and Pods
@@ -161,16 +164,15 @@ func (p *replayPath) totalLoad() *recordedLoad {
 		}
 		l.from[r][p.rec.Len] = len(l.totals[r])
 		if m != nil && m.Served != nil {
-			l.served[r] = make([]float64, p.rec.Len)
-			for k := range l.served[r] {
-				l.served[r][k] = math.NaN()
-				for _, s := range m.Served {
-					if v, ok := s.At(k); ok {
-						if math.IsNaN(l.served[r][k]) {
-							l.served[r][k] = 0
-						}
-						l.served[r][k] += v
+			l.nc = len(names)
+			l.served[r] = make([]float64, p.rec.Len*len(names))
+			for k := range p.rec.Len {
+				for c, name := range names {
+					v, ok := m.Served[name].At(k)
+					if !ok {
+						v = math.NaN()
 					}
+					l.served[r][k*len(names)+c] = v
 				}
 			}
 		}
@@ -216,14 +218,26 @@ func (p *replayPath) containerNames() []string {
 }
 
 // servedAt is the load the pods served over instant k's sync interval,
-// for a resource whose load comes from the counters (has false
-// otherwise, or when nothing was served).
-func (l *recordedLoad) servedAt(r, k int) (float64, bool) {
+// for a resource whose load comes from the counters: of container c, or of
+// them all with c < 0 (has false otherwise, or when nothing was served).
+func (l *recordedLoad) servedAt(r, k, c int) (float64, bool) {
 	if r >= len(l.served) || l.served[r] == nil {
 		return 0, false
 	}
-	v := l.served[r][k]
-	return v, !math.IsNaN(v)
+	vals := l.served[r][k*l.nc : (k+1)*l.nc]
+	if c >= 0 {
+		if c >= len(vals) || math.IsNaN(vals[c]) {
+			return 0, false
+		}
+		return vals[c], true
+	}
+	total, any := 0.0, false
+	for _, v := range vals {
+		if !math.IsNaN(v) {
+			total, any = total+v, true
+		}
+	}
+	return total, any
 }
 
 // steadyTotals takes out of the recorded totals the dips that the

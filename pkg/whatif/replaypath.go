@@ -90,18 +90,18 @@ type replayPath struct {
 	// the sync being built (sampleShare).
 	marks    []shareMark
 	readyNow int
-	// demand[i] is the recorded load metric i's bound is on (its index in
-	// load.totals; -1: the bound is on the controller's view, Bound.over),
-	// and demandRequest[i] a pod's request of it (for a Utilization bound,
-	// in the load's unit: cores, bytes).
-	demand        []int
-	demandRequest []float64
+	// demand[i] is what metric i's load per ready pod is worked out of
+	// (served.go).
+	demand []demandOf
 	// inSync[i] is 1 + the index of the last sync real pod i was among the
 	// pods of; backAt[i] is when the replay took it back after dropping it
 	// (zero: never); lastK is the index of the last sync run (-1: none yet).
 	inSync []int
 	backAt []time.Time
 	lastK  int
+	// exactAt is the sync that ran the real pods at the real count and
+	// kept it (its decision made no rescale); -1 when the last did not.
+	exactAt int
 }
 
 // shareMark is the replay's count of ready pods from a moment on.
@@ -198,7 +198,7 @@ type extraPod struct {
 }
 
 func newReplayPath(name string, base *engine.Snapshot, hpa *autoscalingv2.HorizontalPodAutoscaler, rec *recording.Recording, set engine.Settings, opts BacktestOptions) (*replayPath, error) {
-	p := &replayPath{name: name, rec: rec, set: set, opts: opts, bounds: bounds(hpa, opts.Bounds), lastK: -1}
+	p := &replayPath{name: name, rec: rec, set: set, opts: opts, bounds: bounds(hpa, opts.Bounds), lastK: -1, exactAt: -1}
 	p.snap = engine.Snapshot{HPA: hpa.DeepCopy(), Target: base.Target, OtherHPAs: base.OtherHPAs}
 	p.snap.HPA.Status = autoscalingv2.HorizontalPodAutoscalerStatus{}
 	p.sel = labels.Everything()
@@ -261,95 +261,8 @@ func newReplayPath(name string, base *engine.Snapshot, hpa *autoscalingv2.Horizo
 	default:
 		return nil, fmt.Errorf("the recording of %s has no pods, and the workload has none now to copy", rec.Workload)
 	}
-	p.demandOf(hpa)
+	p.demand = p.demandsOf(hpa)
 	return p, nil
-}
-
-// demandOf finds, for each metric's bound, the recorded load it is on: a
-// pod resource (not a container's) or a Pods metric of the recording.
-func (p *replayPath) demandOf(hpa *autoscalingv2.HorizontalPodAutoscaler) {
-	p.demand = make([]int, len(p.bounds))
-	p.demandRequest = make([]float64, len(p.bounds))
-	cpuMilli, memBytes := podRequests(&p.template)
-	for i := range p.demand {
-		p.demand[i] = -1
-		if i >= len(hpa.Spec.Metrics) {
-			continue
-		}
-		switch m := &hpa.Spec.Metrics[i]; {
-		case m.Type == autoscalingv2.ResourceMetricSourceType && m.Resource != nil:
-			for r, rm := range p.resources {
-				if rm.Name == string(m.Resource.Name) {
-					p.demand[i] = r
-				}
-			}
-			p.demandRequest[i] = map[corev1.ResourceName]float64{
-				corev1.ResourceCPU: float64(cpuMilli) / 1000, corev1.ResourceMemory: float64(memBytes),
-			}[m.Resource.Name]
-		case m.Type == autoscalingv2.PodsMetricSourceType && m.Pods != nil:
-			for j, pm := range p.pods {
-				if pm.Name == m.Pods.Metric.Name {
-					p.demand[i] = len(p.resources) + j
-				}
-			}
-		}
-	}
-}
-
-// demandOver reports whether the load per ready pod of metric i was above
-// its bound at the sync at k (ok false when its bound is not on a
-// recorded load). The load is what the pods served between this sync and
-// the next, shared by the replay's ready pods over that interval (by the
-// pods with a sample, with constant-per-pod): what each pod served, not
-// what the controller's samples, a window late, said. Measured so, the
-// HPA as it is and each candidate are measured alike: the controller's
-// view of a candidate (its samples modelled) and of the HPA as it is (the
-// real samples) differ in how they trail the load. A recording of grid
-// samples (whose pods' load between the syncs is not known) takes the
-// total a window later instead, where the samples show the load of the
-// sync's moment.
-func (p *replayPath) demandOver(i, k int) (over, ok bool) {
-	if i >= len(p.demand) || p.demand[i] < 0 {
-		return false, false
-	}
-	if p.load == nil {
-		p.load = p.totalLoad()
-	}
-	r := p.demand[i]
-	var total, per float64
-	var n int
-	if served, has := p.load.servedAt(r, k); has {
-		_, n = p.load.at(r, k)
-		total = served
-		per = total * p.shareOver(p.rec.Instant(k), p.rec.Instant(k).Add(p.rec.Step))
-	} else {
-		kk := k
-		if p.rec.Step > 0 {
-			kk = min(k+int(p.rec.SampleWindow/p.rec.Step), p.rec.Len-1)
-		}
-		var totals []float64
-		totals, n = p.load.at(r, kk)
-		for _, v := range totals {
-			total += v
-		}
-		per = total / float64(max(p.readyNow, 1))
-		if p.readyNow == 0 {
-			return false, true
-		}
-	}
-	if p.opts.LoadModel == explain.LoadConstantPerPod {
-		if n == 0 {
-			return false, true
-		}
-		per = total / float64(n)
-	}
-	switch b := p.bounds[i]; {
-	case b.Utilization > 0:
-		return p.demandRequest[i] > 0 && per > b.Utilization*p.demandRequest[i], true
-	case b.Milli > 0:
-		return per*1000 > float64(b.Milli), true
-	}
-	return false, true
 }
 
 // readsResource reports whether a metric of hpa is resource res (of the
@@ -490,6 +403,10 @@ func (p *replayPath) sync(k int) (*explain.Decision, error) {
 	}
 	p.prevReal = p.prevReal[:0]
 	exact := p.replicas == actual
+	p.exactAt = -1
+	if exact {
+		p.exactAt = k
+	}
 	switch {
 	case p.replicas > actual:
 		p.growExtras(int(p.replicas-actual), t)
@@ -815,6 +732,9 @@ func (p *replayPath) syncAt(k int, n int32) (syncOutcome, error) {
 // so they are shared with the decision rather than copied.
 func (p *replayPath) apply(d *explain.Decision) {
 	p.markDecision(d)
+	if d.Rescale {
+		p.exactAt = -1
+	}
 	p.snap.HPA.Status = d.Status
 	p.snap.State = d.StateAfter
 	p.snap.State.Provenance = explain.Observed

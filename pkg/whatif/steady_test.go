@@ -305,7 +305,7 @@ func TestCounterLoadHasNoDip(t *testing.T) {
 		// a straight line from its first sample. That interval is left
 		// out.
 		near := w.rec.Instant(k).Sub(joined)
-		if served, ok := l.servedAt(0, k); k < w.rec.Len-1 && (near < -5*time.Second || near > 5*time.Second) && (!ok || math.Abs(served-1.2) > 0.02) {
+		if served, ok := l.servedAt(0, k, -1); k < w.rec.Len-1 && (near < -5*time.Second || near > 5*time.Second) && (!ok || math.Abs(served-1.2) > 0.02) {
 			t.Errorf("instant %d: served %v, want 1.2", k, served)
 		}
 	}
