@@ -26,24 +26,19 @@ type podSample struct {
 // for pods that are not in the pod list ("superfluous" samples).
 type podSamples map[string]podSample
 
-func (s podSamples) clone() podSamples {
-	out := make(podSamples, len(s))
-	for k, v := range s {
-		out[k] = v
-	}
-	return out
-}
-
 // podGroups is the classification of listed pods (see upstream groupPods).
 type podGroups struct {
 	readyCount int
 	unready    map[string]struct{}
 	missing    map[string]struct{}
 	ignored    map[string]struct{}
-	// class and reason per pod name, for the explanation.
-	class  map[string]string
-	reason map[string]string
+	// classes holds the class and reason of each pod, for the
+	// explanation, by its position in the pod list.
+	classes []podClass
 }
+
+// podClass is how one listed pod counted, and why.
+type podClass struct{ class, reason string }
 
 // groupPods sorts pods into ready, unready, missing and ignored, in the order
 // the controller checks: ignored (deleting or Failed), Pending, no sample, and
@@ -54,20 +49,20 @@ func groupPods(pods []*corev1.Pod, samples podSamples, resource corev1.ResourceN
 	return groupPodsIn(nil, pods, samples, resource, cpuInit, readinessDelay, now, detail)
 }
 
-// groupPodsIn is groupPods with its sets lent by sc.
+// groupPodsIn is groupPods with its sets and list lent by sc.
 func groupPodsIn(sc *scratch, pods []*corev1.Pod, samples podSamples, resource corev1.ResourceName, cpuInit, readinessDelay time.Duration, now time.Time, detail bool) podGroups {
 	g := podGroups{unready: sc.set(0), missing: sc.set(0), ignored: sc.set(0)}
 	if detail {
-		g.class = make(map[string]string, len(pods))
-		g.reason = make(map[string]string, len(pods))
+		g.classes = sc.classList(len(pods))
 	}
+	// mark files the pod under its name in set, and (with detail) notes
+	// its class; every pod is marked once, in list order.
 	mark := func(set map[string]struct{}, name, class, reason string) {
 		if set != nil {
 			set[name] = struct{}{}
 		}
 		if detail {
-			g.class[name] = class
-			g.reason[name] = reason
+			g.classes = append(g.classes, podClass{class, reason})
 		}
 	}
 	for _, pod := range pods {
@@ -97,6 +92,9 @@ func groupPodsIn(sc *scratch, pods []*corev1.Pod, samples podSamples, resource c
 		}
 		g.readyCount++
 		mark(nil, name, explain.PodReady, "")
+	}
+	if detail {
+		sc.keepClasses(g.classes)
 	}
 	return g
 }

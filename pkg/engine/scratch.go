@@ -11,7 +11,8 @@ import (
 )
 
 // scratch holds the per-pod maps and lists a sync builds and drops before
-// it returns (samples by pod, requests by pod, the listed pods): a replay
+// it returns (samples by pod, requests by pod, the listed pods, the pods'
+// classes, the positions of the listed names): a replay
 // of thousands of syncs reuses them instead of allocating them again at
 // every sync. Each request hands out a fresh one, so two metrics of a sync
 // never share one; none of them reaches the decision. A nil scratch
@@ -20,10 +21,13 @@ type scratch struct {
 	samples  []podSamples
 	requests []map[string]int64
 	sets     []map[string]struct{}
+	indexes  []map[string]int
 	pods     [][]*corev1.Pod
 	items    [][]*metricsv1beta1.PodMetrics
+	classes  [][]podClass
+	names    [][]string
 	// n* count the ones handed out in the current sync.
-	nSamples, nRequests, nSets, nPods, nItems int
+	nSamples, nRequests, nSets, nIndexes, nPods, nItems, nClasses, nNames int
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -33,7 +37,8 @@ var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 func getScratch() *scratch { return scratchPool.Get().(*scratch) }
 
 func putScratch(sc *scratch) {
-	sc.nSamples, sc.nRequests, sc.nSets, sc.nPods, sc.nItems = 0, 0, 0, 0, 0
+	sc.nSamples, sc.nRequests, sc.nSets, sc.nIndexes = 0, 0, 0, 0
+	sc.nPods, sc.nItems, sc.nClasses, sc.nNames = 0, 0, 0, 0
 	scratchPool.Put(sc)
 }
 
@@ -70,6 +75,15 @@ func (sc *scratch) samplesMap(size int) podSamples {
 	return reuse(&sc.samples, &sc.nSamples, size)
 }
 
+// copySamples returns a copy of s in a lent map.
+func (sc *scratch) copySamples(s podSamples) podSamples {
+	out := sc.samplesMap(len(s))
+	for k, v := range s {
+		out[k] = v
+	}
+	return out
+}
+
 func (sc *scratch) requestsMap(size int) map[string]int64 {
 	if sc == nil {
 		return make(map[string]int64, size)
@@ -84,9 +98,16 @@ func (sc *scratch) set(size int) map[string]struct{} {
 	return reuse(&sc.sets, &sc.nSets, size)
 }
 
-// podList and itemList hand out an empty list to append to; keepPods and
-// keepItems store what was appended, so that its room serves the next
-// sync.
+func (sc *scratch) indexMap(size int) map[string]int {
+	if sc == nil {
+		return make(map[string]int, size)
+	}
+	return reuse(&sc.indexes, &sc.nIndexes, size)
+}
+
+// podList, itemList, classList and nameList hand out an empty list to
+// append to; keepPods, keepItems, keepClasses and keepNames store what was
+// appended, so that its room serves the next sync.
 func (sc *scratch) podList() []*corev1.Pod {
 	if sc == nil {
 		return nil
@@ -110,5 +131,31 @@ func (sc *scratch) itemList() []*metricsv1beta1.PodMetrics {
 func (sc *scratch) keepItems(s []*metricsv1beta1.PodMetrics) {
 	if sc != nil && s != nil {
 		sc.items[sc.nItems-1] = s
+	}
+}
+
+func (sc *scratch) classList(size int) []podClass {
+	if sc == nil {
+		return make([]podClass, 0, size)
+	}
+	return reuseSlice(&sc.classes, &sc.nClasses)
+}
+
+func (sc *scratch) keepClasses(s []podClass) {
+	if sc != nil && s != nil {
+		sc.classes[sc.nClasses-1] = s
+	}
+}
+
+func (sc *scratch) nameList() []string {
+	if sc == nil {
+		return nil
+	}
+	return reuseSlice(&sc.names, &sc.nNames)
+}
+
+func (sc *scratch) keepNames(s []string) {
+	if sc != nil && s != nil {
+		sc.names[sc.nNames-1] = s
 	}
 }
