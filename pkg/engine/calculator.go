@@ -109,10 +109,36 @@ type podMetricRoom struct {
 	newReplicas    int32
 }
 
+// sampleBefore is a listed pod's sample (if it had one) before the
+// calculation removed the samples of the pods it does not count.
+type sampleBefore struct {
+	value int64
+	ok    bool
+}
+
+// samplesBefore notes, for the accounting, the sample of each listed pod
+// (by position) before the removals, and whether the samples may hold some
+// of pods the selector does not list: with every name listed once, they do
+// exactly when there are more samples than listed pods with one.
+func (c *calculator) samplesBefore(samples podSamples) (before []sampleBefore, mayHaveExtra bool) {
+	before = c.sc.sampleList(len(c.pods))
+	found := 0
+	for _, p := range c.pods {
+		s, ok := samples[p.Name]
+		before = append(before, sampleBefore{s.value, ok})
+		if ok {
+			found++
+		}
+	}
+	c.sc.keepSamples(before)
+	return before, len(c.api.listed()) < len(c.pods) || found < len(samples)
+}
+
 // accounting classifies the calculator's pods into acc and returns it with
 // the table the fill-in writes to; brief, it only counts them; outcome-only,
-// it leaves them out (nil).
-func (c *calculator) accounting(acc *explain.PodAccounting, g podGroups, samples podSamples, requests map[string]int64) (*explain.PodAccounting, podTable) {
+// it leaves them out (nil). samples are those left after the removals;
+// before, from samplesBefore, is what the full accounting shows.
+func (c *calculator) accounting(acc *explain.PodAccounting, g podGroups, samples podSamples, before []sampleBefore, mayHaveExtra bool, requests map[string]int64) (*explain.PodAccounting, podTable) {
 	if c.outcomeOnly {
 		return nil, podTable{}
 	}
@@ -126,7 +152,20 @@ func (c *calculator) accounting(acc *explain.PodAccounting, g podGroups, samples
 		}
 		return acc, podTable{}
 	}
-	return acc, podEntries(acc, c.pods, g, samples, requests, c.foreign, listed, c.sc)
+	var extra []string
+	if mayHaveExtra {
+		// The removals took samples of listed pods only: those of pods
+		// not listed are all still there.
+		extra = c.sc.nameList()
+		for name := range samples {
+			if _, ok := listed[name]; !ok {
+				extra = append(extra, name)
+			}
+		}
+		sort.Strings(extra)
+		c.sc.keepNames(extra)
+	}
+	return acc, podEntries(acc, c.pods, g, before, extra, samples, requests, c.foreign, listed)
 }
 
 // podTable is the pod accounting of a metric, as the fill-in writes to it.
@@ -148,38 +187,36 @@ func (t podTable) setFillIn(name string, v int64) {
 }
 
 // podEntries lists the entries of acc: one per listed pod, in list order,
-// then one per sample of a pod the selector does not list, by name. A name
-// listed twice shows in each of its entries what the controller's maps by
-// name hold for it, those of the last pod of that name (index gives its
-// position): its class, sample and request. The figures the entries point
-// to share one array.
-func podEntries(acc *explain.PodAccounting, pods []*corev1.Pod, g podGroups, samples podSamples, requests map[string]int64, foreign map[string]string, index map[string]int, sc *scratch) podTable {
-	extra := sc.nameList()
-	for name := range samples {
-		if _, ok := index[name]; !ok {
-			extra = append(extra, name)
-		}
-	}
-	sort.Strings(extra)
-	sc.keepNames(extra)
+// then one per sample of a pod the selector does not list (extra, sorted).
+// A name listed twice shows in each of its entries what the controller's
+// maps by name hold for it, those of the last pod of that name (index
+// gives its position): its class, sample and request. The figures the
+// entries point to share one array.
+func podEntries(acc *explain.PodAccounting, pods []*corev1.Pod, g podGroups, before []sampleBefore, extra []string, samples podSamples, requests map[string]int64, foreign map[string]string, index map[string]int) podTable {
 	n := len(pods)
 	if n+len(extra) == 0 {
 		return podTable{}
 	}
+	unique := len(index) == n
 	figures := make([]int64, 3*n+len(extra))
 	usage, request, fills, extraUsage := figures[:n], figures[n:2*n], figures[2*n:3*n], figures[3*n:]
-	acc.Entries = make([]explain.PodEntry, 0, n+len(extra))
+	acc.Entries = make([]explain.PodEntry, n+len(extra))
 	for i, p := range pods {
-		class := g.classes[index[p.Name]]
-		e := explain.PodEntry{Name: p.Name, Class: class.class, Reason: class.reason, ForeignOwner: foreign[p.Name]}
-		if e.ForeignOwner != "" {
-			note := "selected but not owned by the target (owner: " + e.ForeignOwner + ")"
+		last := i
+		if !unique {
+			last = index[p.Name]
+		}
+		e := &acc.Entries[i]
+		e.Name, e.Class, e.Reason = p.Name, g.classes[last].class, g.classes[last].reason
+		if owner := foreign[p.Name]; owner != "" {
+			e.ForeignOwner = owner
+			note := "selected but not owned by the target (owner: " + owner + ")"
 			if e.Reason != "" {
 				note = e.Reason + "; " + note
 			}
 			e.Reason = note
 		}
-		if s, ok := samples[p.Name]; ok {
+		if s := before[last]; s.ok {
 			usage[i] = s.value
 			e.UsageMilli = &usage[i]
 		}
@@ -187,11 +224,10 @@ func podEntries(acc *explain.PodAccounting, pods []*corev1.Pod, g podGroups, sam
 			request[i] = r
 			e.RequestMilli = &request[i]
 		}
-		acc.Entries = append(acc.Entries, e)
 	}
 	for j, name := range extra {
 		extraUsage[j] = samples[name].value
-		acc.Entries = append(acc.Entries, explain.PodEntry{Name: name, Class: explain.PodSuperfluous, Reason: "metric sample for a pod the selector does not list", UsageMilli: &extraUsage[j]})
+		acc.Entries[n+j] = explain.PodEntry{Name: name, Class: explain.PodSuperfluous, Reason: "metric sample for a pod the selector does not list", UsageMilli: &extraUsage[j]}
 	}
 	acc.Superfluous = len(extra)
 	return podTable{entries: acc.Entries, index: index, fills: fills}
@@ -218,25 +254,26 @@ func (c *calculator) getResourceReplicas(cur, target int32, resource corev1.Reso
 	}
 	room := new(podMetricRoom)
 	g := groupPodsIn(c.sc, c.pods, samples, resource, c.cpuInit, c.readinessDelay, c.now, !c.brief)
-	all := samples
+	var (
+		before       []sampleBefore
+		mayHaveExtra bool
+	)
 	if !c.brief {
-		// The brief accounting only counts the samples of pods not
-		// listed, which the removals below (of listed pods) leave.
-		all = c.sc.copySamples(samples)
+		before, mayHaveExtra = c.samplesBefore(samples)
 	}
 	removeSamples(samples, g.ignored)
 	removeSamples(samples, g.unready)
 	if len(samples) == 0 {
-		tr.Pods, _ = c.accounting(&room.pods, g, all, nil)
+		tr.Pods, _ = c.accounting(&room.pods, g, samples, before, mayHaveExtra, nil)
 		return 0, 0, 0, time.Time{}, errors.New("did not receive metrics for targeted pods (pods might be unready)")
 	}
 	requests, err := calculateRequestsIn(c.sc, c.pods, container, resource, c.sw)
 	if err != nil {
-		tr.Pods, _ = c.accounting(&room.pods, g, all, nil)
+		tr.Pods, _ = c.accounting(&room.pods, g, samples, before, mayHaveExtra, nil)
 		return 0, 0, 0, time.Time{}, err
 	}
 	var table podTable
-	tr.Pods, table = c.accounting(&room.pods, g, all, requests)
+	tr.Pods, table = c.accounting(&room.pods, g, samples, before, mayHaveExtra, requests)
 
 	u, err := utilizationRatio(samples, requests, target)
 	if err != nil {
@@ -409,16 +446,17 @@ func (c *calculator) plainReplicas(samples podSamples, cur int32, target int64, 
 	}
 	room := new(podMetricRoom)
 	g := groupPodsIn(c.sc, c.pods, samples, resource, c.cpuInit, c.readinessDelay, c.now, !c.brief)
-	all := samples
+	var (
+		before       []sampleBefore
+		mayHaveExtra bool
+	)
 	if !c.brief {
-		// The brief accounting only counts the samples of pods not
-		// listed, which the removals below (of listed pods) leave.
-		all = c.sc.copySamples(samples)
+		before, mayHaveExtra = c.samplesBefore(samples)
 	}
 	removeSamples(samples, g.ignored)
 	removeSamples(samples, g.unready)
 	var table podTable
-	tr.Pods, table = c.accounting(&room.pods, g, all, nil)
+	tr.Pods, table = c.accounting(&room.pods, g, samples, before, mayHaveExtra, nil)
 	if len(samples) == 0 {
 		return 0, 0, errors.New("did not receive metrics for targeted pods (pods might be unready)")
 	}

@@ -6,11 +6,13 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -51,8 +53,34 @@ type syncRun struct {
 	seeded    bool
 	events    []explain.Event
 	dec       *explain.Decision
+	// room holds the decision's parts, rooms its metrics' figures.
+	room  *decisionRoom
+	rooms []metricRoom
 	// sc lends the sync its per-pod maps and lists (nil: allocate).
 	sc *scratch
+	// hpaCopy is the object hpa points to, calc and api the calculator
+	// newCalculator hands out: the sync's own, kept with it.
+	hpaCopy autoscalingv2.HorizontalPodAutoscaler
+	calc    calculator
+	api     metricsAPI
+}
+
+// decisionRoom is where a decision keeps the parts a sync fills once
+// (the selector check, the recommendation, the normalization) and the
+// figures they point to: one allocation rather than one per part.
+type decisionRoom struct {
+	dec            explain.Decision
+	selector       explain.SelectorCheck
+	recommendation explain.Recommendation
+	normalization  explain.Normalization
+	bestValid      int32
+}
+
+// metricRoom is where a metric's result keeps the figures it points to.
+type metricRoom struct {
+	proposed, utilization, targetUtilization int32
+	value, targetValue                       resource.Quantity
+	timestamp                                time.Time
 }
 
 func (s *syncRun) event(eventType, reason, msg string) {
@@ -74,6 +102,12 @@ func setConditionInList(list []autoscalingv2.HorizontalPodAutoscalerCondition, t
 		}
 	}
 	if idx < 0 {
+		if len(list) == cap(list) {
+			// Room for the conditions a sync sets at once (AbleToScale,
+			// ScalingActive, ScalingLimited, ScaledToZero), rather than
+			// one growth each.
+			list = slices.Grow(list, conditionTypes)
+		}
 		list = append(list, autoscalingv2.HorizontalPodAutoscalerCondition{Type: t})
 		idx = len(list) - 1
 	}
@@ -84,6 +118,9 @@ func setConditionInList(list []autoscalingv2.HorizontalPodAutoscalerCondition, t
 	c.Status, c.Reason, c.Message = status, reason, msg
 	return list
 }
+
+// conditionTypes is the number of condition types the controller sets.
+const conditionTypes = 4
 
 func (s *syncRun) removeCondition(t autoscalingv2.HorizontalPodAutoscalerConditionType) {
 	var kept []autoscalingv2.HorizontalPodAutoscalerCondition
@@ -108,16 +145,18 @@ func (s *syncRun) init() {
 	// The sync writes the HPA's status, and its spec at one place only
 	// (normalize, which copies the behavior first): the rest of the
 	// object is the snapshot's, shared and read.
-	h := *s.snap.HPA
-	s.snap.HPA.Status.DeepCopyInto(&h.Status)
-	s.hpa = &h
+	s.hpaCopy = *s.snap.HPA
+	s.snap.HPA.Status.DeepCopyInto(&s.hpaCopy.Status)
+	s.hpa = &s.hpaCopy
 	// The old status is read only; the state's lists are replaced, not
 	// written, but for the scale events (storeScaleEvent copies them
 	// first).
 	s.oldStatus = &s.snap.HPA.Status
 	s.state = s.snap.State
 	t := s.snap.Target
-	s.dec = &explain.Decision{
+	s.room = new(decisionRoom)
+	s.dec = &s.room.dec
+	*s.dec = explain.Decision{
 		APIVersion: explain.APIVersion,
 		Kind:       explain.KindExplanation,
 		HPA:        explain.ObjectRef{Namespace: s.hpa.Namespace, Name: s.hpa.Name},
@@ -148,6 +187,7 @@ func (s *syncRun) init() {
 		}
 		s.dec.StateBefore = s.snap.State.DeepCopy()
 	}
+	s.rooms = make([]metricRoom, len(s.hpa.Spec.Metrics))
 	for i, m := range s.hpa.Spec.Metrics {
 		tr := explain.MetricResult{Index: i, Type: string(m.Type), Name: displayName(m), Source: metricSource(m)}
 		switch corev1.ResourceName(tr.Source.Resource) {
@@ -158,7 +198,7 @@ func (s *syncRun) init() {
 		default:
 			// Other resources and custom metrics are plain quantities.
 		}
-		describeTarget(m, &tr)
+		describeTarget(&s.rooms[i], m, &tr)
 		s.dec.Metrics = append(s.dec.Metrics, tr)
 	}
 	if s.state.Provenance != explain.Observed && !s.set.OutcomeOnly {
@@ -280,7 +320,7 @@ func (s *syncRun) run() {
 			rescaleMetric = metricName
 		}
 		if desired > cur {
-			reason = fmt.Sprintf("%s above target", rescaleMetric)
+			reason = rescaleMetric + " above target"
 		}
 		if desired < cur {
 			reason = "All metrics below target"
@@ -309,8 +349,11 @@ func (s *syncRun) run() {
 			s.dec.Summary = fmt.Sprintf("the controller wants %d replicas but the scale update fails: %s", desired, msg)
 			return
 		}
-		s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionTrue, explain.ReasonSucceededRescale, fmt.Sprintf("the HPA controller was able to update the target scale to %d", desired))
-		s.event(corev1.EventTypeNormal, explain.ReasonSuccessfulRescale, fmt.Sprintf("New size: %d; reason: %s", desired, reason))
+		var text [160]byte
+		// "the HPA controller was able to update the target scale to %d"
+		s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionTrue, explain.ReasonSucceededRescale, sentence(text[:0]).str("the HPA controller was able to update the target scale to ").int(int64(desired)).String())
+		// "New size: %d; reason: %s"
+		s.event(corev1.EventTypeNormal, explain.ReasonSuccessfulRescale, sentence(text[:0]).str("New size: ").int(int64(desired)).str("; reason: ").str(reason).String())
 		// The events are the snapshot's: the sync writes copies.
 		s.state.ScaleUpEvents = append([]ScaleEvent(nil), s.state.ScaleUpEvents...)
 		s.state.ScaleDownEvents = append([]ScaleEvent(nil), s.state.ScaleDownEvents...)
@@ -381,7 +424,10 @@ func (s *syncRun) finish() {
 	for _, c := range d.Status.Conditions {
 		d.Conditions = append(d.Conditions, explain.Condition{Type: string(c.Type), Status: string(c.Status), Reason: c.Reason, Message: c.Message, LastTransitionTime: c.LastTransitionTime.Time})
 	}
-	d.Events = append(d.Events, s.events...)
+	if s.events != nil {
+		// The sync's events are the decision's: nothing writes them after.
+		d.Events = s.events
+	}
 	d.StatusChanged = !statusEqual(s.oldStatus, &s.hpa.Status)
 	if !s.set.Brief {
 		d.Agreement = compareStatus(s.oldStatus, &s.hpa.Status, s.snap.Target.SpecReplicas, d)
@@ -421,7 +467,8 @@ func (s *syncRun) podLister(sel labels.Selector) []*corev1.Pod {
 // validateSelector mirrors validateAndParseSelector.
 func (s *syncRun) validateSelector() (labels.Selector, []*corev1.Pod, error) {
 	raw := s.snap.Target.Selector
-	chk := &explain.SelectorCheck{Selector: raw}
+	chk := &s.room.selector
+	*chk = explain.SelectorCheck{Selector: raw}
 	s.dec.Selector = chk
 	if raw == "" {
 		msg := "selector is required"
@@ -535,21 +582,24 @@ func (s *syncRun) computeReplicasForMetrics(cur int32) (replicas int32, metric s
 			continue
 		}
 		statuses[i] = st
-		p := n
-		tr.ProposedReplicas = &p
-		tr.Value, tr.Utilization = statusValue(st)
+		room := &s.rooms[i]
+		room.proposed = n
+		tr.ProposedReplicas = &room.proposed
+		tr.Value, tr.Utilization = room.statusValue(st)
 		if !ts.IsZero() {
-			t := ts
-			tr.Timestamp = &t
+			room.timestamp = ts
+			tr.Timestamp = &room.timestamp
 		}
 		if replicas == 0 || n > replicas {
-			replicas, metric, winner = n, displayName(spec), i
+			// tr.Name is displayName(spec), set by init.
+			replicas, metric, winner = n, tr.Name, i
 		}
 	}
-	rec := &explain.Recommendation{Replicas: replicas, WinningMetric: metric, WinningIndex: winner, Invalid: invalid, Total: len(specs)}
+	rec := &s.room.recommendation
+	*rec = explain.Recommendation{Replicas: replicas, WinningMetric: metric, WinningIndex: winner, Invalid: invalid, Total: len(specs)}
 	if winner >= 0 {
-		best := replicas
-		rec.BestValid = &best
+		s.room.bestValid = replicas
+		rec.BestValid = &s.room.bestValid
 	}
 	s.dec.Recommendation = rec
 	var combined error
@@ -589,11 +639,12 @@ func (s *syncRun) computeReplicasForMetrics(cur int32) (replicas int32, metric s
 }
 
 func (s *syncRun) newCalculator(sel labels.Selector, pods []*corev1.Pod) *calculator {
-	return &calculator{
-		api: &metricsAPI{
-			snap: s.snap, namespace: s.hpa.Namespace, selector: sel, pods: pods, sc: s.sc,
-			missingContainerFails: s.set.Profile.Switches.MissingContainerSampleFails,
-		},
+	s.api = metricsAPI{
+		snap: s.snap, namespace: s.hpa.Namespace, selector: sel, pods: pods, sc: s.sc,
+		missingContainerFails: s.set.Profile.Switches.MissingContainerSampleFails,
+	}
+	s.calc = calculator{
+		api:            &s.api,
 		pods:           pods,
 		now:            s.now,
 		cpuInit:        s.set.CPUInitializationPeriod,
@@ -604,6 +655,7 @@ func (s *syncRun) newCalculator(sel labels.Selector, pods []*corev1.Pod) *calcul
 		outcomeOnly:    s.set.OutcomeOnly,
 		sc:             s.sc,
 	}
+	return &s.calc
 }
 
 // shadowMetrics computes every metric's proposal for the explanation when a
@@ -628,7 +680,8 @@ func (s *syncRun) shadowMetrics() {
 
 // normalize applies the legacy path or the behavior path.
 func (s *syncRun) normalize(cur, desired, minR int32) int32 {
-	n := &explain.Normalization{Input: desired}
+	n := &s.room.normalization
+	*n = explain.Normalization{Input: desired}
 	s.dec.Normalization = n
 	maxR := s.hpa.Spec.MaxReplicas
 	b := s.hpa.Spec.Behavior
@@ -663,12 +716,13 @@ func (s *syncRun) normalize(cur, desired, minR int32) int32 {
 			downWin = int32(s.set.DownscaleStabilization.Seconds())
 			n.Stabilization.DownWindowSource = "--horizontal-pod-autoscaler-downscale-stabilization (behavior.scaleDown.stabilizationWindowSeconds is unset)"
 			if down != nil {
-				w := downWin
-				// The behavior is the snapshot's: the sync writes a copy.
-				bc := s.hpa.Spec.Behavior.DeepCopy()
-				bc.ScaleDown.StabilizationWindowSeconds = &w
-				s.hpa.Spec.Behavior = bc
-				up, down = bc.ScaleUp, bc.ScaleDown
+				// The behavior is the snapshot's: the sync writes a copy
+				// of it and of its scale-down rules, and reads the rest.
+				bc := &behaviorCopy{behavior: *b, scaleDown: *down, window: downWin}
+				bc.scaleDown.StabilizationWindowSeconds = &bc.window
+				bc.behavior.ScaleDown = &bc.scaleDown
+				s.hpa.Spec.Behavior = &bc.behavior
+				up, down = bc.behavior.ScaleUp, bc.behavior.ScaleDown
 			}
 		}
 		n.Stabilization.UpWindowSeconds, n.Stabilization.DownWindowSeconds = upWin, downWin
@@ -696,6 +750,15 @@ func (s *syncRun) normalize(cur, desired, minR int32) int32 {
 	}
 	n.Result = lim.replicas
 	return lim.replicas
+}
+
+// behaviorCopy is the behavior whose scale-down window a sync writes: the
+// behavior and its scale-down rules copied, the rest shared and read only,
+// in one allocation.
+type behaviorCopy struct {
+	behavior  autoscalingv2.HorizontalPodAutoscalerBehavior
+	scaleDown autoscalingv2.HPAScalingRules
+	window    int32
 }
 
 func direction(cur, d int32) string {

@@ -109,8 +109,9 @@ func metricSource(spec autoscalingv2.MetricSpec) explain.MetricSource {
 	return explain.MetricSource{}
 }
 
-// describeTarget fills the target fields of a metric trace.
-func describeTarget(spec autoscalingv2.MetricSpec, tr *explain.MetricResult) {
+// describeTarget fills the target fields of a metric trace; the figures
+// they point to are room's.
+func describeTarget(room *metricRoom, spec autoscalingv2.MetricSpec, tr *explain.MetricResult) {
 	var t *autoscalingv2.MetricTarget
 	switch spec.Type {
 	case autoscalingv2.ResourceMetricSourceType:
@@ -140,15 +141,15 @@ func describeTarget(spec autoscalingv2.MetricSpec, tr *explain.MetricResult) {
 	tr.TargetType = string(t.Type)
 	switch {
 	case t.AverageValue != nil:
-		q := t.AverageValue.DeepCopy()
-		tr.TargetValue = &q
+		room.targetValue = t.AverageValue.DeepCopy()
+		tr.TargetValue = &room.targetValue
 	case t.Value != nil:
-		q := t.Value.DeepCopy()
-		tr.TargetValue = &q
+		room.targetValue = t.Value.DeepCopy()
+		tr.TargetValue = &room.targetValue
 	}
 	if t.AverageUtilization != nil {
-		u := *t.AverageUtilization
-		tr.TargetUtilization = &u
+		room.targetUtilization = *t.AverageUtilization
+		tr.TargetUtilization = &room.targetUtilization
 	}
 }
 
@@ -322,6 +323,11 @@ func resourceGeneric(in metricInput, target autoscalingv2.MetricTarget, res core
 
 // statusValue extracts the reported quantity and utilization of a status entry.
 func statusValue(st autoscalingv2.MetricStatus) (*resource.Quantity, *int32) {
+	return new(metricRoom).statusValue(st)
+}
+
+// statusValue is the package's statusValue with the copies kept in room.
+func (room *metricRoom) statusValue(st autoscalingv2.MetricStatus) (*resource.Quantity, *int32) {
 	var cur *autoscalingv2.MetricValueStatus
 	switch {
 	case st.Resource != nil:
@@ -340,16 +346,16 @@ func statusValue(st autoscalingv2.MetricStatus) (*resource.Quantity, *int32) {
 	var q *resource.Quantity
 	switch {
 	case cur.Value != nil:
-		v := cur.Value.DeepCopy()
-		q = &v
+		room.value = cur.Value.DeepCopy()
+		q = &room.value
 	case cur.AverageValue != nil:
-		v := cur.AverageValue.DeepCopy()
-		q = &v
+		room.value = cur.AverageValue.DeepCopy()
+		q = &room.value
 	}
 	var u *int32
 	if cur.AverageUtilization != nil {
-		x := *cur.AverageUtilization
-		u = &x
+		room.utilization = *cur.AverageUtilization
+		u = &room.utilization
 	}
 	return q, u
 }

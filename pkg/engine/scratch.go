@@ -25,9 +25,10 @@ type scratch struct {
 	pods     [][]*corev1.Pod
 	items    [][]*metricsv1beta1.PodMetrics
 	classes  [][]podClass
+	before   [][]sampleBefore
 	names    [][]string
 	// n* count the ones handed out in the current sync.
-	nSamples, nRequests, nSets, nIndexes, nPods, nItems, nClasses, nNames int
+	nSamples, nRequests, nSets, nIndexes, nPods, nItems, nClasses, nBefore, nNames int
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -38,7 +39,7 @@ func getScratch() *scratch { return scratchPool.Get().(*scratch) }
 
 func putScratch(sc *scratch) {
 	sc.nSamples, sc.nRequests, sc.nSets, sc.nIndexes = 0, 0, 0, 0
-	sc.nPods, sc.nItems, sc.nClasses, sc.nNames = 0, 0, 0, 0
+	sc.nPods, sc.nItems, sc.nClasses, sc.nBefore, sc.nNames = 0, 0, 0, 0, 0
 	scratchPool.Put(sc)
 }
 
@@ -75,15 +76,6 @@ func (sc *scratch) samplesMap(size int) podSamples {
 	return reuse(&sc.samples, &sc.nSamples, size)
 }
 
-// copySamples returns a copy of s in a lent map.
-func (sc *scratch) copySamples(s podSamples) podSamples {
-	out := sc.samplesMap(len(s))
-	for k, v := range s {
-		out[k] = v
-	}
-	return out
-}
-
 func (sc *scratch) requestsMap(size int) map[string]int64 {
 	if sc == nil {
 		return make(map[string]int64, size)
@@ -105,9 +97,9 @@ func (sc *scratch) indexMap(size int) map[string]int {
 	return reuse(&sc.indexes, &sc.nIndexes, size)
 }
 
-// podList, itemList, classList and nameList hand out an empty list to
-// append to; keepPods, keepItems, keepClasses and keepNames store what was
-// appended, so that its room serves the next sync.
+// podList, itemList, classList, sampleList and nameList hand out an empty
+// list to append to; keepPods, keepItems, keepClasses, keepSamples and
+// keepNames store what was appended, so that its room serves the next sync.
 func (sc *scratch) podList() []*corev1.Pod {
 	if sc == nil {
 		return nil
@@ -144,6 +136,19 @@ func (sc *scratch) classList(size int) []podClass {
 func (sc *scratch) keepClasses(s []podClass) {
 	if sc != nil && s != nil {
 		sc.classes[sc.nClasses-1] = s
+	}
+}
+
+func (sc *scratch) sampleList(size int) []sampleBefore {
+	if sc == nil {
+		return make([]sampleBefore, 0, size)
+	}
+	return reuseSlice(&sc.before, &sc.nBefore)
+}
+
+func (sc *scratch) keepSamples(s []sampleBefore) {
+	if sc != nil && s != nil {
+		sc.before[sc.nBefore-1] = s
 	}
 }
 
