@@ -35,10 +35,14 @@ func Evaluate(snap *Snapshot, set Settings) (*explain.Decision, error) {
 	if set.OutcomeOnly {
 		set.Brief = true
 	}
-	s := &syncRun{snap: snap, set: set, now: snap.Now, sc: getScratch()}
+	sc := getScratch()
+	// The scratch's run is zero (putScratch clears it).
+	s := &sc.run
+	s.snap, s.set, s.now, s.sc = snap, set, snap.Now, sc
 	s.run()
-	putScratch(s.sc)
-	return s.dec, nil
+	dec := s.dec
+	putScratch(sc)
+	return dec, nil
 }
 
 // syncRun is the working state of one replayed sync.
@@ -154,9 +158,7 @@ func (s *syncRun) init() {
 	s.oldStatus = &s.snap.HPA.Status
 	s.state = s.snap.State
 	t := s.snap.Target
-	s.room = new(decisionRoom)
-	s.dec = &s.room.dec
-	*s.dec = explain.Decision{
+	s.room = &decisionRoom{dec: explain.Decision{
 		APIVersion: explain.APIVersion,
 		Kind:       explain.KindExplanation,
 		HPA:        explain.ObjectRef{Namespace: s.hpa.Namespace, Name: s.hpa.Name},
@@ -166,9 +168,10 @@ func (s *syncRun) init() {
 			MinReplicas: MinReplicas(s.hpa), MaxReplicas: s.hpa.Spec.MaxReplicas,
 		},
 		Now:     s.now,
-		Metrics: make([]explain.MetricResult, 0, len(s.hpa.Spec.Metrics)),
+		Metrics: make([]explain.MetricResult, len(s.hpa.Spec.Metrics)),
 		Events:  []explain.Event{},
-	}
+	}}
+	s.dec = &s.room.dec
 	if !s.set.OutcomeOnly {
 		gates := make(map[string]bool, len(s.set.Profile.Gates))
 		for g, v := range s.set.Profile.Gates {
@@ -189,7 +192,8 @@ func (s *syncRun) init() {
 	}
 	s.rooms = make([]metricRoom, len(s.hpa.Spec.Metrics))
 	for i, m := range s.hpa.Spec.Metrics {
-		tr := explain.MetricResult{Index: i, Type: string(m.Type), Name: displayName(m), Source: metricSource(m)}
+		tr := &s.dec.Metrics[i]
+		tr.Index, tr.Type, tr.Name, tr.Source = i, string(m.Type), displayName(m), metricSource(m)
 		switch corev1.ResourceName(tr.Source.Resource) {
 		case corev1.ResourceMemory, corev1.ResourceEphemeralStorage:
 			tr.Unit = explain.MetricUnitBytes
@@ -198,8 +202,7 @@ func (s *syncRun) init() {
 		default:
 			// Other resources and custom metrics are plain quantities.
 		}
-		describeTarget(&s.rooms[i], m, &tr)
-		s.dec.Metrics = append(s.dec.Metrics, tr)
+		describeTarget(&s.rooms[i], m, tr)
 	}
 	if s.state.Provenance != explain.Observed && !s.set.OutcomeOnly {
 		s.dec.Assumptions = append(s.dec.Assumptions, s.state.Notes...)

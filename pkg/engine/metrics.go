@@ -238,7 +238,7 @@ func computeReplicasForMetric(in metricInput, spec autoscalingv2.MetricSpec, tr 
 		if err != nil {
 			return fail(explain.ReasonFailedGetResource, err, fmt.Errorf("failed to get %s resource metric value: %w", spec.Resource.Name, err))
 		}
-		st := autoscalingv2.MetricStatus{Type: autoscalingv2.ResourceMetricSourceType, Resource: &autoscalingv2.ResourceMetricStatus{Name: spec.Resource.Name, Current: *cur}}
+		st := autoscalingv2.MetricStatus{Type: autoscalingv2.ResourceMetricSourceType, Resource: &autoscalingv2.ResourceMetricStatus{Name: spec.Resource.Name, Current: cur}}
 		return n, st, ts, nil
 
 	case autoscalingv2.ContainerResourceMetricSourceType:
@@ -256,7 +256,7 @@ func computeReplicasForMetric(in metricInput, spec autoscalingv2.MetricSpec, tr 
 			// Upstream names the container here, not the resource.
 			return fail(explain.ReasonFailedGetContainer, err, fmt.Errorf("failed to get %s container metric value: %w", cr.Container, err))
 		}
-		st := autoscalingv2.MetricStatus{Type: autoscalingv2.ContainerResourceMetricSourceType, ContainerResource: &autoscalingv2.ContainerResourceMetricStatus{Name: cr.Name, Container: cr.Container, Current: *cur}}
+		st := autoscalingv2.MetricStatus{Type: autoscalingv2.ContainerResourceMetricSourceType, ContainerResource: &autoscalingv2.ContainerResourceMetricStatus{Name: cr.Name, Container: cr.Container, Current: cur}}
 		return n, st, ts, nil
 
 	case autoscalingv2.ExternalMetricSourceType:
@@ -298,27 +298,34 @@ func computeReplicasForMetric(in metricInput, spec autoscalingv2.MetricSpec, tr 
 
 // resourceGeneric mirrors the shared Resource/ContainerResource helper: an
 // averageValue target wins over a utilization target.
-func resourceGeneric(in metricInput, target autoscalingv2.MetricTarget, res corev1.ResourceName, container string, isContainer bool, tr *explain.MetricResult) (int32, *autoscalingv2.MetricValueStatus, time.Time, error) {
+func resourceGeneric(in metricInput, target autoscalingv2.MetricTarget, res corev1.ResourceName, container string, isContainer bool, tr *explain.MetricResult) (int32, autoscalingv2.MetricValueStatus, time.Time, error) {
 	if target.AverageValue != nil {
 		tr.Calculation = "GetRawResourceReplicas"
 		n, raw, ts, err := in.calc.getRawResourceReplicas(in.specReplicas, target.AverageValue.MilliValue(), res, in.tol, container, tr)
 		if err != nil {
-			return 0, nil, time.Time{}, fmt.Errorf("failed to get %s usage: %w", res, err)
+			return 0, autoscalingv2.MetricValueStatus{}, time.Time{}, fmt.Errorf("failed to get %s usage: %w", res, err)
 		}
 		q := buildQuantity(res, raw, in.sw.MemoryStatusBinarySI)
-		return n, &autoscalingv2.MetricValueStatus{AverageValue: &q}, ts, nil
+		return n, autoscalingv2.MetricValueStatus{AverageValue: &q}, ts, nil
 	}
 	if target.AverageUtilization == nil {
-		return 0, nil, time.Time{}, errors.New("invalid resource metric source: neither an average utilization target nor an average value (usage) target was set")
+		return 0, autoscalingv2.MetricValueStatus{}, time.Time{}, errors.New("invalid resource metric source: neither an average utilization target nor an average value (usage) target was set")
 	}
 	tr.Calculation = "GetResourceReplicas"
 	n, util, raw, ts, err := in.calc.getResourceReplicas(in.specReplicas, *target.AverageUtilization, res, in.tol, container, tr)
 	if err != nil {
-		return 0, nil, time.Time{}, fmt.Errorf("failed to get %s utilization: %w", res, err)
+		return 0, autoscalingv2.MetricValueStatus{}, time.Time{}, fmt.Errorf("failed to get %s utilization: %w", res, err)
 	}
 	_ = isContainer
-	q := buildQuantity(res, raw, in.sw.MemoryStatusBinarySI)
-	return n, &autoscalingv2.MetricValueStatus{AverageUtilization: &util, AverageValue: &q}, ts, nil
+	// The status's utilization and value, in one allocation.
+	cur := &utilizationValue{utilization: util, value: buildQuantity(res, raw, in.sw.MemoryStatusBinarySI)}
+	return n, autoscalingv2.MetricValueStatus{AverageUtilization: &cur.utilization, AverageValue: &cur.value}, ts, nil
+}
+
+// utilizationValue holds what a utilization metric's status points to.
+type utilizationValue struct {
+	utilization int32
+	value       resource.Quantity
 }
 
 // statusValue extracts the reported quantity and utilization of a status entry.

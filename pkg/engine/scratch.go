@@ -18,6 +18,9 @@ import (
 // never share one; none of them reaches the decision. A nil scratch
 // allocates, as the tests that build a calculator by hand need.
 type scratch struct {
+	// run is the working state of the sync the scratch serves (a shadow
+	// run has its own); it is zero while the scratch is in the pool.
+	run syncRun
 	samples  []podSamples
 	requests []map[string]int64
 	sets     []map[string]struct{}
@@ -38,6 +41,8 @@ var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 func getScratch() *scratch { return scratchPool.Get().(*scratch) }
 
 func putScratch(sc *scratch) {
+	// Nothing of the sync (its snapshot, its decision) stays reachable.
+	sc.run = syncRun{}
 	sc.nSamples, sc.nRequests, sc.nSets, sc.nIndexes = 0, 0, 0, 0
 	sc.nPods, sc.nItems, sc.nClasses, sc.nBefore, sc.nNames = 0, 0, 0, 0, 0
 	scratchPool.Put(sc)
