@@ -109,36 +109,12 @@ type podMetricRoom struct {
 	newReplicas    int32
 }
 
-// sampleBefore is a listed pod's sample (if it had one) before the
-// calculation removed the samples of the pods it does not count.
-type sampleBefore struct {
-	value int64
-	ok    bool
-}
-
-// samplesBefore notes, for the accounting, the sample of each listed pod
-// (by position) before the removals, and whether the samples may hold some
-// of pods the selector does not list: with every name listed once, they do
-// exactly when there are more samples than listed pods with one.
-func (c *calculator) samplesBefore(samples podSamples) (before []sampleBefore, mayHaveExtra bool) {
-	before = c.sc.sampleList(len(c.pods))
-	found := 0
-	for _, p := range c.pods {
-		s, ok := samples[p.Name]
-		before = append(before, sampleBefore{s.value, ok})
-		if ok {
-			found++
-		}
-	}
-	c.sc.keepSamples(before)
-	return before, len(c.api.listed()) < len(c.pods) || found < len(samples)
-}
-
 // accounting classifies the calculator's pods into acc and returns it with
 // the table the fill-in writes to; brief, it only counts them; outcome-only,
-// it leaves them out (nil). samples are those left after the removals;
-// before, from samplesBefore, is what the full accounting shows.
-func (c *calculator) accounting(acc *explain.PodAccounting, g podGroups, samples podSamples, before []sampleBefore, mayHaveExtra bool, requests map[string]int64) (*explain.PodAccounting, podTable) {
+// it leaves them out (nil). samples are those left after the removals of
+// the calculation; requestAt, when the requests were computed, gives each
+// pod's request by position.
+func (c *calculator) accounting(acc *explain.PodAccounting, g podGroups, samples podSamples, requestAt []int64) (*explain.PodAccounting, podTable) {
 	if c.outcomeOnly {
 		return nil, podTable{}
 	}
@@ -153,7 +129,10 @@ func (c *calculator) accounting(acc *explain.PodAccounting, g podGroups, samples
 		return acc, podTable{}
 	}
 	var extra []string
-	if mayHaveExtra {
+	// With every name listed once, the samples hold some of pods the
+	// selector does not list exactly when there were more samples than
+	// listed pods with one.
+	if len(listed) < len(c.pods) || g.withSample < g.samples {
 		// The removals took samples of listed pods only: those of pods
 		// not listed are all still there.
 		extra = c.sc.nameList()
@@ -165,7 +144,7 @@ func (c *calculator) accounting(acc *explain.PodAccounting, g podGroups, samples
 		sort.Strings(extra)
 		c.sc.keepNames(extra)
 	}
-	return acc, podEntries(acc, c.pods, g, before, extra, samples, requests, c.foreign, listed)
+	return acc, podEntries(acc, c.pods, g, extra, samples, requestAt, c.foreign, listed)
 }
 
 // podTable is the pod accounting of a metric, as the fill-in writes to it.
@@ -192,7 +171,7 @@ func (t podTable) setFillIn(name string, v int64) {
 // maps by name hold for it, those of the last pod of that name (index
 // gives its position): its class, sample and request. The figures the
 // entries point to share one array.
-func podEntries(acc *explain.PodAccounting, pods []*corev1.Pod, g podGroups, before []sampleBefore, extra []string, samples podSamples, requests map[string]int64, foreign map[string]string, index map[string]int) podTable {
+func podEntries(acc *explain.PodAccounting, pods []*corev1.Pod, g podGroups, extra []string, samples podSamples, requestAt []int64, foreign map[string]string, index map[string]int) podTable {
 	n := len(pods)
 	if n+len(extra) == 0 {
 		return podTable{}
@@ -206,8 +185,8 @@ func podEntries(acc *explain.PodAccounting, pods []*corev1.Pod, g podGroups, bef
 		if !unique {
 			last = index[p.Name]
 		}
-		e := &acc.Entries[i]
-		e.Name, e.Class, e.Reason = p.Name, g.classes[last].class, g.classes[last].reason
+		e, class := &acc.Entries[i], &g.classes[last]
+		e.Name, e.Class, e.Reason = p.Name, class.class, class.reason
 		if owner := foreign[p.Name]; owner != "" {
 			e.ForeignOwner = owner
 			note := "selected but not owned by the target (owner: " + owner + ")"
@@ -216,12 +195,12 @@ func podEntries(acc *explain.PodAccounting, pods []*corev1.Pod, g podGroups, bef
 			}
 			e.Reason = note
 		}
-		if s := before[last]; s.ok {
-			usage[i] = s.value
+		if class.hasSample {
+			usage[i] = class.sample
 			e.UsageMilli = &usage[i]
 		}
-		if r, ok := requests[p.Name]; ok {
-			request[i] = r
+		if requestAt != nil {
+			request[i] = requestAt[last]
 			e.RequestMilli = &request[i]
 		}
 	}
@@ -254,26 +233,19 @@ func (c *calculator) getResourceReplicas(cur, target int32, resource corev1.Reso
 	}
 	room := new(podMetricRoom)
 	g := groupPodsIn(c.sc, c.pods, samples, resource, c.cpuInit, c.readinessDelay, c.now, !c.brief)
-	var (
-		before       []sampleBefore
-		mayHaveExtra bool
-	)
-	if !c.brief {
-		before, mayHaveExtra = c.samplesBefore(samples)
-	}
 	removeSamples(samples, g.ignored)
 	removeSamples(samples, g.unready)
 	if len(samples) == 0 {
-		tr.Pods, _ = c.accounting(&room.pods, g, samples, before, mayHaveExtra, nil)
+		tr.Pods, _ = c.accounting(&room.pods, g, samples, nil)
 		return 0, 0, 0, time.Time{}, errors.New("did not receive metrics for targeted pods (pods might be unready)")
 	}
-	requests, err := calculateRequestsIn(c.sc, c.pods, container, resource, c.sw)
+	requests, requestAt, err := calculateRequestsIn(c.sc, c.pods, container, resource, c.sw)
 	if err != nil {
-		tr.Pods, _ = c.accounting(&room.pods, g, samples, before, mayHaveExtra, nil)
+		tr.Pods, _ = c.accounting(&room.pods, g, samples, nil)
 		return 0, 0, 0, time.Time{}, err
 	}
 	var table podTable
-	tr.Pods, table = c.accounting(&room.pods, g, samples, before, mayHaveExtra, requests)
+	tr.Pods, table = c.accounting(&room.pods, g, samples, requestAt)
 
 	u, err := utilizationRatio(samples, requests, target)
 	if err != nil {
@@ -446,17 +418,10 @@ func (c *calculator) plainReplicas(samples podSamples, cur int32, target int64, 
 	}
 	room := new(podMetricRoom)
 	g := groupPodsIn(c.sc, c.pods, samples, resource, c.cpuInit, c.readinessDelay, c.now, !c.brief)
-	var (
-		before       []sampleBefore
-		mayHaveExtra bool
-	)
-	if !c.brief {
-		before, mayHaveExtra = c.samplesBefore(samples)
-	}
 	removeSamples(samples, g.ignored)
 	removeSamples(samples, g.unready)
 	var table podTable
-	tr.Pods, table = c.accounting(&room.pods, g, samples, before, mayHaveExtra, nil)
+	tr.Pods, table = c.accounting(&room.pods, g, samples, nil)
 	if len(samples) == 0 {
 		return 0, 0, errors.New("did not receive metrics for targeted pods (pods might be unready)")
 	}

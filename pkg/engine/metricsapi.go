@@ -154,7 +154,7 @@ func (m *metricsAPI) podsMetric(name string) (podSamples, time.Time, error) {
 	if err := m.apiError("pods:" + name); err != nil {
 		return nil, time.Time{}, fmt.Errorf("unable to fetch metrics from custom metrics API: %w", err)
 	}
-	out := podSamples{}
+	out := m.sc.samplesMap(0)
 	var first *time.Time
 	for i := range m.snap.CustomMetrics {
 		mv := &m.snap.CustomMetrics[i]

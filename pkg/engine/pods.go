@@ -32,19 +32,28 @@ type podGroups struct {
 	unready    map[string]struct{}
 	missing    map[string]struct{}
 	ignored    map[string]struct{}
-	// classes holds the class and reason of each pod, for the
-	// explanation, by its position in the pod list.
-	classes []podClass
+	// With detail: classes holds how each pod counted, by its position in
+	// the pod list; withSample counts the pods that had a sample, and
+	// samples the samples there were (before the calculation removes
+	// those of the pods it does not count).
+	classes    []podClass
+	withSample int
+	samples    int
 }
 
-// podClass is how one listed pod counted, and why.
-type podClass struct{ class, reason string }
+// podClass is how one listed pod counted, and why, with the pod's sample
+// (if it had one), for the explanation.
+type podClass struct {
+	class, reason string
+	sample        int64
+	hasSample     bool
+}
 
 // groupPods sorts pods into ready, unready, missing and ignored, in the order
 // the controller checks: ignored (deleting or Failed), Pending, no sample, and
 // for cpu only the readiness rules of §5.3.
 //
-// Only with detail are the class and reason of each pod kept.
+// Only with detail are the class, reason and sample of each pod kept.
 func groupPods(pods []*corev1.Pod, samples podSamples, resource corev1.ResourceName, cpuInit, readinessDelay time.Duration, now time.Time, detail bool) podGroups {
 	return groupPodsIn(nil, pods, samples, resource, cpuInit, readinessDelay, now, detail)
 }
@@ -54,19 +63,31 @@ func groupPodsIn(sc *scratch, pods []*corev1.Pod, samples podSamples, resource c
 	g := podGroups{unready: sc.set(0), missing: sc.set(0), ignored: sc.set(0)}
 	if detail {
 		g.classes = sc.classList(len(pods))
+		g.samples = len(samples)
 	}
+	var (
+		sample    podSample
+		hasSample bool
+	)
 	// mark files the pod under its name in set, and (with detail) notes
-	// its class; every pod is marked once, in list order.
+	// its class and sample; every pod is marked once, in list order.
 	mark := func(set map[string]struct{}, name, class, reason string) {
 		if set != nil {
 			set[name] = struct{}{}
 		}
 		if detail {
-			g.classes = append(g.classes, podClass{class, reason})
+			g.classes = append(g.classes, podClass{class: class, reason: reason, sample: sample.value, hasSample: hasSample})
+			if hasSample {
+				g.withSample++
+			}
 		}
 	}
 	for _, pod := range pods {
 		name := pod.Name
+		// The pod's sample. The controller looks for it after the checks
+		// of deletion and phase; the explanation shows it whatever they
+		// decide.
+		sample, hasSample = samples[name]
 		if pod.DeletionTimestamp != nil {
 			mark(g.ignored, name, explain.PodIgnored, "being deleted (deletionTimestamp is set)")
 			continue
@@ -79,8 +100,7 @@ func groupPodsIn(sc *scratch, pods []*corev1.Pod, samples podSamples, resource c
 			mark(g.unready, name, explain.PodUnready, "phase is Pending")
 			continue
 		}
-		sample, ok := samples[name]
-		if !ok {
+		if !hasSample {
 			mark(g.missing, name, explain.PodMissing, "no metric sample for this pod")
 			continue
 		}
@@ -156,12 +176,17 @@ func podIsRunningAndReady(pod *corev1.Pod) bool {
 // calculateRequests returns each listed pod's request for the resource in
 // milli-units; one pod without a request fails the whole metric.
 func calculateRequests(pods []*corev1.Pod, container string, resource corev1.ResourceName, sw profile.Switches) (map[string]int64, error) {
-	return calculateRequestsIn(nil, pods, container, resource, sw)
+	requests, _, err := calculateRequestsIn(nil, pods, container, resource, sw)
+	return requests, err
 }
 
-// calculateRequestsIn is calculateRequests with its map lent by sc.
-func calculateRequestsIn(sc *scratch, pods []*corev1.Pod, container string, resource corev1.ResourceName, sw profile.Switches) (map[string]int64, error) {
+// calculateRequestsIn is calculateRequests with its map lent by sc; it
+// also gives each pod's request by position in the list (lent too), for
+// the explanation.
+func calculateRequestsIn(sc *scratch, pods []*corev1.Pod, container string, resource corev1.ResourceName, sw profile.Switches) (map[string]int64, []int64, error) {
 	requests := sc.requestsMap(len(pods))
+	at := sc.requestList(len(pods))
+	defer func() { sc.keepRequests(at) }()
 	for _, pod := range pods {
 		var (
 			req int64
@@ -174,11 +199,12 @@ func calculateRequestsIn(sc *scratch, pods []*corev1.Pod, container string, reso
 			req, err = containerRequests(pod, container, resource, sw.NamedContainerRequired)
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		requests[pod.Name] = req
+		at = append(at, req)
 	}
-	return requests, nil
+	return requests, at, nil
 }
 
 func podLevelRequest(pod *corev1.Pod, resource corev1.ResourceName) (int64, error) {

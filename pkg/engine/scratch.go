@@ -20,7 +20,7 @@ import (
 type scratch struct {
 	// run is the working state of the sync the scratch serves (a shadow
 	// run has its own); it is zero while the scratch is in the pool.
-	run syncRun
+	run      syncRun
 	samples  []podSamples
 	requests []map[string]int64
 	sets     []map[string]struct{}
@@ -28,10 +28,10 @@ type scratch struct {
 	pods     [][]*corev1.Pod
 	items    [][]*metricsv1beta1.PodMetrics
 	classes  [][]podClass
-	before   [][]sampleBefore
+	reqs     [][]int64
 	names    [][]string
 	// n* count the ones handed out in the current sync.
-	nSamples, nRequests, nSets, nIndexes, nPods, nItems, nClasses, nBefore, nNames int
+	nSamples, nRequests, nSets, nIndexes, nPods, nItems, nClasses, nReqs, nNames int
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -44,7 +44,7 @@ func putScratch(sc *scratch) {
 	// Nothing of the sync (its snapshot, its decision) stays reachable.
 	sc.run = syncRun{}
 	sc.nSamples, sc.nRequests, sc.nSets, sc.nIndexes = 0, 0, 0, 0
-	sc.nPods, sc.nItems, sc.nClasses, sc.nBefore, sc.nNames = 0, 0, 0, 0, 0
+	sc.nPods, sc.nItems, sc.nClasses, sc.nReqs, sc.nNames = 0, 0, 0, 0, 0
 	scratchPool.Put(sc)
 }
 
@@ -102,8 +102,8 @@ func (sc *scratch) indexMap(size int) map[string]int {
 	return reuse(&sc.indexes, &sc.nIndexes, size)
 }
 
-// podList, itemList, classList, sampleList and nameList hand out an empty
-// list to append to; keepPods, keepItems, keepClasses, keepSamples and
+// podList, itemList, classList, requestList and nameList hand out an empty
+// list to append to; keepPods, keepItems, keepClasses, keepRequests and
 // keepNames store what was appended, so that its room serves the next sync.
 func (sc *scratch) podList() []*corev1.Pod {
 	if sc == nil {
@@ -144,16 +144,16 @@ func (sc *scratch) keepClasses(s []podClass) {
 	}
 }
 
-func (sc *scratch) sampleList(size int) []sampleBefore {
+func (sc *scratch) requestList(size int) []int64 {
 	if sc == nil {
-		return make([]sampleBefore, 0, size)
+		return make([]int64, 0, size)
 	}
-	return reuseSlice(&sc.before, &sc.nBefore)
+	return reuseSlice(&sc.reqs, &sc.nReqs)
 }
 
-func (sc *scratch) keepSamples(s []sampleBefore) {
+func (sc *scratch) keepRequests(s []int64) {
 	if sc != nil && s != nil {
-		sc.before[sc.nBefore-1] = s
+		sc.reqs[sc.nReqs-1] = s
 	}
 }
 
