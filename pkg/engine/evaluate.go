@@ -57,6 +57,10 @@ type syncRun struct {
 	seeded    bool
 	events    []explain.Event
 	dec       *explain.Decision
+
+	// ownRecommendations and ownScaleEvents say that the state's lists
+	// are the sync's own (built by it), not the snapshot's.
+	ownRecommendations, ownScaleEvents bool
 	// room holds the decision's parts, rooms its metrics' figures.
 	room  *decisionRoom
 	rooms []metricRoom
@@ -70,14 +74,20 @@ type syncRun struct {
 }
 
 // decisionRoom is where a decision keeps the parts a sync fills once
-// (the selector check, the recommendation, the normalization) and the
-// figures they point to: one allocation rather than one per part.
+// (the selector check, the recommendation, the normalization, the
+// conditions) and the figures they point to: one allocation rather than
+// one per part. Most HPAs have one metric, whose result and figures are
+// kept here too.
 type decisionRoom struct {
 	dec            explain.Decision
 	selector       explain.SelectorCheck
 	recommendation explain.Recommendation
 	normalization  explain.Normalization
 	bestValid      int32
+	statusConds    [conditionTypes]autoscalingv2.HorizontalPodAutoscalerCondition
+	conditions     [conditionTypes]explain.Condition
+	metric         [1]explain.MetricResult
+	metricRoom     [1]metricRoom
 }
 
 // metricRoom is where a metric's result keeps the figures it points to.
@@ -149,28 +159,37 @@ func (s *syncRun) init() {
 	// The sync writes the HPA's status, and its spec at one place only
 	// (normalize, which copies the behavior first): the rest of the
 	// object is the snapshot's, shared and read.
-	s.hpaCopy = *s.snap.HPA
-	s.snap.HPA.Status.DeepCopyInto(&s.hpaCopy.Status)
+	h, t := s.snap.HPA, s.snap.Target
+	s.room = &decisionRoom{dec: explain.Decision{
+		APIVersion: explain.APIVersion,
+		Kind:       explain.KindExplanation,
+		HPA:        explain.ObjectRef{Namespace: h.Namespace, Name: h.Name},
+		Target: explain.TargetInfo{
+			APIVersion: h.Spec.ScaleTargetRef.APIVersion, Kind: h.Spec.ScaleTargetRef.Kind, Name: h.Spec.ScaleTargetRef.Name,
+			SpecReplicas: t.SpecReplicas, StatusReplicas: t.StatusReplicas, Selector: t.Selector, GetError: t.GetError,
+			MinReplicas: MinReplicas(h), MaxReplicas: h.Spec.MaxReplicas,
+		},
+		Now:    s.now,
+		Events: []explain.Event{},
+	}}
+	s.hpaCopy = *h
+	old := h.Status
+	conditions := old.Conditions
+	old.Conditions = nil
+	old.DeepCopyInto(&s.hpaCopy.Status)
+	// The conditions are values: copied into the decision's room (the
+	// status the decision keeps), with room for those the sync sets.
+	s.hpaCopy.Status.Conditions = append(s.room.statusConds[:0], conditions...)
 	s.hpa = &s.hpaCopy
 	// The old status is read only; the state's lists are replaced, not
 	// written, but for the scale events (storeScaleEvent copies them
 	// first).
-	s.oldStatus = &s.snap.HPA.Status
+	s.oldStatus = &h.Status
 	s.state = s.snap.State
-	t := s.snap.Target
-	s.room = &decisionRoom{dec: explain.Decision{
-		APIVersion: explain.APIVersion,
-		Kind:       explain.KindExplanation,
-		HPA:        explain.ObjectRef{Namespace: s.hpa.Namespace, Name: s.hpa.Name},
-		Target: explain.TargetInfo{
-			APIVersion: s.hpa.Spec.ScaleTargetRef.APIVersion, Kind: s.hpa.Spec.ScaleTargetRef.Kind, Name: s.hpa.Spec.ScaleTargetRef.Name,
-			SpecReplicas: t.SpecReplicas, StatusReplicas: t.StatusReplicas, Selector: t.Selector, GetError: t.GetError,
-			MinReplicas: MinReplicas(s.hpa), MaxReplicas: s.hpa.Spec.MaxReplicas,
-		},
-		Now:     s.now,
-		Metrics: make([]explain.MetricResult, len(s.hpa.Spec.Metrics)),
-		Events:  []explain.Event{},
-	}}
+	s.room.dec.Metrics, s.rooms = s.room.metric[:], s.room.metricRoom[:]
+	if n := len(h.Spec.Metrics); n != 1 {
+		s.room.dec.Metrics, s.rooms = make([]explain.MetricResult, n), make([]metricRoom, n)
+	}
 	s.dec = &s.room.dec
 	if !s.set.OutcomeOnly {
 		gates := make(map[string]bool, len(s.set.Profile.Gates))
@@ -190,7 +209,6 @@ func (s *syncRun) init() {
 		}
 		s.dec.StateBefore = s.snap.State.DeepCopy()
 	}
-	s.rooms = make([]metricRoom, len(s.hpa.Spec.Metrics))
 	for i, m := range s.hpa.Spec.Metrics {
 		tr := &s.dec.Metrics[i]
 		tr.Index, tr.Type, tr.Name, tr.Source = i, string(m.Type), displayName(m), metricSource(m)
@@ -242,6 +260,7 @@ func (s *syncRun) run() {
 	if !s.state.RecommendationsInitialized {
 		s.state.RecommendationsInitialized = true
 		s.state.Recommendations = []Recommendation{{Replicas: cur, Timestamp: s.now.Add(-time.Nanosecond)}}
+		s.ownRecommendations = true
 		s.seeded = true
 	}
 
@@ -360,6 +379,7 @@ func (s *syncRun) run() {
 		// The events are the snapshot's: the sync writes copies.
 		s.state.ScaleUpEvents = append([]ScaleEvent(nil), s.state.ScaleUpEvents...)
 		s.state.ScaleDownEvents = append([]ScaleEvent(nil), s.state.ScaleDownEvents...)
+		s.ownScaleEvents = true
 		storeScaleEvent(s.hpa.Spec.Behavior, &s.state, cur, desired, s.now)
 		switch {
 		case !sw.ScaleToZeroConditions:
@@ -419,11 +439,11 @@ func (s *syncRun) finish() {
 	if d.CurrentMetrics == nil {
 		d.CurrentMetrics = []autoscalingv2.MetricStatus{}
 	}
-	d.StateAfter = s.state.DeepCopy()
+	d.StateAfter = s.stateAfter()
 	if s.set.OutcomeOnly {
 		return
 	}
-	d.Conditions = make([]explain.Condition, 0, len(d.Status.Conditions))
+	d.Conditions = s.room.conditions[:0]
 	for _, c := range d.Status.Conditions {
 		d.Conditions = append(d.Conditions, explain.Condition{Type: string(c.Type), Status: string(c.Status), Reason: c.Reason, Message: c.Message, LastTransitionTime: c.LastTransitionTime.Time})
 	}
@@ -441,6 +461,22 @@ func (s *syncRun) finish() {
 	if d.Summary == "" {
 		d.Summary = summarize(d)
 	}
+}
+
+// stateAfter is the state the decision keeps, sharing nothing with the
+// snapshot: the lists the sync built are its own already; the others are
+// the snapshot's, copied (as ControllerState.DeepCopy copies them).
+func (s *syncRun) stateAfter() ControllerState {
+	after := s.state
+	if !s.ownRecommendations {
+		after.Recommendations = append([]Recommendation(nil), s.state.Recommendations...)
+	}
+	if !s.ownScaleEvents {
+		after.ScaleUpEvents = append([]ScaleEvent(nil), s.state.ScaleUpEvents...)
+		after.ScaleDownEvents = append([]ScaleEvent(nil), s.state.ScaleDownEvents...)
+	}
+	after.Notes = append([]string(nil), s.state.Notes...)
+	return after
 }
 
 func (s *syncRun) markMetricsNotComputed(msg string) {
@@ -695,6 +731,7 @@ func (s *syncRun) normalize(cur, desired, minR int32) int32 {
 		n.Stabilization.DownWindowSeconds = int32(s.set.DownscaleStabilization.Seconds())
 		n.Stabilization.DownWindowSource = "--horizontal-pod-autoscaler-downscale-stabilization"
 		stab, s.state.Recommendations = stabilizeLegacy(s.state.Recommendations, desired, s.set.DownscaleStabilization, s.now, &n.Stabilization)
+		s.ownRecommendations = true
 		if stab != desired {
 			n.Stabilization.Reason = explain.ReasonScaleDownStabilized
 			s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionTrue, explain.ReasonScaleDownStabilized, msgScaleDownStabilized)
@@ -731,6 +768,7 @@ func (s *syncRun) normalize(cur, desired, minR int32) int32 {
 		n.Stabilization.UpWindowSeconds, n.Stabilization.DownWindowSeconds = upWin, downWin
 		var reason, msg string
 		stab, reason, msg, s.state.Recommendations = stabilizeBehavior(s.state.Recommendations, cur, desired, upWin, downWin, s.now, &n.Stabilization)
+		s.ownRecommendations = true
 		if stab != desired {
 			n.Stabilization.Reason = reason
 			s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionTrue, reason, msg)
