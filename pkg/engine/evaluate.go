@@ -66,11 +66,13 @@ type syncRun struct {
 	rooms []metricRoom
 	// sc lends the sync its per-pod maps and lists (nil: allocate).
 	sc *scratch
-	// hpaCopy is the object hpa points to, calc and api the calculator
+	// hpaCopy is the object hpa points to, behavior the copy of its
+	// behavior that normalize may write, calc and api the calculator
 	// newCalculator hands out: the sync's own, kept with it.
-	hpaCopy autoscalingv2.HorizontalPodAutoscaler
-	calc    calculator
-	api     metricsAPI
+	hpaCopy  autoscalingv2.HorizontalPodAutoscaler
+	behavior behaviorCopy
+	calc     calculator
+	api      metricsAPI
 }
 
 // decisionRoom is where a decision keeps the parts a sync fills once
@@ -196,15 +198,16 @@ func (s *syncRun) init() {
 		for g, v := range s.set.Profile.Gates {
 			gates[string(g)] = v
 		}
+		words := s.sc.settingsWords(&s.set)
 		s.dec.Settings = explain.SettingsInfo{
 			Tolerance:               s.set.Tolerance,
-			CPUInitializationPeriod: s.set.CPUInitializationPeriod.String(),
-			InitialReadinessDelay:   s.set.InitialReadinessDelay.String(),
-			DownscaleStabilization:  s.set.DownscaleStabilization.String(),
-			SyncPeriod:              s.set.SyncPeriod.String(),
+			CPUInitializationPeriod: words.cpuInitWords,
+			InitialReadinessDelay:   words.readinessDelayWords,
+			DownscaleStabilization:  words.downscaleWords,
+			SyncPeriod:              words.syncPeriodWords,
 			Source:                  s.set.Source,
 			FeatureGates:            gates,
-			ControllerVersion:       s.set.Profile.Version.String(),
+			ControllerVersion:       words.versionWords,
 			ControllerVersionSource: s.set.VersionSource,
 		}
 		s.dec.StateBefore = s.snap.State.DeepCopy()
@@ -758,7 +761,8 @@ func (s *syncRun) normalize(cur, desired, minR int32) int32 {
 			if down != nil {
 				// The behavior is the snapshot's: the sync writes a copy
 				// of it and of its scale-down rules, and reads the rest.
-				bc := &behaviorCopy{behavior: *b, scaleDown: *down, window: downWin}
+				bc := &s.behavior
+				*bc = behaviorCopy{behavior: *b, scaleDown: *down, window: downWin}
 				bc.scaleDown.StabilizationWindowSeconds = &bc.window
 				bc.behavior.ScaleDown = &bc.scaleDown
 				s.hpa.Spec.Behavior = &bc.behavior
@@ -794,8 +798,7 @@ func (s *syncRun) normalize(cur, desired, minR int32) int32 {
 }
 
 // behaviorCopy is the behavior whose scale-down window a sync writes: the
-// behavior and its scale-down rules copied, the rest shared and read only,
-// in one allocation.
+// behavior and its scale-down rules copied, the rest shared and read only.
 type behaviorCopy struct {
 	behavior  autoscalingv2.HorizontalPodAutoscalerBehavior
 	scaleDown autoscalingv2.HPAScalingRules

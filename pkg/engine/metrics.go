@@ -38,6 +38,10 @@ type metricFailure struct {
 	silent bool
 }
 
+// resourceUtilization ends the display name of a resource metric with a
+// utilization target.
+const resourceUtilization = " resource utilization (percentage of request)"
+
 // displayName is the name the controller uses for a metric in messages.
 func displayName(spec autoscalingv2.MetricSpec) string {
 	switch spec.Type {
@@ -48,7 +52,14 @@ func displayName(spec autoscalingv2.MetricSpec) string {
 		if spec.Resource.Target.AverageValue != nil {
 			return string(spec.Resource.Name) + " resource"
 		}
-		return string(spec.Resource.Name) + " resource utilization (percentage of request)"
+		switch spec.Resource.Name {
+		// The usual ones are constants: no text built at each sync.
+		case corev1.ResourceCPU:
+			return string(corev1.ResourceCPU) + resourceUtilization
+		case corev1.ResourceMemory:
+			return string(corev1.ResourceMemory) + resourceUtilization
+		}
+		return string(spec.Resource.Name) + resourceUtilization
 	case autoscalingv2.ContainerResourceMetricSourceType:
 		if spec.ContainerResource == nil {
 			return "container resource metric"

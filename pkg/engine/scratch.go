@@ -5,22 +5,29 @@ package engine
 
 import (
 	"sync"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
 )
 
 // scratch holds the per-pod maps and lists a sync builds and drops before
 // it returns (samples by pod, requests by pod, the listed pods, the pods'
-// classes, the positions of the listed names): a replay
-// of thousands of syncs reuses them instead of allocating them again at
-// every sync. Each request hands out a fresh one, so two metrics of a sync
-// never share one; none of them reaches the decision. A nil scratch
+// classes, the positions of the listed names), and the sync's working
+// state: a replay of thousands of syncs reuses them instead of allocating
+// them again at every sync. Each request hands out a fresh one, so two
+// metrics of a sync never share one; none of them reaches the decision
+// (only the settings' words do, which are strings). A nil scratch
 // allocates, as the tests that build a calculator by hand need.
 type scratch struct {
 	// run is the working state of the sync the scratch serves (a shadow
 	// run has its own); it is zero while the scratch is in the pool.
-	run      syncRun
+	run syncRun
+	// words are the last settings' words the scratch echoed.
+	words settingsWords
+
 	samples  []podSamples
 	requests []map[string]int64
 	sets     []map[string]struct{}
@@ -32,6 +39,43 @@ type scratch struct {
 	names    [][]string
 	// n* count the ones handed out in the current sync.
 	nSamples, nRequests, nSets, nIndexes, nPods, nItems, nClasses, nReqs, nNames int
+}
+
+// settingsWords are the strings a decision echoes of its settings: the
+// durations and the controller version. A replay echoes the same settings
+// at each of its syncs, so the scratch keeps the words of the last ones
+// with the values they say, and writes them again only for other values.
+// Decisions share them: strings are never written.
+type settingsWords struct {
+	cpuInit, readinessDelay, downscale, syncPeriod time.Duration
+	version                                        profile.Version
+	made                                           bool
+
+	cpuInitWords, readinessDelayWords, downscaleWords, syncPeriodWords, versionWords string
+}
+
+// settingsWords returns the words of set's durations and version.
+func (sc *scratch) settingsWords(set *Settings) *settingsWords {
+	var w *settingsWords
+	if sc != nil {
+		w = &sc.words
+	} else {
+		w = new(settingsWords)
+	}
+	if !w.made || w.cpuInit != set.CPUInitializationPeriod || w.readinessDelay != set.InitialReadinessDelay ||
+		w.downscale != set.DownscaleStabilization || w.syncPeriod != set.SyncPeriod || w.version != set.Profile.Version {
+		*w = settingsWords{
+			cpuInit: set.CPUInitializationPeriod, readinessDelay: set.InitialReadinessDelay,
+			downscale: set.DownscaleStabilization, syncPeriod: set.SyncPeriod,
+			version: set.Profile.Version, made: true,
+			cpuInitWords:        set.CPUInitializationPeriod.String(),
+			readinessDelayWords: set.InitialReadinessDelay.String(),
+			downscaleWords:      set.DownscaleStabilization.String(),
+			syncPeriodWords:     set.SyncPeriod.String(),
+			versionWords:        set.Profile.Version.String(),
+		}
+	}
+	return w
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
