@@ -57,10 +57,18 @@ type utilization struct {
 // a request (pods not listed) are skipped; the percentage is truncated before
 // the ratio is taken.
 func utilizationRatio(samples podSamples, requests map[string]int64, target int32) (utilization, error) {
+	return utilizationOf(samples, func(name string) (int64, bool) {
+		req, ok := requests[name]
+		return req, ok
+	}, target)
+}
+
+// utilizationOf is utilizationRatio with the requests read through request.
+func utilizationOf(samples podSamples, request func(name string) (int64, bool), target int32) (utilization, error) {
 	var u utilization
 	n := 0
 	for name, s := range samples {
-		req, ok := requests[name]
+		req, ok := request(name)
 		if !ok {
 			continue
 		}
@@ -68,6 +76,11 @@ func utilizationRatio(samples podSamples, requests map[string]int64, target int3
 		u.sumR += req
 		n++
 	}
+	return u.of(n, target)
+}
+
+// of finishes a utilization from its sums over n samples.
+func (u utilization) of(n int, target int32) (utilization, error) {
 	if u.sumR == 0 {
 		return u, errors.New("no metrics returned matched known pods")
 	}
@@ -76,6 +89,45 @@ func utilizationRatio(samples podSamples, requests map[string]int64, target int3
 	u.rawAvg = u.sumU / int64(n)
 	u.count = n
 	return u, nil
+}
+
+// podRequests are the listed pods' requests: by position in the list, and
+// by name through the index of the listed names, which gives the last pod
+// of a name, whose request the controller's map by name keeps.
+type podRequests struct {
+	at    []int64
+	index map[string]int
+}
+
+// of returns the request of the pods named name.
+func (r podRequests) of(name string) (int64, bool) {
+	i, ok := r.index[name]
+	if !ok {
+		return 0, false
+	}
+	return r.at[i], true
+}
+
+// utilization is utilizationRatio over the calculator's pods. When every
+// name is listed once, the samples with a request are exactly those of the
+// listed pods that have one, so it sums them pod by pod (the same sums in
+// another order) rather than iterating the samples map.
+func (c *calculator) utilization(samples podSamples, requests podRequests, target int32) (utilization, error) {
+	if len(requests.index) != len(c.pods) {
+		return utilizationOf(samples, requests.of, target)
+	}
+	var u utilization
+	n := 0
+	for i, p := range c.pods {
+		s, ok := samples[p.Name]
+		if !ok {
+			continue
+		}
+		u.sumU += s.value
+		u.sumR += requests.at[i]
+		n++
+	}
+	return u.of(n, target)
 }
 
 // usageRatio is upstream's GetMetricUsageRatio: a plain average over every
@@ -239,7 +291,7 @@ func (c *calculator) getResourceReplicas(cur, target int32, resource corev1.Reso
 		tr.Pods, _ = c.accounting(&room.pods, g, samples, nil)
 		return 0, 0, 0, time.Time{}, errors.New("did not receive metrics for targeted pods (pods might be unready)")
 	}
-	requests, requestAt, err := calculateRequestsIn(c.sc, c.pods, container, resource, c.sw)
+	requestAt, err := podRequestsIn(c.sc, c.pods, container, resource, c.sw)
 	if err != nil {
 		tr.Pods, _ = c.accounting(&room.pods, g, samples, nil)
 		return 0, 0, 0, time.Time{}, err
@@ -247,7 +299,8 @@ func (c *calculator) getResourceReplicas(cur, target int32, resource corev1.Reso
 	var table podTable
 	tr.Pods, table = c.accounting(&room.pods, g, samples, requestAt)
 
-	u, err := utilizationRatio(samples, requests, target)
+	requests := podRequests{at: requestAt, index: c.api.listed()}
+	u, err := c.utilization(samples, requests, target)
 	if err != nil {
 		return 0, 0, 0, time.Time{}, err
 	}
@@ -291,7 +344,8 @@ func (c *calculator) getResourceReplicas(cur, target int32, resource corev1.Reso
 			// "%d%% of request"
 			fi.MissingFilledWith = sentence(text[:0]).int(fallback).str("% of request").String()
 			for name := range g.missing {
-				v := requests[name] * fallback / 100
+				req, _ := requests.of(name)
+				v := req * fallback / 100
 				samples[name] = podSample{value: v}
 				table.setFillIn(name, v)
 			}
@@ -310,7 +364,7 @@ func (c *calculator) getResourceReplicas(cur, target int32, resource corev1.Reso
 			table.setFillIn(name, 0)
 		}
 	}
-	nu, err := utilizationRatio(samples, requests, target)
+	nu, err := c.utilization(samples, requests, target)
 	if err != nil {
 		return 0, util, rawAvg, time.Time{}, err
 	}

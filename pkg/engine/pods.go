@@ -176,15 +176,22 @@ func podIsRunningAndReady(pod *corev1.Pod) bool {
 // calculateRequests returns each listed pod's request for the resource in
 // milli-units; one pod without a request fails the whole metric.
 func calculateRequests(pods []*corev1.Pod, container string, resource corev1.ResourceName, sw profile.Switches) (map[string]int64, error) {
-	requests, _, err := calculateRequestsIn(nil, pods, container, resource, sw)
-	return requests, err
+	at, err := podRequestsIn(nil, pods, container, resource, sw)
+	if err != nil {
+		return nil, err
+	}
+	requests := make(map[string]int64, len(pods))
+	for i, pod := range pods {
+		// A name listed twice keeps the request of its last pod.
+		requests[pod.Name] = at[i]
+	}
+	return requests, nil
 }
 
-// calculateRequestsIn is calculateRequests with its map lent by sc; it
-// also gives each pod's request by position in the list (lent too), for
-// the explanation.
-func calculateRequestsIn(sc *scratch, pods []*corev1.Pod, container string, resource corev1.ResourceName, sw profile.Switches) (map[string]int64, []int64, error) {
-	requests := sc.requestsMap(len(pods))
+// podRequestsIn is calculateRequests by position in the pod list, in a
+// list lent by sc: the calculator reads a pod's request by name through
+// the index of the listed names (podRequests).
+func podRequestsIn(sc *scratch, pods []*corev1.Pod, container string, resource corev1.ResourceName, sw profile.Switches) ([]int64, error) {
 	at := sc.requestList(len(pods))
 	defer func() { sc.keepRequests(at) }()
 	for _, pod := range pods {
@@ -199,12 +206,11 @@ func calculateRequestsIn(sc *scratch, pods []*corev1.Pod, container string, reso
 			req, err = containerRequests(pod, container, resource, sw.NamedContainerRequired)
 		}
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		requests[pod.Name] = req
 		at = append(at, req)
 	}
-	return requests, at, nil
+	return at, nil
 }
 
 func podLevelRequest(pod *corev1.Pod, resource corev1.ResourceName) (int64, error) {

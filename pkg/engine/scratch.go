@@ -14,8 +14,8 @@ import (
 )
 
 // scratch holds the per-pod maps and lists a sync builds and drops before
-// it returns (samples by pod, requests by pod, the listed pods, the pods'
-// classes, the positions of the listed names), and the sync's working
+// it returns (samples by pod, the pods' requests and classes, the listed
+// pods, the positions of the listed names), and the sync's working
 // state: a replay of thousands of syncs reuses them instead of allocating
 // them again at every sync. Each request hands out a fresh one, so two
 // metrics of a sync never share one; none of them reaches the decision
@@ -28,17 +28,16 @@ type scratch struct {
 	// words are the last settings' words the scratch echoed.
 	words settingsWords
 
-	samples  []podSamples
-	requests []map[string]int64
-	sets     []map[string]struct{}
-	indexes  []map[string]int
-	pods     [][]*corev1.Pod
-	items    [][]*metricsv1beta1.PodMetrics
-	classes  [][]podClass
-	reqs     [][]int64
-	names    [][]string
+	samples []podSamples
+	sets    []map[string]struct{}
+	indexes []map[string]int
+	pods    [][]*corev1.Pod
+	items   [][]*metricsv1beta1.PodMetrics
+	classes [][]podClass
+	reqs    [][]int64
+	names   [][]string
 	// n* count the ones handed out in the current sync.
-	nSamples, nRequests, nSets, nIndexes, nPods, nItems, nClasses, nReqs, nNames int
+	nSamples, nSets, nIndexes, nPods, nItems, nClasses, nReqs, nNames int
 }
 
 // settingsWords are the strings a decision echoes of its settings: the
@@ -87,7 +86,7 @@ func getScratch() *scratch { return scratchPool.Get().(*scratch) }
 func putScratch(sc *scratch) {
 	// Nothing of the sync (its snapshot, its decision) stays reachable.
 	sc.run = syncRun{}
-	sc.nSamples, sc.nRequests, sc.nSets, sc.nIndexes = 0, 0, 0, 0
+	sc.nSamples, sc.nSets, sc.nIndexes = 0, 0, 0
 	sc.nPods, sc.nItems, sc.nClasses, sc.nReqs, sc.nNames = 0, 0, 0, 0, 0
 	scratchPool.Put(sc)
 }
@@ -123,13 +122,6 @@ func (sc *scratch) samplesMap(size int) podSamples {
 		return make(podSamples, size)
 	}
 	return reuse(&sc.samples, &sc.nSamples, size)
-}
-
-func (sc *scratch) requestsMap(size int) map[string]int64 {
-	if sc == nil {
-		return make(map[string]int64, size)
-	}
-	return reuse(&sc.requests, &sc.nRequests, size)
 }
 
 func (sc *scratch) set(size int) map[string]struct{} {
