@@ -51,7 +51,13 @@ type syncRun struct {
 	set  Settings
 	now  time.Time
 
+	// hpa is the snapshot's, read only. The sync writes status (its copy
+	// of the old one) and reads behavior: the HPA's, or the copy normalize
+	// writes (written).
 	hpa       *autoscalingv2.HorizontalPodAutoscaler
+	status    autoscalingv2.HorizontalPodAutoscalerStatus
+	behavior  *autoscalingv2.HorizontalPodAutoscalerBehavior
+	written   behaviorCopy
 	oldStatus *autoscalingv2.HorizontalPodAutoscalerStatus
 	state     ControllerState
 	seeded    bool
@@ -66,30 +72,27 @@ type syncRun struct {
 	rooms []metricRoom
 	// sc lends the sync its per-pod maps and lists (nil: allocate).
 	sc *scratch
-	// hpaCopy is the object hpa points to, behavior the copy of its
-	// behavior that normalize may write, calc and api the calculator
-	// newCalculator hands out: the sync's own, kept with it.
-	hpaCopy  autoscalingv2.HorizontalPodAutoscaler
-	behavior behaviorCopy
-	calc     calculator
-	api      metricsAPI
+	// calc and api are the calculator newCalculator hands out: the
+	// sync's own, kept with it.
+	calc calculator
+	api  metricsAPI
 }
 
 // decisionRoom is where a decision keeps the parts a sync fills once
-// (the selector check, the recommendation, the normalization, the
-// conditions) and the figures they point to: one allocation rather than
-// one per part. Most HPAs have one metric, whose result and figures are
-// kept here too.
+// (the selector check, the recommendation, the normalization, the three
+// conditions every sync past the scale sets) and the figures they point
+// to: one allocation rather than one per part. Most HPAs have one metric,
+// whose result, figures and status are kept here too.
 type decisionRoom struct {
 	dec            explain.Decision
 	selector       explain.SelectorCheck
 	recommendation explain.Recommendation
 	normalization  explain.Normalization
 	bestValid      int32
-	statusConds    [conditionTypes]autoscalingv2.HorizontalPodAutoscalerCondition
-	conditions     [conditionTypes]explain.Condition
+	statusConds    [3]autoscalingv2.HorizontalPodAutoscalerCondition
 	metric         [1]explain.MetricResult
 	metricRoom     [1]metricRoom
+	metricStatus   [1]autoscalingv2.MetricStatus
 }
 
 // metricRoom is where a metric's result keeps the figures it points to.
@@ -106,7 +109,7 @@ func (s *syncRun) event(eventType, reason, msg string) {
 // setCondition updates a condition in place or appends it; the transition
 // time moves only when the status value changes.
 func (s *syncRun) setCondition(t autoscalingv2.HorizontalPodAutoscalerConditionType, status corev1.ConditionStatus, reason, msg string) {
-	s.hpa.Status.Conditions = setConditionInList(s.hpa.Status.Conditions, t, status, reason, msg, s.now)
+	s.status.Conditions = setConditionInList(s.status.Conditions, t, status, reason, msg, s.now)
 }
 
 func setConditionInList(list []autoscalingv2.HorizontalPodAutoscalerCondition, t autoscalingv2.HorizontalPodAutoscalerConditionType, status corev1.ConditionStatus, reason, msg string, now time.Time) []autoscalingv2.HorizontalPodAutoscalerCondition {
@@ -118,11 +121,11 @@ func setConditionInList(list []autoscalingv2.HorizontalPodAutoscalerCondition, t
 		}
 	}
 	if idx < 0 {
-		if len(list) == cap(list) {
-			// Room for the conditions a sync sets at once (AbleToScale,
-			// ScalingActive, ScalingLimited, ScaledToZero), rather than
-			// one growth each.
-			list = slices.Grow(list, conditionTypes)
+		if len(list) == cap(list) && len(list) < conditionTypes {
+			// Room for the conditions a sync sets (AbleToScale,
+			// ScalingActive, ScalingLimited, ScaledToZero) at once,
+			// rather than one growth each.
+			list = slices.Grow(list, conditionTypes-len(list))
 		}
 		list = append(list, autoscalingv2.HorizontalPodAutoscalerCondition{Type: t})
 		idx = len(list) - 1
@@ -140,16 +143,16 @@ const conditionTypes = 4
 
 func (s *syncRun) removeCondition(t autoscalingv2.HorizontalPodAutoscalerConditionType) {
 	var kept []autoscalingv2.HorizontalPodAutoscalerCondition
-	for _, c := range s.hpa.Status.Conditions {
+	for _, c := range s.status.Conditions {
 		if c.Type != t {
 			kept = append(kept, c)
 		}
 	}
-	s.hpa.Status.Conditions = kept
+	s.status.Conditions = kept
 }
 
-func scaledToZeroCondition(hpa *autoscalingv2.HorizontalPodAutoscaler) bool {
-	for _, c := range hpa.Status.Conditions {
+func scaledToZeroCondition(conditions []autoscalingv2.HorizontalPodAutoscalerCondition) bool {
+	for _, c := range conditions {
 		if c.Type == autoscalingv2.ScaledToZero {
 			return c.Status == corev1.ConditionTrue
 		}
@@ -158,10 +161,11 @@ func scaledToZeroCondition(hpa *autoscalingv2.HorizontalPodAutoscaler) bool {
 }
 
 func (s *syncRun) init() {
-	// The sync writes the HPA's status, and its spec at one place only
-	// (normalize, which copies the behavior first): the rest of the
+	// The sync writes the HPA's status (s.status, a copy), and its spec at
+	// one place only (normalize, which writes a copy of the behavior): the
 	// object is the snapshot's, shared and read.
 	h, t := s.snap.HPA, s.snap.Target
+	s.hpa, s.behavior = h, h.Spec.Behavior
 	s.room = &decisionRoom{dec: explain.Decision{
 		APIVersion: explain.APIVersion,
 		Kind:       explain.KindExplanation,
@@ -174,15 +178,13 @@ func (s *syncRun) init() {
 		Now:    s.now,
 		Events: []explain.Event{},
 	}}
-	s.hpaCopy = *h
 	old := h.Status
 	conditions := old.Conditions
 	old.Conditions = nil
-	old.DeepCopyInto(&s.hpaCopy.Status)
+	old.DeepCopyInto(&s.status)
 	// The conditions are values: copied into the decision's room (the
 	// status the decision keeps), with room for those the sync sets.
-	s.hpaCopy.Status.Conditions = append(s.room.statusConds[:0], conditions...)
-	s.hpa = &s.hpaCopy
+	s.status.Conditions = append(s.room.statusConds[:0], conditions...)
 	// The old status is read only; the state's lists are replaced, not
 	// written, but for the scale events (storeScaleEvent copies them
 	// first).
@@ -247,7 +249,7 @@ func (s *syncRun) run() {
 		s.event(corev1.EventTypeWarning, explain.ReasonFailedGetScale, getErr.Error())
 		s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionFalse, explain.ReasonFailedGetScale, fmt.Sprintf("the HPA controller was unable to get the target's current scale: %v", getErr))
 		s.dec.Outcome = explain.OutcomeFailedGetScale
-		s.dec.CurrentReplicas = s.hpa.Status.CurrentReplicas
+		s.dec.CurrentReplicas = s.status.CurrentReplicas
 		s.markMetricsNotComputed("not computed: the target's scale could not be read")
 		s.dec.Summary = fmt.Sprintf("the controller cannot read the scale of %s/%s (%v); nothing else is computed", ref.Kind, ref.Name, getErr)
 		return
@@ -272,7 +274,7 @@ func (s *syncRun) run() {
 	sw := s.set.Profile.Switches
 	gateZero := sw.ScaleToZeroConditions && sw.ScaledToZero
 	hasObjExt := HasObjectOrExternalMetric(s.hpa)
-	scaledToZero := gateZero && scaledToZeroCondition(s.hpa)
+	scaledToZero := gateZero && scaledToZeroCondition(s.status.Conditions)
 	canScaleFromZero := scaledToZero && hasObjExt
 
 	desired := int32(0)
@@ -383,7 +385,7 @@ func (s *syncRun) run() {
 		s.state.ScaleUpEvents = append([]ScaleEvent(nil), s.state.ScaleUpEvents...)
 		s.state.ScaleDownEvents = append([]ScaleEvent(nil), s.state.ScaleDownEvents...)
 		s.ownScaleEvents = true
-		storeScaleEvent(s.hpa.Spec.Behavior, &s.state, cur, desired, s.now)
+		storeScaleEvent(s.behavior, &s.state, cur, desired, s.now)
 		switch {
 		case !sw.ScaleToZeroConditions:
 			// Before v1.36 the controller does not know the condition.
@@ -409,34 +411,34 @@ func (s *syncRun) run() {
 
 // setStatus mirrors the controller's status rebuild.
 func (s *syncRun) setStatus(cur, desired int32, statuses []autoscalingv2.MetricStatus, rescale bool) {
-	s.hpa.Status = autoscalingv2.HorizontalPodAutoscalerStatus{
+	s.status = autoscalingv2.HorizontalPodAutoscalerStatus{
 		CurrentReplicas: cur,
 		DesiredReplicas: desired,
-		LastScaleTime:   s.hpa.Status.LastScaleTime,
+		LastScaleTime:   s.status.LastScaleTime,
 		CurrentMetrics:  statuses,
-		Conditions:      s.hpa.Status.Conditions,
+		Conditions:      s.status.Conditions,
 	}
 	if s.set.Profile.Switches.ObservedGeneration {
 		g := s.hpa.Generation
-		s.hpa.Status.ObservedGeneration = &g
+		s.status.ObservedGeneration = &g
 	}
 	if rescale {
 		t := metav1.NewTime(s.now)
-		s.hpa.Status.LastScaleTime = &t
+		s.status.LastScaleTime = &t
 	}
 }
 
 // setStatusKeepDesired is the failure-path rebuild: the previous desired
 // replicas stay.
 func (s *syncRun) setStatusKeepDesired(cur int32, statuses []autoscalingv2.MetricStatus) {
-	s.setStatus(cur, s.hpa.Status.DesiredReplicas, statuses, false)
+	s.setStatus(cur, s.status.DesiredReplicas, statuses, false)
 }
 
 func (s *syncRun) finish() {
 	d := s.dec
-	// s.hpa is this sync's own copy, which nothing writes after: its
-	// status is the decision's without a further copy.
-	d.Status = s.hpa.Status
+	// s.status is this sync's own copy, which nothing writes after: it
+	// is the decision's without a further copy.
+	d.Status = s.status
 	d.DesiredReplicas = d.Status.DesiredReplicas
 	d.CurrentMetrics = d.Status.CurrentMetrics
 	if d.CurrentMetrics == nil {
@@ -446,7 +448,7 @@ func (s *syncRun) finish() {
 	if s.set.OutcomeOnly {
 		return
 	}
-	d.Conditions = s.room.conditions[:0]
+	d.Conditions = make([]explain.Condition, 0, len(d.Status.Conditions))
 	for _, c := range d.Status.Conditions {
 		d.Conditions = append(d.Conditions, explain.Condition{Type: string(c.Type), Status: string(c.Status), Reason: c.Reason, Message: c.Message, LastTransitionTime: c.LastTransitionTime.Time})
 	}
@@ -454,9 +456,9 @@ func (s *syncRun) finish() {
 		// The sync's events are the decision's: nothing writes them after.
 		d.Events = s.events
 	}
-	d.StatusChanged = !statusEqual(s.oldStatus, &s.hpa.Status)
+	d.StatusChanged = !statusEqual(s.oldStatus, &s.status)
 	if !s.set.Brief {
-		d.Agreement = compareStatus(s.oldStatus, &s.hpa.Status, s.snap.Target.SpecReplicas, d)
+		d.Agreement = compareStatus(s.oldStatus, &s.status, s.snap.Target.SpecReplicas, d)
 		s.checkSync(&d.Agreement)
 	}
 	d.DecidedBy = decidedBy(d)
@@ -597,7 +599,10 @@ func (s *syncRun) computeReplicasForMetrics(cur int32) (replicas int32, metric s
 		calc: s.newCalculator(sel, pods),
 		sw:   s.set.Profile.Switches,
 	}
-	statuses = make([]autoscalingv2.MetricStatus, len(specs))
+	statuses = s.room.metricStatus[:]
+	if len(specs) != 1 {
+		statuses = make([]autoscalingv2.MetricStatus, len(specs))
+	}
 	var (
 		winner    = -1
 		invalid   int
@@ -676,8 +681,22 @@ func (s *syncRun) computeReplicasForMetrics(cur int32) (replicas int32, metric s
 	if winner >= 0 {
 		s.dec.Metrics[winner].Winner = true
 	}
-	s.setCondition(autoscalingv2.ScalingActive, corev1.ConditionTrue, explain.ReasonValidMetricFound, "the HPA was able to successfully calculate a replica count from "+metric)
+	s.setCondition(autoscalingv2.ScalingActive, corev1.ConditionTrue, explain.ReasonValidMetricFound, validMetricMessage(metric))
 	return replicas, metric, statuses, false, combined
+}
+
+// validMetricMessage is the ScalingActive message of a sync whose metrics
+// gave a count; for the usual metrics it is a constant, not built at each
+// sync.
+func validMetricMessage(metric string) string {
+	const msg = "the HPA was able to successfully calculate a replica count from "
+	switch metric {
+	case cpuUtilizationName:
+		return msg + cpuUtilizationName
+	case memoryUtilizationName:
+		return msg + memoryUtilizationName
+	}
+	return msg + metric
 }
 
 func (s *syncRun) newCalculator(sel labels.Selector, pods []*corev1.Pod) *calculator {
@@ -706,7 +725,7 @@ func (s *syncRun) newCalculator(sel labels.Selector, pods []*corev1.Pod) *calcul
 func (s *syncRun) shadowMetrics() {
 	shadow := &syncRun{snap: s.snap, set: s.set, now: s.now, sc: s.sc}
 	shadow.init()
-	shadow.hpa.Status.Conditions = nil
+	shadow.status.Conditions = nil
 	_, _, _, _, _ = shadow.computeReplicasForMetrics(s.snap.Target.SpecReplicas)
 	for i := range shadow.dec.Metrics {
 		shadow.dec.Metrics[i].Used = false
@@ -726,7 +745,7 @@ func (s *syncRun) normalize(cur, desired, minR int32) int32 {
 	*n = explain.Normalization{Input: desired}
 	s.dec.Normalization = n
 	maxR := s.hpa.Spec.MaxReplicas
-	b := s.hpa.Spec.Behavior
+	b := s.behavior
 	var stab int32
 	var lim limitResult
 	if b == nil {
@@ -761,11 +780,11 @@ func (s *syncRun) normalize(cur, desired, minR int32) int32 {
 			if down != nil {
 				// The behavior is the snapshot's: the sync writes a copy
 				// of it and of its scale-down rules, and reads the rest.
-				bc := &s.behavior
+				bc := &s.written
 				*bc = behaviorCopy{behavior: *b, scaleDown: *down, window: downWin}
 				bc.scaleDown.StabilizationWindowSeconds = &bc.window
 				bc.behavior.ScaleDown = &bc.scaleDown
-				s.hpa.Spec.Behavior = &bc.behavior
+				s.behavior = &bc.behavior
 				up, down = bc.behavior.ScaleUp, bc.behavior.ScaleDown
 			}
 		}

@@ -39,8 +39,12 @@ type metricFailure struct {
 }
 
 // resourceUtilization ends the display name of a resource metric with a
-// utilization target.
-const resourceUtilization = " resource utilization (percentage of request)"
+// utilization target; the names of the usual ones are constants.
+const (
+	resourceUtilization   = " resource utilization (percentage of request)"
+	cpuUtilizationName    = string(corev1.ResourceCPU) + resourceUtilization
+	memoryUtilizationName = string(corev1.ResourceMemory) + resourceUtilization
+)
 
 // displayName is the name the controller uses for a metric in messages.
 func displayName(spec autoscalingv2.MetricSpec) string {
@@ -53,11 +57,10 @@ func displayName(spec autoscalingv2.MetricSpec) string {
 			return string(spec.Resource.Name) + " resource"
 		}
 		switch spec.Resource.Name {
-		// The usual ones are constants: no text built at each sync.
 		case corev1.ResourceCPU:
-			return string(corev1.ResourceCPU) + resourceUtilization
+			return cpuUtilizationName
 		case corev1.ResourceMemory:
-			return string(corev1.ResourceMemory) + resourceUtilization
+			return memoryUtilizationName
 		}
 		return string(spec.Resource.Name) + resourceUtilization
 	case autoscalingv2.ContainerResourceMetricSourceType:
