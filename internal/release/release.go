@@ -45,7 +45,7 @@ func Parse(s string, major int) (minor, patch int, err error) {
 // String prints vMAJOR.MINOR, or vMAJOR.MINOR.PATCH when patch ≥ 0.
 func String(major, minor, patch int) string {
 	if patch < 0 {
-		return fmt.Sprintf("v%d.%d", major, minor)
+		return "v" + strconv.Itoa(major) + "." + strconv.Itoa(minor)
 	}
-	return fmt.Sprintf("v%d.%d.%d", major, minor, patch)
+	return "v" + strconv.Itoa(major) + "." + strconv.Itoa(minor) + "." + strconv.Itoa(patch)
 }

@@ -11,10 +11,10 @@ import (
 )
 
 // BenchmarkEvaluate replays one sync of a cpu-utilization HPA with behavior,
-// for 10 and 1,000 pods, one in ten of them without a metric (so the fill-in
+// for 10, 50 and 1,000 pods, one in ten of them without a metric (so the fill-in
 // path runs too).
 func BenchmarkEvaluate(b *testing.B) {
-	for _, n := range []int{10, 1000} {
+	for _, n := range []int{10, 50, 1000} {
 		b.Run(fmt.Sprintf("pods=%d", n), func(b *testing.B) {
 			usage := make([]int64, n)
 			for i := range usage {

@@ -57,10 +57,18 @@ type utilization struct {
 // a request (pods not listed) are skipped; the percentage is truncated before
 // the ratio is taken.
 func utilizationRatio(samples podSamples, requests map[string]int64, target int32) (utilization, error) {
+	return utilizationOf(samples, func(name string) (int64, bool) {
+		req, ok := requests[name]
+		return req, ok
+	}, target)
+}
+
+// utilizationOf is utilizationRatio with the requests read through request.
+func utilizationOf(samples podSamples, request func(name string) (int64, bool), target int32) (utilization, error) {
 	var u utilization
 	n := 0
 	for name, s := range samples {
-		req, ok := requests[name]
+		req, ok := request(name)
 		if !ok {
 			continue
 		}
@@ -68,6 +76,11 @@ func utilizationRatio(samples podSamples, requests map[string]int64, target int3
 		u.sumR += req
 		n++
 	}
+	return u.of(n, target)
+}
+
+// of finishes a utilization from its sums over n samples.
+func (u utilization) of(n int, target int32) (utilization, error) {
 	if u.sumR == 0 {
 		return u, errors.New("no metrics returned matched known pods")
 	}
@@ -76,6 +89,45 @@ func utilizationRatio(samples podSamples, requests map[string]int64, target int3
 	u.rawAvg = u.sumU / int64(n)
 	u.count = n
 	return u, nil
+}
+
+// podRequests are the listed pods' requests: by position in the list, and
+// by name through the index of the listed names, which gives the last pod
+// of a name, whose request the controller's map by name keeps.
+type podRequests struct {
+	at    []int64
+	index map[string]int
+}
+
+// of returns the request of the pods named name.
+func (r podRequests) of(name string) (int64, bool) {
+	i, ok := r.index[name]
+	if !ok {
+		return 0, false
+	}
+	return r.at[i], true
+}
+
+// utilization is utilizationRatio over the calculator's pods. When every
+// name is listed once, the samples with a request are exactly those of the
+// listed pods that have one, so it sums them pod by pod (the same sums in
+// another order) rather than iterating the samples map.
+func (c *calculator) utilization(samples podSamples, requests podRequests, target int32) (utilization, error) {
+	if len(requests.index) != len(c.pods) {
+		return utilizationOf(samples, requests.of, target)
+	}
+	var u utilization
+	n := 0
+	for i, p := range c.pods {
+		s, ok := samples[p.Name]
+		if !ok {
+			continue
+		}
+		u.sumU += s.value
+		u.sumR += requests.at[i]
+		n++
+	}
+	return u.of(n, target)
 }
 
 // usageRatio is upstream's GetMetricUsageRatio: a plain average over every
@@ -94,84 +146,122 @@ func removeSamples(samples podSamples, set map[string]struct{}) {
 	}
 }
 
-// accounting builds the per-pod table of a pod-based calculation.
-// accounting classifies the calculator's pods; brief, only counts them.
-func (c *calculator) accounting(g podGroups, samples podSamples, requests map[string]int64) *explain.PodAccounting {
+// podMetricRoom is where the explanation of a pod-based metric keeps its
+// parts (usage, tolerance test, pod accounting, fill-in) and the figures
+// they point to: one allocation per metric rather than one per part.
+type podMetricRoom struct {
+	usage          explain.Usage
+	tolerance      explain.ToleranceCheck
+	pods           explain.PodAccounting
+	fillIn         explain.FillIn
+	requestSum     int64
+	newAverage     int64
+	replicas       int32
+	newUtilization int32
+	newReplicas    int32
+}
+
+// accounting classifies the calculator's pods into acc and returns it with
+// the table the fill-in writes to; brief, it only counts them; outcome-only,
+// it leaves them out (nil). samples are those left after the removals of
+// the calculation; requestAt, when the requests were computed, gives each
+// pod's request by position.
+func (c *calculator) accounting(acc *explain.PodAccounting, g podGroups, samples podSamples, requestAt []int64) (*explain.PodAccounting, podTable) {
 	if c.outcomeOnly {
-		return nil
+		return nil, podTable{}
 	}
+	*acc = explain.PodAccounting{Listed: len(c.pods), Ready: g.readyCount, Unready: len(g.unready), Missing: len(g.missing), Ignored: len(g.ignored)}
+	listed := c.api.listed()
 	if c.brief {
-		acc := &explain.PodAccounting{Listed: len(c.pods), Ready: g.readyCount, Unready: len(g.unready), Missing: len(g.missing), Ignored: len(g.ignored)}
-		listed := c.api.listed()
 		for name := range samples {
 			if _, ok := listed[name]; !ok {
 				acc.Superfluous++
 			}
 		}
-		return acc
+		return acc, podTable{}
 	}
-	return accounting(c.pods, g, samples, requests, c.foreign)
+	var extra []string
+	// With every name listed once, the samples hold some of pods the
+	// selector does not list exactly when there were more samples than
+	// listed pods with one.
+	if len(listed) < len(c.pods) || g.withSample < g.samples {
+		// The removals took samples of listed pods only: those of pods
+		// not listed are all still there.
+		extra = c.sc.nameList()
+		for name := range samples {
+			if _, ok := listed[name]; !ok {
+				extra = append(extra, name)
+			}
+		}
+		sort.Strings(extra)
+		c.sc.keepNames(extra)
+	}
+	return acc, podEntries(acc, c.pods, g, extra, samples, requestAt, c.foreign, listed)
 }
 
-func accounting(pods []*corev1.Pod, g podGroups, samples podSamples, requests map[string]int64, foreign map[string]string) *explain.PodAccounting {
-	acc := &explain.PodAccounting{Listed: len(pods), Ready: g.readyCount, Unready: len(g.unready), Missing: len(g.missing), Ignored: len(g.ignored)}
-	listed := map[string]struct{}{}
-	for _, p := range pods {
-		listed[p.Name] = struct{}{}
-		e := explain.PodEntry{Name: p.Name, Class: g.class[p.Name], Reason: g.reason[p.Name], ForeignOwner: foreign[p.Name]}
-		if e.ForeignOwner != "" {
-			note := "selected but not owned by the target (owner: " + e.ForeignOwner + ")"
+// podTable is the pod accounting of a metric, as the fill-in writes to it.
+type podTable struct {
+	entries []explain.PodEntry
+	// index gives the entry of each listed name.
+	index map[string]int
+	// fills holds the entries' FillInMilli values, by entry.
+	fills []int64
+}
+
+// setFillIn records the value the fill-in gave a pod: in the entry of the
+// last pod of that name, as the controller's maps by name keep it.
+func (t podTable) setFillIn(name string, v int64) {
+	if i, ok := t.index[name]; ok && t.entries != nil {
+		t.fills[i] = v
+		t.entries[i].FillInMilli = &t.fills[i]
+	}
+}
+
+// podEntries lists the entries of acc: one per listed pod, in list order,
+// then one per sample of a pod the selector does not list (extra, sorted).
+// A name listed twice shows in each of its entries what the controller's
+// maps by name hold for it, those of the last pod of that name (index
+// gives its position): its class, sample and request. The figures the
+// entries point to share one array.
+func podEntries(acc *explain.PodAccounting, pods []*corev1.Pod, g podGroups, extra []string, samples podSamples, requestAt []int64, foreign map[string]string, index map[string]int) podTable {
+	n := len(pods)
+	if n+len(extra) == 0 {
+		return podTable{}
+	}
+	unique := len(index) == n
+	figures := make([]int64, 3*n+len(extra))
+	usage, request, fills, extraUsage := figures[:n], figures[n:2*n], figures[2*n:3*n], figures[3*n:]
+	acc.Entries = make([]explain.PodEntry, n+len(extra))
+	for i, p := range pods {
+		last := i
+		if !unique {
+			last = index[p.Name]
+		}
+		e, class := &acc.Entries[i], &g.classes[last]
+		e.Name, e.Class, e.Reason = p.Name, class.class, class.reason
+		if owner := foreign[p.Name]; owner != "" {
+			e.ForeignOwner = owner
+			note := "selected but not owned by the target (owner: " + owner + ")"
 			if e.Reason != "" {
 				note = e.Reason + "; " + note
 			}
 			e.Reason = note
 		}
-		if s, ok := samples[p.Name]; ok {
-			v := s.value
-			e.UsageMilli = &v
+		if class.hasSample {
+			usage[i] = class.sample
+			e.UsageMilli = &usage[i]
 		}
-		if r, ok := requests[p.Name]; ok {
-			v := r
-			e.RequestMilli = &v
-		}
-		acc.Entries = append(acc.Entries, e)
-	}
-	var extra []string
-	for name := range samples {
-		if _, ok := listed[name]; !ok {
-			extra = append(extra, name)
+		if requestAt != nil {
+			request[i] = requestAt[last]
+			e.RequestMilli = &request[i]
 		}
 	}
-	sort.Strings(extra)
-	for _, name := range extra {
-		v := samples[name].value
-		acc.Entries = append(acc.Entries, explain.PodEntry{Name: name, Class: explain.PodSuperfluous, Reason: "metric sample for a pod the selector does not list", UsageMilli: &v})
+	for j, name := range extra {
+		extraUsage[j] = samples[name].value
+		acc.Entries[n+j] = explain.PodEntry{Name: name, Class: explain.PodSuperfluous, Reason: "metric sample for a pod the selector does not list", UsageMilli: &extraUsage[j]}
 	}
 	acc.Superfluous = len(extra)
-	return acc
-}
-
-// setFillIn records the value the fill-in gave a pod. Entries are in pod
-// list order, so the index is found through a map built once per metric.
-func setFillIn(acc *explain.PodAccounting, index map[string]int, name string, v int64) {
-	if acc == nil {
-		return
-	}
-	if i, ok := index[name]; ok {
-		val := v
-		acc.Entries[i].FillInMilli = &val
-	}
-}
-
-func entryIndex(acc *explain.PodAccounting) map[string]int {
-	if acc == nil {
-		return nil
-	}
-	index := make(map[string]int, len(acc.Entries))
-	for i := range acc.Entries {
-		index[acc.Entries[i].Name] = i
-	}
-	return index
+	return podTable{entries: acc.Entries, index: index, fills: fills}
 }
 
 func sortedNames(set map[string]struct{}) []string {
@@ -193,72 +283,77 @@ func (c *calculator) getResourceReplicas(cur, target int32, resource corev1.Reso
 	if len(c.pods) == 0 {
 		return 0, 0, 0, time.Time{}, errNoPods
 	}
+	room := new(podMetricRoom)
 	g := groupPodsIn(c.sc, c.pods, samples, resource, c.cpuInit, c.readinessDelay, c.now, !c.brief)
-	all := samples
-	if !c.brief {
-		// The brief accounting only counts the samples of pods not
-		// listed, which the removals below (of listed pods) leave.
-		all = samples.clone()
-	}
 	removeSamples(samples, g.ignored)
 	removeSamples(samples, g.unready)
 	if len(samples) == 0 {
-		tr.Pods = c.accounting(g, all, nil)
+		tr.Pods, _ = c.accounting(&room.pods, g, samples, nil)
 		return 0, 0, 0, time.Time{}, errors.New("did not receive metrics for targeted pods (pods might be unready)")
 	}
-	requests, err := calculateRequestsIn(c.sc, c.pods, container, resource, c.sw)
+	requestAt, err := podRequestsIn(c.sc, c.pods, container, resource, c.sw)
 	if err != nil {
-		tr.Pods = c.accounting(g, all, nil)
+		tr.Pods, _ = c.accounting(&room.pods, g, samples, nil)
 		return 0, 0, 0, time.Time{}, err
 	}
-	tr.Pods = c.accounting(g, all, requests)
+	var table podTable
+	tr.Pods, table = c.accounting(&room.pods, g, samples, requestAt)
 
-	u, err := utilizationRatio(samples, requests, target)
+	requests := podRequests{at: requestAt, index: c.api.listed()}
+	u, err := c.utilization(samples, requests, target)
 	if err != nil {
 		return 0, 0, 0, time.Time{}, err
 	}
 	ratio, util, rawAvg, sumU, sumR := u.ratio, u.util, u.rawAvg, u.sumU, u.sumR
-	sr := sumR
-	tr.Usage = &explain.Usage{SumMilli: sumU, Count: u.count, RequestSumMilli: &sr, AverageMilli: rawAvg, TargetMilli: int64(target), Ratio: explain.Ratio(ratio), RatioUndefined: undefinedRatio(ratio, int64(target)), ReplicaBase: int32(g.readyCount), ReplicaBaseKind: "readyPods"}
-	tr.Tolerance = tol.check(ratio)
+	room.requestSum = sumR
+	room.usage = explain.Usage{SumMilli: sumU, Count: u.count, RequestSumMilli: &room.requestSum, AverageMilli: rawAvg, TargetMilli: int64(target), Ratio: explain.Ratio(ratio), RatioUndefined: undefinedRatio(ratio, int64(target)), ReplicaBase: int32(g.readyCount), ReplicaBaseKind: "readyPods"}
+	tr.Usage = &room.usage
+	room.tolerance = tol.checked(ratio)
+	tr.Tolerance = &room.tolerance
+	var text [160]byte
 	if !c.brief {
-		tr.Steps = append(tr.Steps, fmt.Sprintf("utilization = floor(100 × %dm used / %dm requested) = %d%% against a target of %d%%: ratio %.4g", sumU, sumR, util, target, ratio))
+		// "utilization = floor(100 × %dm used / %dm requested) = %d%% against a target of %d%%: ratio %.4g"
+		tr.Steps = append(tr.Steps, sentence(text[:0]).str("utilization = floor(100 × ").int(sumU).str("m used / ").int(sumR).str("m requested) = ").int(int64(util)).str("% against a target of ").int(int64(target)).str("%: ratio ").g4(ratio).String())
 	}
 
 	scaleUpWithUnready := len(g.unready) > 0 && ratio > 1.0
 	if !scaleUpWithUnready && len(g.missing) == 0 {
 		if tol.isWithin(ratio) {
 			if !c.brief {
-				tr.Steps = append(tr.Steps, fmt.Sprintf("ratio %.4g is %s: keep %d replicas", ratio, tol.within(ratio), cur))
+				tr.Steps = append(tr.Steps, keepStep(text[:0], ratio, tol, cur))
 			}
 			return cur, util, rawAvg, ts, nil
 		}
 		n := ceilInt32(ratio * float64(g.readyCount))
-		tr.Usage.Replicas = &n
+		room.replicas = n
+		tr.Usage.Replicas = &room.replicas
 		if !c.brief {
-			tr.Steps = append(tr.Steps, fmt.Sprintf("ceil(%.4g × %d ready pods) = %d", ratio, g.readyCount, n))
+			// "ceil(%.4g × %d ready pods) = %d"
+			tr.Steps = append(tr.Steps, sentence(text[:0]).str("ceil(").g4(ratio).str(" × ").int(int64(g.readyCount)).str(" ready pods) = ").int(int64(n)).String())
 		}
 		return n, util, rawAvg, ts, nil
 	}
 
-	fi := &explain.FillIn{MissingFilledWith: "absent"}
+	fi := &room.fillIn
+	*fi = explain.FillIn{MissingFilledWith: "absent"}
 	fi.Reason = fillInReason(len(g.missing), len(g.unready), scaleUpWithUnready)
-	index := entryIndex(tr.Pods)
 	if len(g.missing) > 0 {
 		switch {
 		case ratio < 1.0:
 			fallback := int64(max(100, target))
-			fi.MissingFilledWith = fmt.Sprintf("%d%% of request", fallback)
+			// "%d%% of request"
+			fi.MissingFilledWith = sentence(text[:0]).int(fallback).str("% of request").String()
 			for name := range g.missing {
-				v := requests[name] * fallback / 100
+				req, _ := requests.of(name)
+				v := req * fallback / 100
 				samples[name] = podSample{value: v}
-				setFillIn(tr.Pods, index, name, v)
+				table.setFillIn(name, v)
 			}
 		case ratio > 1.0:
 			fi.MissingFilledWith = "0"
 			for name := range g.missing {
 				samples[name] = podSample{value: 0}
-				setFillIn(tr.Pods, index, name, 0)
+				table.setFillIn(name, 0)
 			}
 		}
 	}
@@ -266,64 +361,82 @@ func (c *calculator) getResourceReplicas(cur, target int32, resource corev1.Reso
 		fi.UnreadyFilledAsZero = true
 		for name := range g.unready {
 			samples[name] = podSample{value: 0}
-			setFillIn(tr.Pods, index, name, 0)
+			table.setFillIn(name, 0)
 		}
 	}
-	nu, err := utilizationRatio(samples, requests, target)
+	nu, err := c.utilization(samples, requests, target)
 	if err != nil {
 		return 0, util, rawAvg, time.Time{}, err
 	}
 	newRatio := nu.ratio
-	fi.NewUtilization = &nu.util
-	return c.finishFillIn(tr, fi, cur, ratio, newRatio, len(samples), tol, util, rawAvg, ts)
+	room.newUtilization = nu.util
+	fi.NewUtilization = &room.newUtilization
+	return c.finishFillIn(tr, room, cur, ratio, newRatio, len(samples), tol, util, rawAvg, ts)
+}
+
+// keepStep narrates a ratio within the tolerance:
+// "ratio %.4g is %s: keep %d replicas".
+func keepStep(text sentence, ratio float64, tol tolerances, cur int32) string {
+	return tol.appendWithin(text.str("ratio ").g4(ratio).str(" is "), ratio).str(": keep ").int(int64(cur)).str(" replicas").String()
 }
 
 func fillInReason(missing, unready int, scaleUpWithUnready bool) string {
+	var text [80]byte
 	switch {
 	case missing > 0 && scaleUpWithUnready:
-		return fmt.Sprintf("%d pod(s) have no metric and %d unready pod(s) would join a scale-up", missing, unready)
+		// "%d pod(s) have no metric and %d unready pod(s) would join a scale-up"
+		return sentence(text[:0]).int(int64(missing)).str(" pod(s) have no metric and ").int(int64(unready)).str(" unready pod(s) would join a scale-up").String()
 	case missing > 0:
-		return fmt.Sprintf("%d pod(s) have no metric", missing)
+		// "%d pod(s) have no metric"
+		return sentence(text[:0]).int(int64(missing)).str(" pod(s) have no metric").String()
 	default:
-		return fmt.Sprintf("scale-up with %d unready pod(s)", unready)
+		// "scale-up with %d unready pod(s)"
+		return sentence(text[:0]).str("scale-up with ").int(int64(unready)).str(" unready pod(s)").String()
 	}
 }
 
 // finishFillIn applies the rules after the conservative recomputation: keep
 // cur when within tolerance, when the direction flips, or when the new count
-// moves the wrong way.
-func (c *calculator) finishFillIn(tr *explain.MetricResult, fi *explain.FillIn, cur int32, ratio, newRatio float64, samples int, tol tolerances, util int32, raw int64, ts time.Time) (int32, int32, int64, time.Time, error) {
+// moves the wrong way. The fill-in is room's.
+func (c *calculator) finishFillIn(tr *explain.MetricResult, room *podMetricRoom, cur int32, ratio, newRatio float64, samples int, tol tolerances, util int32, raw int64, ts time.Time) (int32, int32, int64, time.Time, error) {
+	fi := &room.fillIn
 	fi.NewRatio = explain.Ratio(newRatio)
 	fi.Samples = samples
 	fi.Within = tol.isWithin(newRatio)
 	fi.DirectionFlip = (ratio < 1.0 && newRatio > 1.0) || (ratio > 1.0 && newRatio < 1.0)
 	tr.FillIn = fi
+	var text [160]byte
 	if fi.Within || fi.DirectionFlip {
 		fi.Result = cur
 		if fi.Within {
 			if !c.brief {
-				tr.Steps = append(tr.Steps, fmt.Sprintf("after the fill-in the ratio is %.4g, %s: keep %d replicas", newRatio, tol.within(newRatio), cur))
+				// "after the fill-in the ratio is %.4g, %s: keep %d replicas"
+				tr.Steps = append(tr.Steps, tol.appendWithin(sentence(text[:0]).str("after the fill-in the ratio is ").g4(newRatio).str(", "), newRatio).str(": keep ").int(int64(cur)).str(" replicas").String())
 			}
 		} else {
 			if !c.brief {
-				tr.Steps = append(tr.Steps, fmt.Sprintf("after the fill-in the ratio %.4g points the other way than %.4g: keep %d replicas", newRatio, ratio, cur))
+				// "after the fill-in the ratio %.4g points the other way than %.4g: keep %d replicas"
+				tr.Steps = append(tr.Steps, sentence(text[:0]).str("after the fill-in the ratio ").g4(newRatio).str(" points the other way than ").g4(ratio).str(": keep ").int(int64(cur)).str(" replicas").String())
 			}
 		}
 		return cur, util, raw, ts, nil
 	}
 	n := ceilInt32(newRatio * float64(samples))
-	fi.NewReplicas = &n
+	room.newReplicas = n
+	fi.NewReplicas = &room.newReplicas
 	if (newRatio < 1.0 && n > cur) || (newRatio > 1.0 && n < cur) {
 		fi.WrongWay = true
 		fi.Result = cur
 		if !c.brief {
-			tr.Steps = append(tr.Steps, fmt.Sprintf("ceil(%.4g × %d samples) = %d would move against the ratio: keep %d replicas", newRatio, samples, n, cur))
+			// "ceil(%.4g × %d samples) = %d would move against the ratio: keep %d replicas"
+			tr.Steps = append(tr.Steps, sentence(text[:0]).str("ceil(").g4(newRatio).str(" × ").int(int64(samples)).str(" samples) = ").int(int64(n)).str(" would move against the ratio: keep ").int(int64(cur)).str(" replicas").String())
 		}
 		return cur, util, raw, ts, nil
 	}
 	fi.Result = n
 	if !c.brief {
-		tr.Steps = append(tr.Steps, fmt.Sprintf("after the fill-in: ceil(%.4g × %d samples) = %d", newRatio, samples, n))
+		// "after the fill-in: ceil(%.4g × %d samples) = %d"
+		tr.Steps = append(tr.Steps, sentence(text[:0]).str("after the fill-in: ceil(").g4(newRatio).str(" × ").int(int64(samples)).str(" samples) = ").int(int64(n)).String())
 	}
 	return n, util, raw, ts, nil
 }
@@ -357,57 +470,59 @@ func (c *calculator) plainReplicas(samples podSamples, cur int32, target int64, 
 	if len(c.pods) == 0 {
 		return 0, 0, errNoPods
 	}
+	room := new(podMetricRoom)
 	g := groupPodsIn(c.sc, c.pods, samples, resource, c.cpuInit, c.readinessDelay, c.now, !c.brief)
-	all := samples
-	if !c.brief {
-		// The brief accounting only counts the samples of pods not
-		// listed, which the removals below (of listed pods) leave.
-		all = samples.clone()
-	}
 	removeSamples(samples, g.ignored)
 	removeSamples(samples, g.unready)
-	tr.Pods = c.accounting(g, all, nil)
+	var table podTable
+	tr.Pods, table = c.accounting(&room.pods, g, samples, nil)
 	if len(samples) == 0 {
 		return 0, 0, errors.New("did not receive metrics for targeted pods (pods might be unready)")
 	}
 	ratio, avg, sum := usageRatio(samples, target)
-	tr.Usage = &explain.Usage{SumMilli: sum, Count: len(samples), AverageMilli: avg, TargetMilli: target, Ratio: explain.Ratio(ratio), RatioUndefined: undefinedRatio(ratio, target), ReplicaBase: int32(g.readyCount), ReplicaBaseKind: "readyPods"}
-	tr.Tolerance = tol.check(ratio)
+	room.usage = explain.Usage{SumMilli: sum, Count: len(samples), AverageMilli: avg, TargetMilli: target, Ratio: explain.Ratio(ratio), RatioUndefined: undefinedRatio(ratio, target), ReplicaBase: int32(g.readyCount), ReplicaBaseKind: "readyPods"}
+	tr.Usage = &room.usage
+	room.tolerance = tol.checked(ratio)
+	tr.Tolerance = &room.tolerance
+	var text [160]byte
 	if !c.brief {
-		tr.Steps = append(tr.Steps, fmt.Sprintf("average = %dm / %d samples = %dm against a target of %dm: ratio %.4g", sum, len(samples), avg, target, ratio))
+		// "average = %dm / %d samples = %dm against a target of %dm: ratio %.4g"
+		tr.Steps = append(tr.Steps, sentence(text[:0]).str("average = ").int(sum).str("m / ").int(int64(len(samples))).str(" samples = ").int(avg).str("m against a target of ").int(target).str("m: ratio ").g4(ratio).String())
 	}
 
 	scaleUpWithUnready := len(g.unready) > 0 && ratio > 1.0
 	if !scaleUpWithUnready && len(g.missing) == 0 {
 		if tol.isWithin(ratio) {
 			if !c.brief {
-				tr.Steps = append(tr.Steps, fmt.Sprintf("ratio %.4g is %s: keep %d replicas", ratio, tol.within(ratio), cur))
+				tr.Steps = append(tr.Steps, keepStep(text[:0], ratio, tol, cur))
 			}
 			return cur, avg, nil
 		}
 		n := ceilInt32(ratio * float64(g.readyCount))
-		tr.Usage.Replicas = &n
+		room.replicas = n
+		tr.Usage.Replicas = &room.replicas
 		if !c.brief {
-			tr.Steps = append(tr.Steps, fmt.Sprintf("ceil(%.4g × %d ready pods) = %d", ratio, g.readyCount, n))
+			// "ceil(%.4g × %d ready pods) = %d"
+			tr.Steps = append(tr.Steps, sentence(text[:0]).str("ceil(").g4(ratio).str(" × ").int(int64(g.readyCount)).str(" ready pods) = ").int(int64(n)).String())
 		}
 		return n, avg, nil
 	}
-	fi := &explain.FillIn{MissingFilledWith: "absent"}
+	fi := &room.fillIn
+	*fi = explain.FillIn{MissingFilledWith: "absent"}
 	fi.Reason = fillInReason(len(g.missing), len(g.unready), scaleUpWithUnready)
-	index := entryIndex(tr.Pods)
 	if len(g.missing) > 0 {
 		switch {
 		case ratio < 1.0:
 			fi.MissingFilledWith = "target"
 			for name := range g.missing {
 				samples[name] = podSample{value: target}
-				setFillIn(tr.Pods, index, name, target)
+				table.setFillIn(name, target)
 			}
 		case ratio > 1.0:
 			fi.MissingFilledWith = "0"
 			for name := range g.missing {
 				samples[name] = podSample{value: 0}
-				setFillIn(tr.Pods, index, name, 0)
+				table.setFillIn(name, 0)
 			}
 		}
 	}
@@ -415,12 +530,13 @@ func (c *calculator) plainReplicas(samples podSamples, cur int32, target int64, 
 		fi.UnreadyFilledAsZero = true
 		for name := range g.unready {
 			samples[name] = podSample{value: 0}
-			setFillIn(tr.Pods, index, name, 0)
+			table.setFillIn(name, 0)
 		}
 	}
 	newRatio, newAvg, _ := usageRatio(samples, target)
-	fi.NewAverageMilli = &newAvg
-	n, _, _, _, err := c.finishFillIn(tr, fi, cur, ratio, newRatio, len(samples), tol, 0, avg, time.Time{})
+	room.newAverage = newAvg
+	fi.NewAverageMilli = &room.newAverage
+	n, _, _, _, err := c.finishFillIn(tr, room, cur, ratio, newRatio, len(samples), tol, 0, avg, time.Time{})
 	return n, avg, err
 }
 

@@ -6,11 +6,13 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -33,10 +35,14 @@ func Evaluate(snap *Snapshot, set Settings) (*explain.Decision, error) {
 	if set.OutcomeOnly {
 		set.Brief = true
 	}
-	s := &syncRun{snap: snap, set: set, now: snap.Now, sc: getScratch()}
+	sc := getScratch()
+	// The scratch's run is zero (putScratch clears it).
+	s := &sc.run
+	s.snap, s.set, s.now, s.sc = snap, set, snap.Now, sc
 	s.run()
-	putScratch(s.sc)
-	return s.dec, nil
+	dec := s.dec
+	putScratch(sc)
+	return dec, nil
 }
 
 // syncRun is the working state of one replayed sync.
@@ -45,14 +51,55 @@ type syncRun struct {
 	set  Settings
 	now  time.Time
 
+	// hpa is the snapshot's, read only. The sync writes status (its copy
+	// of the old one) and reads behavior: the HPA's, or the copy normalize
+	// writes (written).
 	hpa       *autoscalingv2.HorizontalPodAutoscaler
+	status    autoscalingv2.HorizontalPodAutoscalerStatus
+	behavior  *autoscalingv2.HorizontalPodAutoscalerBehavior
+	written   behaviorCopy
 	oldStatus *autoscalingv2.HorizontalPodAutoscalerStatus
 	state     ControllerState
 	seeded    bool
 	events    []explain.Event
 	dec       *explain.Decision
+
+	// ownRecommendations and ownScaleEvents say that the state's lists
+	// are the sync's own (built by it), not the snapshot's.
+	ownRecommendations, ownScaleEvents bool
+	// room holds the decision's parts, rooms its metrics' figures.
+	room  *decisionRoom
+	rooms []metricRoom
 	// sc lends the sync its per-pod maps and lists (nil: allocate).
 	sc *scratch
+	// calc and api are the calculator newCalculator hands out: the
+	// sync's own, kept with it.
+	calc calculator
+	api  metricsAPI
+}
+
+// decisionRoom is where a decision keeps the parts a sync fills once
+// (the selector check, the recommendation, the normalization, the three
+// conditions every sync past the scale sets) and the figures they point
+// to: one allocation rather than one per part. Most HPAs have one metric,
+// whose result, figures and status are kept here too.
+type decisionRoom struct {
+	dec            explain.Decision
+	selector       explain.SelectorCheck
+	recommendation explain.Recommendation
+	normalization  explain.Normalization
+	bestValid      int32
+	statusConds    [3]autoscalingv2.HorizontalPodAutoscalerCondition
+	metric         [1]explain.MetricResult
+	metricRoom     [1]metricRoom
+	metricStatus   [1]autoscalingv2.MetricStatus
+}
+
+// metricRoom is where a metric's result keeps the figures it points to.
+type metricRoom struct {
+	proposed, utilization, targetUtilization int32
+	value, targetValue                       resource.Quantity
+	timestamp                                time.Time
 }
 
 func (s *syncRun) event(eventType, reason, msg string) {
@@ -62,7 +109,7 @@ func (s *syncRun) event(eventType, reason, msg string) {
 // setCondition updates a condition in place or appends it; the transition
 // time moves only when the status value changes.
 func (s *syncRun) setCondition(t autoscalingv2.HorizontalPodAutoscalerConditionType, status corev1.ConditionStatus, reason, msg string) {
-	s.hpa.Status.Conditions = setConditionInList(s.hpa.Status.Conditions, t, status, reason, msg, s.now)
+	s.status.Conditions = setConditionInList(s.status.Conditions, t, status, reason, msg, s.now)
 }
 
 func setConditionInList(list []autoscalingv2.HorizontalPodAutoscalerCondition, t autoscalingv2.HorizontalPodAutoscalerConditionType, status corev1.ConditionStatus, reason, msg string, now time.Time) []autoscalingv2.HorizontalPodAutoscalerCondition {
@@ -74,6 +121,12 @@ func setConditionInList(list []autoscalingv2.HorizontalPodAutoscalerCondition, t
 		}
 	}
 	if idx < 0 {
+		if len(list) == cap(list) && len(list) < conditionTypes {
+			// Room for the conditions a sync sets (AbleToScale,
+			// ScalingActive, ScalingLimited, ScaledToZero) at once,
+			// rather than one growth each.
+			list = slices.Grow(list, conditionTypes-len(list))
+		}
 		list = append(list, autoscalingv2.HorizontalPodAutoscalerCondition{Type: t})
 		idx = len(list) - 1
 	}
@@ -85,18 +138,21 @@ func setConditionInList(list []autoscalingv2.HorizontalPodAutoscalerCondition, t
 	return list
 }
 
+// conditionTypes is the number of condition types the controller sets.
+const conditionTypes = 4
+
 func (s *syncRun) removeCondition(t autoscalingv2.HorizontalPodAutoscalerConditionType) {
 	var kept []autoscalingv2.HorizontalPodAutoscalerCondition
-	for _, c := range s.hpa.Status.Conditions {
+	for _, c := range s.status.Conditions {
 		if c.Type != t {
 			kept = append(kept, c)
 		}
 	}
-	s.hpa.Status.Conditions = kept
+	s.status.Conditions = kept
 }
 
-func scaledToZeroCondition(hpa *autoscalingv2.HorizontalPodAutoscaler) bool {
-	for _, c := range hpa.Status.Conditions {
+func scaledToZeroCondition(conditions []autoscalingv2.HorizontalPodAutoscalerCondition) bool {
+	for _, c := range conditions {
 		if c.Type == autoscalingv2.ScaledToZero {
 			return c.Status == corev1.ConditionTrue
 		}
@@ -105,51 +161,62 @@ func scaledToZeroCondition(hpa *autoscalingv2.HorizontalPodAutoscaler) bool {
 }
 
 func (s *syncRun) init() {
-	// The sync writes the HPA's status, and its spec at one place only
-	// (normalize, which copies the behavior first): the rest of the
+	// The sync writes the HPA's status (s.status, a copy), and its spec at
+	// one place only (normalize, which writes a copy of the behavior): the
 	// object is the snapshot's, shared and read.
-	h := *s.snap.HPA
-	s.snap.HPA.Status.DeepCopyInto(&h.Status)
-	s.hpa = &h
+	h, t := s.snap.HPA, s.snap.Target
+	s.hpa, s.behavior = h, h.Spec.Behavior
+	s.room = &decisionRoom{dec: explain.Decision{
+		APIVersion: explain.APIVersion,
+		Kind:       explain.KindExplanation,
+		HPA:        explain.ObjectRef{Namespace: h.Namespace, Name: h.Name},
+		Target: explain.TargetInfo{
+			APIVersion: h.Spec.ScaleTargetRef.APIVersion, Kind: h.Spec.ScaleTargetRef.Kind, Name: h.Spec.ScaleTargetRef.Name,
+			SpecReplicas: t.SpecReplicas, StatusReplicas: t.StatusReplicas, Selector: t.Selector, GetError: t.GetError,
+			MinReplicas: MinReplicas(h), MaxReplicas: h.Spec.MaxReplicas,
+		},
+		Now:    s.now,
+		Events: []explain.Event{},
+	}}
+	old := h.Status
+	conditions := old.Conditions
+	old.Conditions = nil
+	old.DeepCopyInto(&s.status)
+	// The conditions are values: copied into the decision's room (the
+	// status the decision keeps), with room for those the sync sets.
+	s.status.Conditions = append(s.room.statusConds[:0], conditions...)
 	// The old status is read only; the state's lists are replaced, not
 	// written, but for the scale events (storeScaleEvent copies them
 	// first).
-	s.oldStatus = &s.snap.HPA.Status
+	s.oldStatus = &h.Status
 	s.state = s.snap.State
-	t := s.snap.Target
-	s.dec = &explain.Decision{
-		APIVersion: explain.APIVersion,
-		Kind:       explain.KindExplanation,
-		HPA:        explain.ObjectRef{Namespace: s.hpa.Namespace, Name: s.hpa.Name},
-		Target: explain.TargetInfo{
-			APIVersion: s.hpa.Spec.ScaleTargetRef.APIVersion, Kind: s.hpa.Spec.ScaleTargetRef.Kind, Name: s.hpa.Spec.ScaleTargetRef.Name,
-			SpecReplicas: t.SpecReplicas, StatusReplicas: t.StatusReplicas, Selector: t.Selector, GetError: t.GetError,
-			MinReplicas: MinReplicas(s.hpa), MaxReplicas: s.hpa.Spec.MaxReplicas,
-		},
-		Now:     s.now,
-		Metrics: make([]explain.MetricResult, 0, len(s.hpa.Spec.Metrics)),
-		Events:  []explain.Event{},
+	s.room.dec.Metrics, s.rooms = s.room.metric[:], s.room.metricRoom[:]
+	if n := len(h.Spec.Metrics); n != 1 {
+		s.room.dec.Metrics, s.rooms = make([]explain.MetricResult, n), make([]metricRoom, n)
 	}
+	s.dec = &s.room.dec
 	if !s.set.OutcomeOnly {
 		gates := make(map[string]bool, len(s.set.Profile.Gates))
 		for g, v := range s.set.Profile.Gates {
 			gates[string(g)] = v
 		}
+		words := s.sc.settingsWords(&s.set)
 		s.dec.Settings = explain.SettingsInfo{
 			Tolerance:               s.set.Tolerance,
-			CPUInitializationPeriod: s.set.CPUInitializationPeriod.String(),
-			InitialReadinessDelay:   s.set.InitialReadinessDelay.String(),
-			DownscaleStabilization:  s.set.DownscaleStabilization.String(),
-			SyncPeriod:              s.set.SyncPeriod.String(),
+			CPUInitializationPeriod: words.cpuInitWords,
+			InitialReadinessDelay:   words.readinessDelayWords,
+			DownscaleStabilization:  words.downscaleWords,
+			SyncPeriod:              words.syncPeriodWords,
 			Source:                  s.set.Source,
 			FeatureGates:            gates,
-			ControllerVersion:       s.set.Profile.Version.String(),
+			ControllerVersion:       words.versionWords,
 			ControllerVersionSource: s.set.VersionSource,
 		}
 		s.dec.StateBefore = s.snap.State.DeepCopy()
 	}
 	for i, m := range s.hpa.Spec.Metrics {
-		tr := explain.MetricResult{Index: i, Type: string(m.Type), Name: displayName(m), Source: metricSource(m)}
+		tr := &s.dec.Metrics[i]
+		tr.Index, tr.Type, tr.Name, tr.Source = i, string(m.Type), displayName(m), metricSource(m)
 		switch corev1.ResourceName(tr.Source.Resource) {
 		case corev1.ResourceMemory, corev1.ResourceEphemeralStorage:
 			tr.Unit = explain.MetricUnitBytes
@@ -158,8 +225,7 @@ func (s *syncRun) init() {
 		default:
 			// Other resources and custom metrics are plain quantities.
 		}
-		describeTarget(m, &tr)
-		s.dec.Metrics = append(s.dec.Metrics, tr)
+		describeTarget(&s.rooms[i], m, tr)
 	}
 	if s.state.Provenance != explain.Observed && !s.set.OutcomeOnly {
 		s.dec.Assumptions = append(s.dec.Assumptions, s.state.Notes...)
@@ -183,7 +249,7 @@ func (s *syncRun) run() {
 		s.event(corev1.EventTypeWarning, explain.ReasonFailedGetScale, getErr.Error())
 		s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionFalse, explain.ReasonFailedGetScale, fmt.Sprintf("the HPA controller was unable to get the target's current scale: %v", getErr))
 		s.dec.Outcome = explain.OutcomeFailedGetScale
-		s.dec.CurrentReplicas = s.hpa.Status.CurrentReplicas
+		s.dec.CurrentReplicas = s.status.CurrentReplicas
 		s.markMetricsNotComputed("not computed: the target's scale could not be read")
 		s.dec.Summary = fmt.Sprintf("the controller cannot read the scale of %s/%s (%v); nothing else is computed", ref.Kind, ref.Name, getErr)
 		return
@@ -199,6 +265,7 @@ func (s *syncRun) run() {
 	if !s.state.RecommendationsInitialized {
 		s.state.RecommendationsInitialized = true
 		s.state.Recommendations = []Recommendation{{Replicas: cur, Timestamp: s.now.Add(-time.Nanosecond)}}
+		s.ownRecommendations = true
 		s.seeded = true
 	}
 
@@ -207,7 +274,7 @@ func (s *syncRun) run() {
 	sw := s.set.Profile.Switches
 	gateZero := sw.ScaleToZeroConditions && sw.ScaledToZero
 	hasObjExt := HasObjectOrExternalMetric(s.hpa)
-	scaledToZero := gateZero && scaledToZeroCondition(s.hpa)
+	scaledToZero := gateZero && scaledToZeroCondition(s.status.Conditions)
 	canScaleFromZero := scaledToZero && hasObjExt
 
 	desired := int32(0)
@@ -280,7 +347,7 @@ func (s *syncRun) run() {
 			rescaleMetric = metricName
 		}
 		if desired > cur {
-			reason = fmt.Sprintf("%s above target", rescaleMetric)
+			reason = rescaleMetric + " above target"
 		}
 		if desired < cur {
 			reason = "All metrics below target"
@@ -309,12 +376,16 @@ func (s *syncRun) run() {
 			s.dec.Summary = fmt.Sprintf("the controller wants %d replicas but the scale update fails: %s", desired, msg)
 			return
 		}
-		s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionTrue, explain.ReasonSucceededRescale, fmt.Sprintf("the HPA controller was able to update the target scale to %d", desired))
-		s.event(corev1.EventTypeNormal, explain.ReasonSuccessfulRescale, fmt.Sprintf("New size: %d; reason: %s", desired, reason))
+		var text [160]byte
+		// "the HPA controller was able to update the target scale to %d"
+		s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionTrue, explain.ReasonSucceededRescale, sentence(text[:0]).str("the HPA controller was able to update the target scale to ").int(int64(desired)).String())
+		// "New size: %d; reason: %s"
+		s.event(corev1.EventTypeNormal, explain.ReasonSuccessfulRescale, sentence(text[:0]).str("New size: ").int(int64(desired)).str("; reason: ").str(reason).String())
 		// The events are the snapshot's: the sync writes copies.
 		s.state.ScaleUpEvents = append([]ScaleEvent(nil), s.state.ScaleUpEvents...)
 		s.state.ScaleDownEvents = append([]ScaleEvent(nil), s.state.ScaleDownEvents...)
-		storeScaleEvent(s.hpa.Spec.Behavior, &s.state, cur, desired, s.now)
+		s.ownScaleEvents = true
+		storeScaleEvent(s.behavior, &s.state, cur, desired, s.now)
 		switch {
 		case !sw.ScaleToZeroConditions:
 			// Before v1.36 the controller does not know the condition.
@@ -340,40 +411,40 @@ func (s *syncRun) run() {
 
 // setStatus mirrors the controller's status rebuild.
 func (s *syncRun) setStatus(cur, desired int32, statuses []autoscalingv2.MetricStatus, rescale bool) {
-	s.hpa.Status = autoscalingv2.HorizontalPodAutoscalerStatus{
+	s.status = autoscalingv2.HorizontalPodAutoscalerStatus{
 		CurrentReplicas: cur,
 		DesiredReplicas: desired,
-		LastScaleTime:   s.hpa.Status.LastScaleTime,
+		LastScaleTime:   s.status.LastScaleTime,
 		CurrentMetrics:  statuses,
-		Conditions:      s.hpa.Status.Conditions,
+		Conditions:      s.status.Conditions,
 	}
 	if s.set.Profile.Switches.ObservedGeneration {
 		g := s.hpa.Generation
-		s.hpa.Status.ObservedGeneration = &g
+		s.status.ObservedGeneration = &g
 	}
 	if rescale {
 		t := metav1.NewTime(s.now)
-		s.hpa.Status.LastScaleTime = &t
+		s.status.LastScaleTime = &t
 	}
 }
 
 // setStatusKeepDesired is the failure-path rebuild: the previous desired
 // replicas stay.
 func (s *syncRun) setStatusKeepDesired(cur int32, statuses []autoscalingv2.MetricStatus) {
-	s.setStatus(cur, s.hpa.Status.DesiredReplicas, statuses, false)
+	s.setStatus(cur, s.status.DesiredReplicas, statuses, false)
 }
 
 func (s *syncRun) finish() {
 	d := s.dec
-	// s.hpa is this sync's own copy, which nothing writes after: its
-	// status is the decision's without a further copy.
-	d.Status = s.hpa.Status
+	// s.status is this sync's own copy, which nothing writes after: it
+	// is the decision's without a further copy.
+	d.Status = s.status
 	d.DesiredReplicas = d.Status.DesiredReplicas
 	d.CurrentMetrics = d.Status.CurrentMetrics
 	if d.CurrentMetrics == nil {
 		d.CurrentMetrics = []autoscalingv2.MetricStatus{}
 	}
-	d.StateAfter = s.state.DeepCopy()
+	d.StateAfter = s.stateAfter()
 	if s.set.OutcomeOnly {
 		return
 	}
@@ -381,10 +452,13 @@ func (s *syncRun) finish() {
 	for _, c := range d.Status.Conditions {
 		d.Conditions = append(d.Conditions, explain.Condition{Type: string(c.Type), Status: string(c.Status), Reason: c.Reason, Message: c.Message, LastTransitionTime: c.LastTransitionTime.Time})
 	}
-	d.Events = append(d.Events, s.events...)
-	d.StatusChanged = !statusEqual(s.oldStatus, &s.hpa.Status)
+	if s.events != nil {
+		// The sync's events are the decision's: nothing writes them after.
+		d.Events = s.events
+	}
+	d.StatusChanged = !statusEqual(s.oldStatus, &s.status)
 	if !s.set.Brief {
-		d.Agreement = compareStatus(s.oldStatus, &s.hpa.Status, s.snap.Target.SpecReplicas, d)
+		d.Agreement = compareStatus(s.oldStatus, &s.status, s.snap.Target.SpecReplicas, d)
 		s.checkSync(&d.Agreement)
 	}
 	d.DecidedBy = decidedBy(d)
@@ -392,6 +466,22 @@ func (s *syncRun) finish() {
 	if d.Summary == "" {
 		d.Summary = summarize(d)
 	}
+}
+
+// stateAfter is the state the decision keeps, sharing nothing with the
+// snapshot: the lists the sync built are its own already; the others are
+// the snapshot's, copied (as ControllerState.DeepCopy copies them).
+func (s *syncRun) stateAfter() ControllerState {
+	after := s.state
+	if !s.ownRecommendations {
+		after.Recommendations = append([]Recommendation(nil), s.state.Recommendations...)
+	}
+	if !s.ownScaleEvents {
+		after.ScaleUpEvents = append([]ScaleEvent(nil), s.state.ScaleUpEvents...)
+		after.ScaleDownEvents = append([]ScaleEvent(nil), s.state.ScaleDownEvents...)
+	}
+	after.Notes = append([]string(nil), s.state.Notes...)
+	return after
 }
 
 func (s *syncRun) markMetricsNotComputed(msg string) {
@@ -421,7 +511,8 @@ func (s *syncRun) podLister(sel labels.Selector) []*corev1.Pod {
 // validateSelector mirrors validateAndParseSelector.
 func (s *syncRun) validateSelector() (labels.Selector, []*corev1.Pod, error) {
 	raw := s.snap.Target.Selector
-	chk := &explain.SelectorCheck{Selector: raw}
+	chk := &s.room.selector
+	*chk = explain.SelectorCheck{Selector: raw}
 	s.dec.Selector = chk
 	if raw == "" {
 		msg := "selector is required"
@@ -508,7 +599,10 @@ func (s *syncRun) computeReplicasForMetrics(cur int32) (replicas int32, metric s
 		calc: s.newCalculator(sel, pods),
 		sw:   s.set.Profile.Switches,
 	}
-	statuses = make([]autoscalingv2.MetricStatus, len(specs))
+	statuses = s.room.metricStatus[:]
+	if len(specs) != 1 {
+		statuses = make([]autoscalingv2.MetricStatus, len(specs))
+	}
 	var (
 		winner    = -1
 		invalid   int
@@ -535,21 +629,24 @@ func (s *syncRun) computeReplicasForMetrics(cur int32) (replicas int32, metric s
 			continue
 		}
 		statuses[i] = st
-		p := n
-		tr.ProposedReplicas = &p
-		tr.Value, tr.Utilization = statusValue(st)
+		room := &s.rooms[i]
+		room.proposed = n
+		tr.ProposedReplicas = &room.proposed
+		tr.Value, tr.Utilization = room.statusValue(st)
 		if !ts.IsZero() {
-			t := ts
-			tr.Timestamp = &t
+			room.timestamp = ts
+			tr.Timestamp = &room.timestamp
 		}
 		if replicas == 0 || n > replicas {
-			replicas, metric, winner = n, displayName(spec), i
+			// tr.Name is displayName(spec), set by init.
+			replicas, metric, winner = n, tr.Name, i
 		}
 	}
-	rec := &explain.Recommendation{Replicas: replicas, WinningMetric: metric, WinningIndex: winner, Invalid: invalid, Total: len(specs)}
+	rec := &s.room.recommendation
+	*rec = explain.Recommendation{Replicas: replicas, WinningMetric: metric, WinningIndex: winner, Invalid: invalid, Total: len(specs)}
 	if winner >= 0 {
-		best := replicas
-		rec.BestValid = &best
+		s.room.bestValid = replicas
+		rec.BestValid = &s.room.bestValid
 	}
 	s.dec.Recommendation = rec
 	var combined error
@@ -584,16 +681,31 @@ func (s *syncRun) computeReplicasForMetrics(cur int32) (replicas int32, metric s
 	if winner >= 0 {
 		s.dec.Metrics[winner].Winner = true
 	}
-	s.setCondition(autoscalingv2.ScalingActive, corev1.ConditionTrue, explain.ReasonValidMetricFound, "the HPA was able to successfully calculate a replica count from "+metric)
+	s.setCondition(autoscalingv2.ScalingActive, corev1.ConditionTrue, explain.ReasonValidMetricFound, validMetricMessage(metric))
 	return replicas, metric, statuses, false, combined
 }
 
+// validMetricMessage is the ScalingActive message of a sync whose metrics
+// gave a count; for the usual metrics it is a constant, not built at each
+// sync.
+func validMetricMessage(metric string) string {
+	const msg = "the HPA was able to successfully calculate a replica count from "
+	switch metric {
+	case cpuUtilizationName:
+		return msg + cpuUtilizationName
+	case memoryUtilizationName:
+		return msg + memoryUtilizationName
+	}
+	return msg + metric
+}
+
 func (s *syncRun) newCalculator(sel labels.Selector, pods []*corev1.Pod) *calculator {
-	return &calculator{
-		api: &metricsAPI{
-			snap: s.snap, namespace: s.hpa.Namespace, selector: sel, pods: pods, sc: s.sc,
-			missingContainerFails: s.set.Profile.Switches.MissingContainerSampleFails,
-		},
+	s.api = metricsAPI{
+		snap: s.snap, namespace: s.hpa.Namespace, selector: sel, pods: pods, sc: s.sc,
+		missingContainerFails: s.set.Profile.Switches.MissingContainerSampleFails,
+	}
+	s.calc = calculator{
+		api:            &s.api,
 		pods:           pods,
 		now:            s.now,
 		cpuInit:        s.set.CPUInitializationPeriod,
@@ -604,6 +716,7 @@ func (s *syncRun) newCalculator(sel labels.Selector, pods []*corev1.Pod) *calcul
 		outcomeOnly:    s.set.OutcomeOnly,
 		sc:             s.sc,
 	}
+	return &s.calc
 }
 
 // shadowMetrics computes every metric's proposal for the explanation when a
@@ -612,7 +725,7 @@ func (s *syncRun) newCalculator(sel labels.Selector, pods []*corev1.Pod) *calcul
 func (s *syncRun) shadowMetrics() {
 	shadow := &syncRun{snap: s.snap, set: s.set, now: s.now, sc: s.sc}
 	shadow.init()
-	shadow.hpa.Status.Conditions = nil
+	shadow.status.Conditions = nil
 	_, _, _, _, _ = shadow.computeReplicasForMetrics(s.snap.Target.SpecReplicas)
 	for i := range shadow.dec.Metrics {
 		shadow.dec.Metrics[i].Used = false
@@ -628,10 +741,11 @@ func (s *syncRun) shadowMetrics() {
 
 // normalize applies the legacy path or the behavior path.
 func (s *syncRun) normalize(cur, desired, minR int32) int32 {
-	n := &explain.Normalization{Input: desired}
+	n := &s.room.normalization
+	*n = explain.Normalization{Input: desired}
 	s.dec.Normalization = n
 	maxR := s.hpa.Spec.MaxReplicas
-	b := s.hpa.Spec.Behavior
+	b := s.behavior
 	var stab int32
 	var lim limitResult
 	if b == nil {
@@ -639,6 +753,7 @@ func (s *syncRun) normalize(cur, desired, minR int32) int32 {
 		n.Stabilization.DownWindowSeconds = int32(s.set.DownscaleStabilization.Seconds())
 		n.Stabilization.DownWindowSource = "--horizontal-pod-autoscaler-downscale-stabilization"
 		stab, s.state.Recommendations = stabilizeLegacy(s.state.Recommendations, desired, s.set.DownscaleStabilization, s.now, &n.Stabilization)
+		s.ownRecommendations = true
 		if stab != desired {
 			n.Stabilization.Reason = explain.ReasonScaleDownStabilized
 			s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionTrue, explain.ReasonScaleDownStabilized, msgScaleDownStabilized)
@@ -663,17 +778,20 @@ func (s *syncRun) normalize(cur, desired, minR int32) int32 {
 			downWin = int32(s.set.DownscaleStabilization.Seconds())
 			n.Stabilization.DownWindowSource = "--horizontal-pod-autoscaler-downscale-stabilization (behavior.scaleDown.stabilizationWindowSeconds is unset)"
 			if down != nil {
-				w := downWin
-				// The behavior is the snapshot's: the sync writes a copy.
-				bc := s.hpa.Spec.Behavior.DeepCopy()
-				bc.ScaleDown.StabilizationWindowSeconds = &w
-				s.hpa.Spec.Behavior = bc
-				up, down = bc.ScaleUp, bc.ScaleDown
+				// The behavior is the snapshot's: the sync writes a copy
+				// of it and of its scale-down rules, and reads the rest.
+				bc := &s.written
+				*bc = behaviorCopy{behavior: *b, scaleDown: *down, window: downWin}
+				bc.scaleDown.StabilizationWindowSeconds = &bc.window
+				bc.behavior.ScaleDown = &bc.scaleDown
+				s.behavior = &bc.behavior
+				up, down = bc.behavior.ScaleUp, bc.behavior.ScaleDown
 			}
 		}
 		n.Stabilization.UpWindowSeconds, n.Stabilization.DownWindowSeconds = upWin, downWin
 		var reason, msg string
 		stab, reason, msg, s.state.Recommendations = stabilizeBehavior(s.state.Recommendations, cur, desired, upWin, downWin, s.now, &n.Stabilization)
+		s.ownRecommendations = true
 		if stab != desired {
 			n.Stabilization.Reason = reason
 			s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionTrue, reason, msg)
@@ -696,6 +814,14 @@ func (s *syncRun) normalize(cur, desired, minR int32) int32 {
 	}
 	n.Result = lim.replicas
 	return lim.replicas
+}
+
+// behaviorCopy is the behavior whose scale-down window a sync writes: the
+// behavior and its scale-down rules copied, the rest shared and read only.
+type behaviorCopy struct {
+	behavior  autoscalingv2.HorizontalPodAutoscalerBehavior
+	scaleDown autoscalingv2.HPAScalingRules
+	window    int32
 }
 
 func direction(cur, d int32) string {

@@ -39,6 +39,14 @@ type metricFailure struct {
 	silent bool
 }
 
+// resourceUtilization ends the display name of a resource metric with a
+// utilization target; the names of the usual ones are constants.
+const (
+	resourceUtilization   = " resource utilization (percentage of request)"
+	cpuUtilizationName    = string(corev1.ResourceCPU) + resourceUtilization
+	memoryUtilizationName = string(corev1.ResourceMemory) + resourceUtilization
+)
+
 // displayName is the name the controller uses for a metric in messages.
 func displayName(spec autoscalingv2.MetricSpec) string {
 	switch spec.Type {
@@ -49,7 +57,13 @@ func displayName(spec autoscalingv2.MetricSpec) string {
 		if spec.Resource.Target.AverageValue != nil {
 			return string(spec.Resource.Name) + " resource"
 		}
-		return string(spec.Resource.Name) + " resource utilization (percentage of request)"
+		switch spec.Resource.Name {
+		case corev1.ResourceCPU:
+			return cpuUtilizationName
+		case corev1.ResourceMemory:
+			return memoryUtilizationName
+		}
+		return string(spec.Resource.Name) + resourceUtilization
 	case autoscalingv2.ContainerResourceMetricSourceType:
 		if spec.ContainerResource == nil {
 			return "container resource metric"
@@ -110,8 +124,9 @@ func metricSource(spec autoscalingv2.MetricSpec) explain.MetricSource {
 	return out
 }
 
-// describeTarget fills the target fields of a metric trace.
-func describeTarget(spec autoscalingv2.MetricSpec, tr *explain.MetricResult) {
+// describeTarget fills the target fields of a metric trace; the figures
+// they point to are room's.
+func describeTarget(room *metricRoom, spec autoscalingv2.MetricSpec, tr *explain.MetricResult) {
 	// The source the type names, as the controller reads it.
 	src, ok := metricsource.Of(&spec)
 	if !ok {
@@ -121,15 +136,15 @@ func describeTarget(spec autoscalingv2.MetricSpec, tr *explain.MetricResult) {
 	tr.TargetType = string(t.Type)
 	switch {
 	case t.AverageValue != nil:
-		q := t.AverageValue.DeepCopy()
-		tr.TargetValue = &q
+		room.targetValue = t.AverageValue.DeepCopy()
+		tr.TargetValue = &room.targetValue
 	case t.Value != nil:
-		q := t.Value.DeepCopy()
-		tr.TargetValue = &q
+		room.targetValue = t.Value.DeepCopy()
+		tr.TargetValue = &room.targetValue
 	}
 	if t.AverageUtilization != nil {
-		u := *t.AverageUtilization
-		tr.TargetUtilization = &u
+		room.targetUtilization = *t.AverageUtilization
+		tr.TargetUtilization = &room.targetUtilization
 	}
 }
 
@@ -218,7 +233,7 @@ func computeReplicasForMetric(in metricInput, spec autoscalingv2.MetricSpec, tr 
 		if err != nil {
 			return fail(explain.ReasonFailedGetResource, err, fmt.Errorf("failed to get %s resource metric value: %w", spec.Resource.Name, err))
 		}
-		st := autoscalingv2.MetricStatus{Type: autoscalingv2.ResourceMetricSourceType, Resource: &autoscalingv2.ResourceMetricStatus{Name: spec.Resource.Name, Current: *cur}}
+		st := autoscalingv2.MetricStatus{Type: autoscalingv2.ResourceMetricSourceType, Resource: &autoscalingv2.ResourceMetricStatus{Name: spec.Resource.Name, Current: cur}}
 		return n, st, ts, nil
 
 	case autoscalingv2.ContainerResourceMetricSourceType:
@@ -236,7 +251,7 @@ func computeReplicasForMetric(in metricInput, spec autoscalingv2.MetricSpec, tr 
 			// Upstream names the container here, not the resource.
 			return fail(explain.ReasonFailedGetContainer, err, fmt.Errorf("failed to get %s container metric value: %w", cr.Container, err))
 		}
-		st := autoscalingv2.MetricStatus{Type: autoscalingv2.ContainerResourceMetricSourceType, ContainerResource: &autoscalingv2.ContainerResourceMetricStatus{Name: cr.Name, Container: cr.Container, Current: *cur}}
+		st := autoscalingv2.MetricStatus{Type: autoscalingv2.ContainerResourceMetricSourceType, ContainerResource: &autoscalingv2.ContainerResourceMetricStatus{Name: cr.Name, Container: cr.Container, Current: cur}}
 		return n, st, ts, nil
 
 	case autoscalingv2.ExternalMetricSourceType:
@@ -278,31 +293,43 @@ func computeReplicasForMetric(in metricInput, spec autoscalingv2.MetricSpec, tr 
 
 // resourceGeneric mirrors the shared Resource/ContainerResource helper: an
 // averageValue target wins over a utilization target.
-func resourceGeneric(in metricInput, target autoscalingv2.MetricTarget, res corev1.ResourceName, container string, isContainer bool, tr *explain.MetricResult) (int32, *autoscalingv2.MetricValueStatus, time.Time, error) {
+func resourceGeneric(in metricInput, target autoscalingv2.MetricTarget, res corev1.ResourceName, container string, isContainer bool, tr *explain.MetricResult) (int32, autoscalingv2.MetricValueStatus, time.Time, error) {
 	if target.AverageValue != nil {
 		tr.Calculation = "GetRawResourceReplicas"
 		n, raw, ts, err := in.calc.getRawResourceReplicas(in.specReplicas, target.AverageValue.MilliValue(), res, in.tol, container, tr)
 		if err != nil {
-			return 0, nil, time.Time{}, fmt.Errorf("failed to get %s usage: %w", res, err)
+			return 0, autoscalingv2.MetricValueStatus{}, time.Time{}, fmt.Errorf("failed to get %s usage: %w", res, err)
 		}
 		q := buildQuantity(res, raw, in.sw.MemoryStatusBinarySI)
-		return n, &autoscalingv2.MetricValueStatus{AverageValue: &q}, ts, nil
+		return n, autoscalingv2.MetricValueStatus{AverageValue: &q}, ts, nil
 	}
 	if target.AverageUtilization == nil {
-		return 0, nil, time.Time{}, errors.New("invalid resource metric source: neither an average utilization target nor an average value (usage) target was set")
+		return 0, autoscalingv2.MetricValueStatus{}, time.Time{}, errors.New("invalid resource metric source: neither an average utilization target nor an average value (usage) target was set")
 	}
 	tr.Calculation = "GetResourceReplicas"
 	n, util, raw, ts, err := in.calc.getResourceReplicas(in.specReplicas, *target.AverageUtilization, res, in.tol, container, tr)
 	if err != nil {
-		return 0, nil, time.Time{}, fmt.Errorf("failed to get %s utilization: %w", res, err)
+		return 0, autoscalingv2.MetricValueStatus{}, time.Time{}, fmt.Errorf("failed to get %s utilization: %w", res, err)
 	}
 	_ = isContainer
-	q := buildQuantity(res, raw, in.sw.MemoryStatusBinarySI)
-	return n, &autoscalingv2.MetricValueStatus{AverageUtilization: &util, AverageValue: &q}, ts, nil
+	// The status's utilization and value, in one allocation.
+	cur := &utilizationValue{utilization: util, value: buildQuantity(res, raw, in.sw.MemoryStatusBinarySI)}
+	return n, autoscalingv2.MetricValueStatus{AverageUtilization: &cur.utilization, AverageValue: &cur.value}, ts, nil
+}
+
+// utilizationValue holds what a utilization metric's status points to.
+type utilizationValue struct {
+	utilization int32
+	value       resource.Quantity
 }
 
 // statusValue extracts the reported quantity and utilization of a status entry.
 func statusValue(st autoscalingv2.MetricStatus) (*resource.Quantity, *int32) {
+	return new(metricRoom).statusValue(st)
+}
+
+// statusValue is the package's statusValue with the copies kept in room.
+func (room *metricRoom) statusValue(st autoscalingv2.MetricStatus) (*resource.Quantity, *int32) {
 	cur := metricsource.Current(&st)
 	if cur == nil {
 		return nil, nil
@@ -310,16 +337,16 @@ func statusValue(st autoscalingv2.MetricStatus) (*resource.Quantity, *int32) {
 	var q *resource.Quantity
 	switch {
 	case cur.Value != nil:
-		v := cur.Value.DeepCopy()
-		q = &v
+		room.value = cur.Value.DeepCopy()
+		q = &room.value
 	case cur.AverageValue != nil:
-		v := cur.AverageValue.DeepCopy()
-		q = &v
+		room.value = cur.AverageValue.DeepCopy()
+		q = &room.value
 	}
 	var u *int32
 	if cur.AverageUtilization != nil {
-		x := *cur.AverageUtilization
-		u = &x
+		room.utilization = *cur.AverageUtilization
+		u = &room.utilization
 	}
 	return q, u
 }

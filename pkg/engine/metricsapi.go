@@ -26,11 +26,12 @@ type metricsAPI struct {
 	namespace string
 	// selector is the target's parsed pod selector.
 	selector labels.Selector
-	// pods are the pods the pod lister returned; podNames their names,
-	// used to attribute PodMetrics that carry no labels (built on first
-	// use: most PodMetrics carry labels).
+	// pods are the pods the pod lister returned; podIndex gives, for each
+	// of their names, the position of the last pod of that name (built on
+	// first use). It attributes PodMetrics that carry no labels (most
+	// carry labels), and it finds a name's entry in the pod accounting.
 	pods     []*corev1.Pod
-	podNames map[string]struct{}
+	podIndex map[string]int
 	// sc lends the queries their maps and lists (nil: allocate).
 	sc *scratch
 	// missingContainerFails: a PodMetrics without the named container fails
@@ -38,15 +39,17 @@ type metricsAPI struct {
 	missingContainerFails bool
 }
 
-// listed returns the names of the listed pods.
-func (m *metricsAPI) listed() map[string]struct{} {
-	if m.podNames == nil {
-		m.podNames = m.sc.set(len(m.pods))
-		for _, p := range m.pods {
-			m.podNames[p.Name] = struct{}{}
+// listed returns the names of the listed pods, each with the position of
+// the last pod of that name in the list: the one whose figures the
+// controller's maps by name keep when a name is listed twice.
+func (m *metricsAPI) listed() map[string]int {
+	if m.podIndex == nil {
+		m.podIndex = m.sc.indexMap(len(m.pods))
+		for i, p := range m.pods {
+			m.podIndex[p.Name] = i
 		}
 	}
-	return m.podNames
+	return m.podIndex
 }
 
 func (m *metricsAPI) apiError(key string) error {
@@ -151,7 +154,7 @@ func (m *metricsAPI) podsMetric(name string) (podSamples, time.Time, error) {
 	if err := m.apiError("pods:" + name); err != nil {
 		return nil, time.Time{}, fmt.Errorf("unable to fetch metrics from custom metrics API: %w", err)
 	}
-	out := podSamples{}
+	out := m.sc.samplesMap(0)
 	var first *time.Time
 	for i := range m.snap.CustomMetrics {
 		mv := &m.snap.CustomMetrics[i]

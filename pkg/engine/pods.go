@@ -26,52 +26,68 @@ type podSample struct {
 // for pods that are not in the pod list ("superfluous" samples).
 type podSamples map[string]podSample
 
-func (s podSamples) clone() podSamples {
-	out := make(podSamples, len(s))
-	for k, v := range s {
-		out[k] = v
-	}
-	return out
-}
-
 // podGroups is the classification of listed pods (see upstream groupPods).
 type podGroups struct {
 	readyCount int
 	unready    map[string]struct{}
 	missing    map[string]struct{}
 	ignored    map[string]struct{}
-	// class and reason per pod name, for the explanation.
-	class  map[string]string
-	reason map[string]string
+	// With detail: classes holds how each pod counted, by its position in
+	// the pod list; withSample counts the pods that had a sample, and
+	// samples the samples there were (before the calculation removes
+	// those of the pods it does not count).
+	classes    []podClass
+	withSample int
+	samples    int
+}
+
+// podClass is how one listed pod counted, and why, with the pod's sample
+// (if it had one), for the explanation.
+type podClass struct {
+	class, reason string
+	sample        int64
+	hasSample     bool
 }
 
 // groupPods sorts pods into ready, unready, missing and ignored, in the order
 // the controller checks: ignored (deleting or Failed), Pending, no sample, and
 // for cpu only the readiness rules of §5.3.
 //
-// Only with detail are the class and reason of each pod kept.
+// Only with detail are the class, reason and sample of each pod kept.
 func groupPods(pods []*corev1.Pod, samples podSamples, resource corev1.ResourceName, cpuInit, readinessDelay time.Duration, now time.Time, detail bool) podGroups {
 	return groupPodsIn(nil, pods, samples, resource, cpuInit, readinessDelay, now, detail)
 }
 
-// groupPodsIn is groupPods with its sets lent by sc.
+// groupPodsIn is groupPods with its sets and list lent by sc.
 func groupPodsIn(sc *scratch, pods []*corev1.Pod, samples podSamples, resource corev1.ResourceName, cpuInit, readinessDelay time.Duration, now time.Time, detail bool) podGroups {
 	g := podGroups{unready: sc.set(0), missing: sc.set(0), ignored: sc.set(0)}
 	if detail {
-		g.class = make(map[string]string, len(pods))
-		g.reason = make(map[string]string, len(pods))
+		g.classes = sc.classList(len(pods))
+		g.samples = len(samples)
 	}
+	var (
+		sample    podSample
+		hasSample bool
+	)
+	// mark files the pod under its name in set, and (with detail) notes
+	// its class and sample; every pod is marked once, in list order.
 	mark := func(set map[string]struct{}, name, class, reason string) {
 		if set != nil {
 			set[name] = struct{}{}
 		}
 		if detail {
-			g.class[name] = class
-			g.reason[name] = reason
+			g.classes = append(g.classes, podClass{class: class, reason: reason, sample: sample.value, hasSample: hasSample})
+			if hasSample {
+				g.withSample++
+			}
 		}
 	}
 	for _, pod := range pods {
 		name := pod.Name
+		// The pod's sample. The controller looks for it after the checks
+		// of deletion and phase; the explanation shows it whatever they
+		// decide.
+		sample, hasSample = samples[name]
 		if pod.DeletionTimestamp != nil {
 			mark(g.ignored, name, explain.PodIgnored, "being deleted (deletionTimestamp is set)")
 			continue
@@ -84,8 +100,7 @@ func groupPodsIn(sc *scratch, pods []*corev1.Pod, samples podSamples, resource c
 			mark(g.unready, name, explain.PodUnready, "phase is Pending")
 			continue
 		}
-		sample, ok := samples[name]
-		if !ok {
+		if !hasSample {
 			mark(g.missing, name, explain.PodMissing, "no metric sample for this pod")
 			continue
 		}
@@ -97,6 +112,9 @@ func groupPodsIn(sc *scratch, pods []*corev1.Pod, samples podSamples, resource c
 		}
 		g.readyCount++
 		mark(nil, name, explain.PodReady, "")
+	}
+	if detail {
+		sc.keepClasses(g.classes)
 	}
 	return g
 }
@@ -158,12 +176,24 @@ func podIsRunningAndReady(pod *corev1.Pod) bool {
 // calculateRequests returns each listed pod's request for the resource in
 // milli-units; one pod without a request fails the whole metric.
 func calculateRequests(pods []*corev1.Pod, container string, resource corev1.ResourceName, sw profile.Switches) (map[string]int64, error) {
-	return calculateRequestsIn(nil, pods, container, resource, sw)
+	at, err := podRequestsIn(nil, pods, container, resource, sw)
+	if err != nil {
+		return nil, err
+	}
+	requests := make(map[string]int64, len(pods))
+	for i, pod := range pods {
+		// A name listed twice keeps the request of its last pod.
+		requests[pod.Name] = at[i]
+	}
+	return requests, nil
 }
 
-// calculateRequestsIn is calculateRequests with its map lent by sc.
-func calculateRequestsIn(sc *scratch, pods []*corev1.Pod, container string, resource corev1.ResourceName, sw profile.Switches) (map[string]int64, error) {
-	requests := sc.requestsMap(len(pods))
+// podRequestsIn is calculateRequests by position in the pod list, in a
+// list lent by sc: the calculator reads a pod's request by name through
+// the index of the listed names (podRequests).
+func podRequestsIn(sc *scratch, pods []*corev1.Pod, container string, resource corev1.ResourceName, sw profile.Switches) ([]int64, error) {
+	at := sc.requestList(len(pods))
+	defer func() { sc.keepRequests(at) }()
 	for _, pod := range pods {
 		var (
 			req int64
@@ -178,9 +208,9 @@ func calculateRequestsIn(sc *scratch, pods []*corev1.Pod, container string, reso
 		if err != nil {
 			return nil, err
 		}
-		requests[pod.Name] = req
+		at = append(at, req)
 	}
-	return requests, nil
+	return at, nil
 }
 
 func podLevelRequest(pod *corev1.Pod, resource corev1.ResourceName) (int64, error) {

@@ -149,7 +149,7 @@ func (s *syncRun) statusBehind() bool {
 	if g := old.ObservedGeneration; g != nil && *g < s.snap.HPA.Generation {
 		return true
 	}
-	return len(s.snap.APIErrors) == 0 && !metricsEqual(old.CurrentMetrics, s.hpa.Status.CurrentMetrics)
+	return len(s.snap.APIErrors) == 0 && !metricsEqual(old.CurrentMetrics, s.status.CurrentMetrics)
 }
 
 // sampleWindow is the longest window of the snapshot's PodMetrics (0 when

@@ -5,7 +5,6 @@ package engine
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -13,42 +12,56 @@ import (
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 )
 
-// summarize says in one sentence what decided a normal sync.
+// summarize says in one sentence what decided a normal sync: its parts
+// joined by "; ".
 func summarize(d *explain.Decision) string {
-	var parts []string
+	var room [256]byte
+	text := sentence(room[:0])
 	if r := d.Recommendation; r != nil && r.Replicas >= 0 {
+		// "metrics propose %d (from %s)", or "metrics propose %d"
+		text = text.str("metrics propose ").int(int64(r.Replicas))
 		if r.WinningMetric != "" {
-			parts = append(parts, fmt.Sprintf("metrics propose %d (from %s)", r.Replicas, winnerWords(d)))
-		} else {
-			parts = append(parts, fmt.Sprintf("metrics propose %d", r.Replicas))
+			text = text.str(" (from ").str(winnerWords(d)).str(")")
 		}
 		if r.Invalid > 0 {
-			parts = append(parts, fmt.Sprintf("%d of %d metrics are invalid but do not block this direction", r.Invalid, r.Total))
+			// "%d of %d metrics are invalid but do not block this direction"
+			text = text.str("; ").int(int64(r.Invalid)).str(" of ").int(int64(r.Total)).str(" metrics are invalid but do not block this direction")
 		}
+	}
+	// next separates a part from the one before it.
+	next := func(text sentence) sentence {
+		if len(text) == 0 {
+			return text
+		}
+		return text.str("; ")
 	}
 	if n := d.Normalization; n != nil {
 		st := n.Stabilization
 		if st.Result != n.Input {
-			s := fmt.Sprintf("the stabilization window holds it at %d (%s)", st.Result, st.Reason)
+			// "the stabilization window holds it at %d (%s)"
+			text = next(text).str("the stabilization window holds it at ").int(int64(st.Result)).str(" (").str(st.Reason).str(")")
 			if st.HeldUntil != nil {
-				s += " until " + st.HeldUntil.UTC().Format(time.RFC3339)
+				text = text.str(" until ").str(st.HeldUntil.UTC().Format(time.RFC3339))
 			}
-			parts = append(parts, s)
 		}
 		if n.Limits.Limited {
-			parts = append(parts, fmt.Sprintf("%s limits it to %d", limitWords(n.Limits.Reason), n.Limits.Result))
+			// "%s limits it to %d"
+			text = next(text).str(limitWords(n.Limits.Reason)).str(" limits it to ").int(int64(n.Limits.Result))
 		}
 		if n.ScaleFromZeroFloor {
-			parts = append(parts, fmt.Sprintf("the scale-from-zero floor raises it to minReplicas %d", n.Result))
+			// "the scale-from-zero floor raises it to minReplicas %d"
+			text = next(text).str("the scale-from-zero floor raises it to minReplicas ").int(int64(n.Result))
 		}
 	}
 	switch {
 	case d.Rescale:
-		parts = append(parts, fmt.Sprintf("the controller scales %d → %d", d.CurrentReplicas, d.DesiredReplicas))
+		// "the controller scales %d → %d"
+		text = next(text).str("the controller scales ").int(int64(d.CurrentReplicas)).str(" → ").int(int64(d.DesiredReplicas))
 	default:
-		parts = append(parts, fmt.Sprintf("replicas stay at %d", d.CurrentReplicas))
+		// "replicas stay at %d"
+		text = next(text).str("replicas stay at ").int(int64(d.CurrentReplicas))
 	}
-	return strings.Join(parts, "; ")
+	return text.String()
 }
 
 // winnerWords names the winning metric for the summary, with the

@@ -4,7 +4,6 @@
 package engine
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 
@@ -35,14 +34,35 @@ func (t tolerances) isWithin(ratio float64) bool {
 // 1.1]", or for the absolute test "within the tolerance (|1 − ratio| =
 // 0.08 ≤ 0.1)".
 func (t tolerances) within(ratio float64) string {
-	if t.absolute {
-		return fmt.Sprintf("within the tolerance (|1 − ratio| = %s ≤ %s)", strconv.FormatFloat(math.Abs(1.0-ratio), 'g', -1, 64), strconv.FormatFloat(t.up, 'g', -1, 64))
-	}
-	return fmt.Sprintf("within the tolerance band [%.4g, %.4g]", 1-t.down, 1+t.up)
+	var text [80]byte
+	return t.appendWithin(text[:0], ratio).String()
 }
 
+// appendWithin appends within's words to text.
+func (t tolerances) appendWithin(text sentence, ratio float64) sentence {
+	if t.absolute {
+		// "within the tolerance (|1 − ratio| = %s ≤ %s)", the figures
+		// as short as they print exactly.
+		text = text.str("within the tolerance (|1 − ratio| = ")
+		text = strconv.AppendFloat(text, math.Abs(1.0-ratio), 'g', -1, 64)
+		text = text.str(" ≤ ")
+		text = strconv.AppendFloat(text, t.up, 'g', -1, 64)
+		return text.str(")")
+	}
+	// "within the tolerance band [%.4g, %.4g]"
+	return text.str("within the tolerance band [").g4(1 - t.down).str(", ").g4(1 + t.up).str("]")
+}
+
+// check is the tolerance test of a ratio, for the explanation.
 func (t tolerances) check(ratio float64) *explain.ToleranceCheck {
-	c := &explain.ToleranceCheck{
+	c := t.checked(ratio)
+	return &c
+}
+
+// checked is check's test as a value, for a caller that keeps it in its
+// own room.
+func (t tolerances) checked(ratio float64) explain.ToleranceCheck {
+	c := explain.ToleranceCheck{
 		ScaleDown: t.down, ScaleUp: t.up,
 		Lower: 1.0 - t.down, Upper: 1.0 + t.up,
 		Ratio: explain.Ratio(ratio), Within: t.isWithin(ratio), Source: t.source,
