@@ -19,8 +19,7 @@ type ExplainInput struct {
 	// of day) whose sync to explain over Recorded.
 	At       string
 	Recorded RecordedInput
-	// NoHistory ignores the history watches recorded (and records none).
-	NoHistory bool
+	HistoryInput
 	// Dump is a file to write the gathered snapshot to, in the offline
 	// format, so that explain -f reproduces the explanation.
 	Dump string

@@ -141,13 +141,8 @@ var ExplainOneOptions = concat(options.Options[ExplainInput]{
 		Desc:  "Explain the sync of a past instant instead (14:02 UTC today, an RFC 3339 time, or a duration ago like 2h), over the load recorded in prometheus",
 		Field: func(in *ExplainInput) options.Value { return options.String(&in.At) },
 	},
-}, options.Embed(RecordedOptions, func(in *ExplainInput) *RecordedInput { return &in.Recorded }), options.Options[ExplainInput]{
-	{
-		Name: "no-history", Help: "Ignore the controller history that earlier watches recorded (and record none)",
-		Desc:  "Ignore the controller history that explain --watch recorded",
-		Field: func(in *ExplainInput) options.Value { return options.Bool(&in.NoHistory) },
-	},
-})
+}, options.Embed(RecordedOptions, func(in *ExplainInput) *RecordedInput { return &in.Recorded }),
+	options.Embed(HistoryOptions, func(in *ExplainInput) *HistoryInput { return &in.HistoryInput }))
 
 // ExplainCLIOptions are explain's flags that no tool takes.
 var ExplainCLIOptions = options.Options[ExplainInput]{
@@ -240,22 +235,6 @@ var WhatIfHPAOptions = options.Options[WhatIfInput]{
 		Desc:  "Path of a file, on the server's machine, holding a spec.behavior stanza (YAML or JSON) to use instead of the HPA's",
 		Field: func(in *WhatIfInput) options.Value { return options.String(&in.BehaviorFile) },
 	},
-	{
-		Name: "load-model", Help: "What stays constant when the pods change: constant-total (the total load, shared by the pods) or constant-per-pod",
-		Desc:  "What stays constant when the pods change: constant-total (the total load, the default) or constant-per-pod",
-		Enum:  []string{explain.LoadConstantTotal, explain.LoadConstantPerPod},
-		Field: func(in *WhatIfInput) options.Value { return options.String(&in.LoadModel) },
-	},
-	{
-		Name: "pod-startup", Help: fmt.Sprintf("In a projection, how long a new pod takes to become ready and report samples (at most %s)", MaxPodStartup),
-		Desc:  "How long a new pod takes to become ready and report samples, a duration; default 30s in a projection, measured in a backtest",
-		Field: func(in *WhatIfInput) options.Value { return options.Duration(&in.PodStartup, whatif.DefaultPodStartup) },
-	},
-	{
-		Name: "no-history", Help: "Ignore the controller history that watches recorded (explain --watch)",
-		Desc:  "Ignore the controller history that explain --watch recorded",
-		Field: func(in *WhatIfInput) options.Value { return options.Bool(&in.NoHistory) },
-	},
 }
 
 // WhatIfProjectionOptions project the syncs after the changes.
@@ -308,23 +287,54 @@ var WhatIfKEDAOptions = options.Options[WhatIfInput]{
 	},
 }
 
-// BacktestOptions are a backtest's period (whatif --since, hpa_backtest).
-var BacktestOptions = options.Options[WhatIfInput]{
+// PeriodOptions are a past period over recorded load: whatif --since's
+// backtest and tune's search (one row each, both inputs embed them).
+var PeriodOptions = options.Options[PeriodInput]{
 	{
-		Name: "since", Help: "Backtest from this past instant (a duration ago like 24h, an RFC 3339 time, or 14:02 UTC) over the load recorded in --prometheus",
-		Desc:  "Start of the period: a duration ago (2h), an RFC 3339 time, or a UTC time of day (14:02)",
-		Field: func(in *WhatIfInput) options.Value { return options.String(&in.Since) },
+		Name: "since", Help: "Start of the period over the load recorded in --prometheus: a duration ago (24h, 7d), an RFC 3339 time, or a UTC time of day (14:02); whatif backtests it, tune searches over it",
+		Desc:  "Start of the period: a duration ago (24h), an RFC 3339 time, or a UTC time of day (14:02)",
+		Field: func(in *PeriodInput) options.Value { return options.String(&in.Since) },
 	},
 	{
-		Name: "until", Help: "End of the backtest (as --since; default: now)", Desc: "End of the period, as since; default: now",
-		Field: func(in *WhatIfInput) options.Value { return options.String(&in.Until) },
-	},
-	{
-		Name: "sample-delay", Help: "In a backtest, how long after its creation a pod has a metric sample (default: measured on the recorded pods)",
-		Desc:  "How long after its creation a pod has a metric sample, a duration; default: measured on the recorded pods",
-		Field: func(in *WhatIfInput) options.Value { return options.PlainDuration(&in.SampleDelay) },
+		Name: "until", Help: "End of the period (as --since; default: now)", Desc: "End of the period, as since; default: now",
+		Field: func(in *PeriodInput) options.Value { return options.String(&in.Until) },
 	},
 }
+
+// ReplayOptions say how the pods a replay adds start and how the load
+// spreads over them: whatif's projections and backtests, tune's
+// candidates.
+var ReplayOptions = options.Options[ReplayInput]{
+	{
+		Name: "load-model", Help: "What stays constant when a replay runs another number of pods than the real ones: constant-total (the load, shared by the ready pods; the default) or constant-per-pod",
+		Desc:  "constant-total (the load shared by the ready pods; the default) or constant-per-pod",
+		Enum:  []string{explain.LoadConstantTotal, explain.LoadConstantPerPod},
+		Field: func(in *ReplayInput) options.Value { return options.String(&in.LoadModel) },
+	},
+	{
+		Name: "pod-startup", Help: fmt.Sprintf("How long a pod the replay adds takes to become ready (at most %s; default: 30s in a projection, measured on the recorded pods over recorded load)", MaxPodStartup),
+		Desc:  "How long a pod the replay adds takes to become ready, a duration; default 30s in a projection, measured on the recorded pods over recorded load",
+		Field: func(in *ReplayInput) options.Value { return options.Duration(&in.PodStartup, 0) },
+	},
+	{
+		Name: "sample-delay", Help: "Over recorded load, how long after its creation a pod has a metric sample (default: measured on the recorded pods)",
+		Desc:  "How long after its creation a pod has a metric sample, a duration; default: measured on the recorded pods",
+		Field: func(in *ReplayInput) options.Value { return options.PlainDuration(&in.SampleDelay) },
+	},
+}
+
+// HistoryOptions say whether a run uses the controller history watches
+// recorded: explain's and whatif's.
+var HistoryOptions = options.Options[HistoryInput]{
+	{
+		Name: "no-history", Help: "Ignore the controller history that watches recorded (explain --watch; explain --watch itself then records none)",
+		Desc:  "Ignore the controller history that explain --watch recorded",
+		Field: func(in *HistoryInput) options.Value { return options.Bool(&in.NoHistory) },
+	},
+}
+
+// BacktestOptions are a backtest's period (whatif --since, hpa_backtest).
+var BacktestOptions = options.Embed(PeriodOptions, func(in *WhatIfInput) *PeriodInput { return &in.PeriodInput })
 
 // BacktestRecordedOptions are the recorded load of a backtest.
 var BacktestRecordedOptions = options.Embed(RecordedOptions, func(in *WhatIfInput) *RecordedInput { return &in.Recorded })
@@ -344,20 +354,22 @@ var ReportOptions = options.Options[ReportInput]{
 var BacktestReportOptions = options.Embed(ReportOptions, func(in *WhatIfInput) *ReportInput { return &in.Report })
 
 // WhatIfOptions are all of whatif's.
-var WhatIfOptions = concat(WhatIfLoadOptions, WhatIfHPAOptions, WhatIfProjectionOptions, WhatIfKEDAOptions, BacktestOptions, BacktestRecordedOptions, BacktestReportOptions)
+var WhatIfOptions = concat(WhatIfLoadOptions, WhatIfHPAOptions, WhatIfReplayOptions, WhatIfProjectionOptions, WhatIfKEDAOptions, BacktestOptions, BacktestRecordedOptions, BacktestReportOptions)
+
+// WhatIfReplayOptions are whatif's ReplayOptions and HistoryOptions; a
+// projection (hpa_whatif) takes ProjectionReplayOptions of them, a
+// backtest (hpa_backtest) BacktestReplayOptions.
+var WhatIfReplayOptions = concat(BacktestReplayOptions, options.Embed(HistoryOptions, func(in *WhatIfInput) *HistoryInput { return &in.HistoryInput }))
+
+var (
+	BacktestReplayOptions   = options.Embed(ReplayOptions, func(in *WhatIfInput) *ReplayInput { return &in.ReplayInput })
+	ProjectionReplayOptions = concat(BacktestReplayOptions.Only("load-model", "pod-startup"),
+		options.Embed(HistoryOptions, func(in *WhatIfInput) *HistoryInput { return &in.HistoryInput }))
+)
 
 // TuneOptions are tune's own options (hpa_tune's arguments); the recorded
 // load's are RecordedOptions'.
-var TuneOptions = concat(options.Options[TuneInput]{
-	{
-		Name: "since", Help: "Tune over the load recorded from this past instant (a duration ago like 7d or 24h, an RFC 3339 time, or 14:02 UTC)",
-		Desc:  "Start of the period: a duration ago (24h), an RFC 3339 time, or a UTC time of day (14:02)",
-		Field: func(in *TuneInput) options.Value { return options.String(&in.Since) },
-	},
-	{
-		Name: "until", Help: "End of the period (as --since; default: now)", Desc: "End of the period, as since; default: now",
-		Field: func(in *TuneInput) options.Value { return options.String(&in.Until) },
-	},
+var TuneOptions = concat(options.Embed(PeriodOptions, func(in *TuneInput) *PeriodInput { return &in.PeriodInput }), options.Options[TuneInput]{
 	{
 		Name: "vary", Help: "Dimensions to vary, comma-separated: target, up-window, down-window, up-policy, down-policy, up-tolerance, down-tolerance, min-replicas (default: all but min-replicas; tolerances where the controller honours them)",
 		Desc:  "Dimensions to vary: target, up-window, down-window, up-policy, down-policy, up-tolerance, down-tolerance, min-replicas; default all but min-replicas",
@@ -387,23 +399,8 @@ var TuneOptions = concat(options.Options[TuneInput]{
 		Enum: []string{EmitPatch, EmitCommand}, CLIOnly: "shapes the command's output; the tool's result holds both",
 		Field: func(in *TuneInput) options.Value { return options.String(&in.Emit) },
 	},
-	{
-		Name: "load-model", Help: "What stays constant when a candidate runs another number of pods than the real ones: constant-total (the recorded load shared by the ready pods; the default) or constant-per-pod",
-		Desc:  "constant-total (the recorded load shared by the ready pods; the default) or constant-per-pod",
-		Enum:  []string{explain.LoadConstantTotal, explain.LoadConstantPerPod},
-		Field: func(in *TuneInput) options.Value { return options.String(&in.LoadModel) },
-	},
-	{
-		Name: "pod-startup", Help: "How long a pod a candidate adds takes to become ready (default: measured on the recorded pods)",
-		Desc:  "How long a pod a candidate adds takes to become ready, a duration; default: measured on the recorded pods",
-		Field: func(in *TuneInput) options.Value { return options.Duration(&in.PodStartup, 0) },
-	},
-	{
-		Name: "sample-delay", Help: "How long after its creation a pod has a metric sample (default: measured on the recorded pods)",
-		Desc:  "How long after its creation a pod has a metric sample, a duration; default: measured on the recorded pods",
-		Field: func(in *TuneInput) options.Value { return options.PlainDuration(&in.SampleDelay) },
-	},
-}, options.Embed(RecordedOptions, func(in *TuneInput) *RecordedInput { return &in.Recorded }),
+}, options.Embed(ReplayOptions, func(in *TuneInput) *ReplayInput { return &in.ReplayInput }),
+	options.Embed(RecordedOptions, func(in *TuneInput) *RecordedInput { return &in.Recorded }),
 	options.Embed(ReportOptions, func(in *TuneInput) *ReportInput { return &in.Report }), options.Options[TuneInput]{
 		{
 			Name: "report-candidate", CLIOnly: onlyFiles,

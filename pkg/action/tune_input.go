@@ -26,12 +26,10 @@ const MaxTuneBudget = 5000
 
 // TuneInput is tune's options (TuneOptions), unchecked.
 type TuneInput struct {
-	// Since and Until bound the period, as whatif --since takes them.
-	Since, Until string
-	// LoadModel, PodStartup and SampleDelay: as a backtest's.
-	LoadModel   string
-	PodStartup  *time.Duration
-	SampleDelay time.Duration
+	// PeriodInput bounds the period and ReplayInput says how a candidate's
+	// pods start and share the load, as whatif --since takes them.
+	PeriodInput
+	ReplayInput
 	// Vary lists the dimensions to vary; Set gives a dimension's values
 	// (DIM=V1,V2,...).
 	Vary []string
@@ -54,7 +52,7 @@ type TuneInput struct {
 
 // DefaultTuneInput is the input before any option is given.
 func DefaultTuneInput() TuneInput {
-	return TuneInput{LoadModel: explain.LoadConstantTotal, Budget: DefaultTuneBudget}
+	return TuneInput{ReplayInput: ReplayInput{LoadModel: explain.LoadConstantTotal}, Budget: DefaultTuneBudget}
 }
 
 // flag names the option that sets field, for a message.

@@ -44,23 +44,18 @@ type WhatIfInput struct {
 	// BehaviorFile and TraceFile are read by Plan.
 	BehaviorFile string
 	AllReady     bool
-	LoadModel    string
 	// For is a duration or ForAuto.
-	For string
-	// PodStartup nil is whatif.DefaultPodStartup in a projection, and
-	// measured in a backtest.
-	PodStartup *time.Duration
-	TraceFile  string
-	// Since and Until are a backtest's period over recorded load;
-	// SampleDelay how long a pod it adds takes to have a sample (0:
-	// measured).
-	Since, Until string
-	SampleDelay  time.Duration
-	Recorded     RecordedInput
+	For       string
+	TraceFile string
+	// ReplayInput: how the pods a projection or a backtest adds start, and
+	// how the load spreads over them; PeriodInput: a backtest's period
+	// over recorded load.
+	ReplayInput
+	PeriodInput
+	Recorded RecordedInput
 	// Report is where a backtest's HTML report goes.
 	Report ReportInput
-	// NoHistory ignores the history watches recorded.
-	NoHistory bool
+	HistoryInput
 
 	// The changes of a ScaledObject (whatif.KEDAOverrides).
 	Triggers         []string
@@ -74,7 +69,7 @@ type WhatIfInput struct {
 
 // DefaultWhatIfInput returns the defaults of the options.
 func DefaultWhatIfInput() WhatIfInput {
-	return WhatIfInput{LoadModel: explain.LoadConstantTotal}
+	return WhatIfInput{ReplayInput: ReplayInput{LoadModel: explain.LoadConstantTotal}}
 }
 
 // flag names the option that sets field, for a message.

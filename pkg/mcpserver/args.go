@@ -57,15 +57,15 @@ func explainManyArgs(in *action.ExplainInput, s *action.SettingsInput) [][]optio
 
 func whatIfArgs(in *action.WhatIfInput, s *action.SettingsInput) [][]options.Bound {
 	return [][]options.Bound{
-		action.WhatIfLoadOptions.Bind(in), action.WhatIfHPAOptions.Bind(in), action.WhatIfProjectionOptions.Bind(in),
-		action.WhatIfKEDAOptions.Bind(in), action.SettingsOptions.Bind(s),
+		action.WhatIfLoadOptions.Bind(in), action.WhatIfHPAOptions.Bind(in), action.ProjectionReplayOptions.Bind(in),
+		action.WhatIfProjectionOptions.Bind(in), action.WhatIfKEDAOptions.Bind(in), action.SettingsOptions.Bind(s),
 	}
 }
 
 func backtestArgs(in *action.WhatIfInput, s *action.SettingsInput) [][]options.Bound {
 	return [][]options.Bound{
-		action.BacktestOptions.Bind(in), action.WhatIfHPAOptions.Bind(in), action.BacktestRecordedOptions.Bind(in),
-		action.SettingsOptions.Bind(s),
+		action.BacktestOptions.Bind(in), action.WhatIfHPAOptions.Bind(in), action.BacktestReplayOptions.Bind(in),
+		action.BacktestRecordedOptions.Bind(in), action.SettingsOptions.Bind(s),
 	}
 }
 

@@ -62,6 +62,24 @@ func (o Option[T]) Flag() string { return "--" + o.Name }
 // tool lists them.
 type Options[T any] []Option[T]
 
+// Only returns the options named, in their order: a face that offers part
+// of a group of rows takes them from the one declaration. A name that is
+// no option's is a programming error, and panics.
+func (os Options[T]) Only(names ...string) Options[T] {
+	out := make(Options[T], 0, len(names))
+	for _, o := range os {
+		for _, n := range names {
+			if o.Name == n {
+				out = append(out, o)
+			}
+		}
+	}
+	if len(out) != len(names) {
+		panic(fmt.Sprintf("options.Only(%v): not every name is an option", names))
+	}
+	return out
+}
+
 // Bind returns the options bound to the fields of in.
 func (os Options[T]) Bind(in *T) []Bound {
 	out := make([]Bound, len(os))
