@@ -361,6 +361,9 @@ var WhatIfOptions = concat(WhatIfLoadOptions, WhatIfHPAOptions, WhatIfReplayOpti
 // backtest (hpa_backtest) BacktestReplayOptions.
 var WhatIfReplayOptions = concat(BacktestReplayOptions, options.Embed(HistoryOptions, func(in *WhatIfInput) *HistoryInput { return &in.HistoryInput }))
 
+// BacktestReplayOptions are the replay's options a backtest takes, and
+// ProjectionReplayOptions those a projection takes (no recorded pods to
+// measure: the load model, the pod startup and the history).
 var (
 	BacktestReplayOptions   = options.Embed(ReplayOptions, func(in *WhatIfInput) *ReplayInput { return &in.ReplayInput })
 	ProjectionReplayOptions = concat(BacktestReplayOptions.Only("load-model", "pod-startup"),

@@ -69,9 +69,11 @@ func TestExplainSyncCheck(t *testing.T) {
 		seen   string
 	}{
 		{"the status write", `[]`, explain.SyncSignStatusWrite, "2025-12-31T23:50:00Z"},
-		{"a later event", `[{"metadata":{"name":"web.1","namespace":"shop"},"involvedObject":{"kind":"HorizontalPodAutoscaler","name":"web","namespace":"shop"},
+		{
+			"a later event", `[{"metadata":{"name":"web.1","namespace":"shop"},"involvedObject":{"kind":"HorizontalPodAutoscaler","name":"web","namespace":"shop"},
  "reason":"FailedGetScale","type":"Warning","source":{"component":"horizontal-pod-autoscaler"},"lastTimestamp":"2025-12-31T23:59:40Z","count":40}]`,
-			explain.SyncSignEvent, "2025-12-31T23:59:40Z"},
+			explain.SyncSignEvent, "2025-12-31T23:59:40Z",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

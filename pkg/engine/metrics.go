@@ -62,8 +62,9 @@ func displayName(spec autoscalingv2.MetricSpec) string {
 			return cpuUtilizationName
 		case corev1.ResourceMemory:
 			return memoryUtilizationName
+		default:
+			return string(spec.Resource.Name) + resourceUtilization
 		}
-		return string(spec.Resource.Name) + resourceUtilization
 	case autoscalingv2.ContainerResourceMetricSourceType:
 		if spec.ContainerResource == nil {
 			return "container resource metric"

@@ -62,12 +62,13 @@ func TestSyncCheck(t *testing.T) {
 			// writes nothing, however long; an old write alone is no
 			// staleness.
 			name: "steady, written long ago",
-			snap: func(t *testing.T) *Snapshot { return steadySnapshot(t, t0.Add(-6*time.Hour)) },
+			snap: func(t *testing.T) *Snapshot { t.Helper(); return steadySnapshot(t, t0.Add(-6*time.Hour)) },
 			sync: true, agrees: true, from: explain.SyncSignStatusWrite, periods: 1440,
 		},
 		{
 			name: "stale: the load moved, nothing written for 5 minutes",
 			snap: func(t *testing.T) *Snapshot {
+				t.Helper()
 				s := steadySnapshot(t, fiveMin)
 				loadDoubled(s)
 				return s
@@ -79,6 +80,7 @@ func TestSyncCheck(t *testing.T) {
 			// behind: it wrote the status a period ago.
 			name: "one sync behind",
 			snap: func(t *testing.T) *Snapshot {
+				t.Helper()
 				s := steadySnapshot(t, t0.Add(-12*time.Second))
 				loadDoubled(s)
 				return s
@@ -90,6 +92,7 @@ func TestSyncCheck(t *testing.T) {
 			// 60 s, and a second for the write's whole seconds.
 			name: "at the bound",
 			snap: func(t *testing.T) *Snapshot {
+				t.Helper()
 				s := steadySnapshot(t, t0.Add(-60*time.Second))
 				loadDoubled(s)
 				return s
@@ -99,6 +102,7 @@ func TestSyncCheck(t *testing.T) {
 		{
 			name: "past the bound",
 			snap: func(t *testing.T) *Snapshot {
+				t.Helper()
 				s := steadySnapshot(t, t0.Add(-61*time.Second))
 				loadDoubled(s)
 				return s
@@ -110,6 +114,7 @@ func TestSyncCheck(t *testing.T) {
 			// dump, explain -A): when the status was written is unknown.
 			name: "no managedFields",
 			snap: func(t *testing.T) *Snapshot {
+				t.Helper()
 				s := steadySnapshot(t, fiveMin)
 				loadDoubled(s)
 				s.HPA.ManagedFields = nil
@@ -119,6 +124,7 @@ func TestSyncCheck(t *testing.T) {
 		{
 			name: "a status written by someone else",
 			snap: func(t *testing.T) *Snapshot {
+				t.Helper()
 				s := steadySnapshot(t, fiveMin)
 				loadDoubled(s)
 				s.HPA.ManagedFields = []metav1.ManagedFieldsEntry{statusWrite("kubectl-edit", t0.Add(-time.Minute))}
@@ -128,6 +134,7 @@ func TestSyncCheck(t *testing.T) {
 		{
 			name: "the HPA controller's own field manager",
 			snap: func(t *testing.T) *Snapshot {
+				t.Helper()
 				s := steadySnapshot(t, fiveMin)
 				loadDoubled(s)
 				s.HPA.ManagedFields = []metav1.ManagedFieldsEntry{statusWrite("kube-controller-manager/horizontal-pod-autoscaler", fiveMin)}
@@ -140,6 +147,7 @@ func TestSyncCheck(t *testing.T) {
 			// one shows a sync the status does not.
 			name: "a recent event",
 			snap: func(t *testing.T) *Snapshot {
+				t.Helper()
 				s := steadySnapshot(t, fiveMin)
 				loadDoubled(s)
 				s.LastControllerEvent = t0.Add(-20 * time.Second)
@@ -150,6 +158,7 @@ func TestSyncCheck(t *testing.T) {
 		{
 			name: "a condition's transition after the write",
 			snap: func(t *testing.T) *Snapshot {
+				t.Helper()
 				s := steadySnapshot(t, fiveMin)
 				loadDoubled(s)
 				s.HPA.Status.Conditions[0].LastTransitionTime = metav1.Time{Time: t0.Add(-2 * time.Minute)}
@@ -162,6 +171,7 @@ func TestSyncCheck(t *testing.T) {
 			// controller may sync every 30 s or 40 s.
 			name: "sync period assumed",
 			snap: func(t *testing.T) *Snapshot {
+				t.Helper()
 				s := steadySnapshot(t, t0.Add(-100*time.Second))
 				loadDoubled(s)
 				return s
@@ -172,6 +182,7 @@ func TestSyncCheck(t *testing.T) {
 		{
 			name: "sync period given",
 			snap: func(t *testing.T) *Snapshot {
+				t.Helper()
 				s := steadySnapshot(t, t0.Add(-100*time.Second))
 				loadDoubled(s)
 				return s
@@ -181,6 +192,7 @@ func TestSyncCheck(t *testing.T) {
 		{
 			name: "a longer sync period",
 			snap: func(t *testing.T) *Snapshot {
+				t.Helper()
 				s := steadySnapshot(t, t0.Add(-100*time.Second))
 				loadDoubled(s)
 				return s
@@ -193,6 +205,7 @@ func TestSyncCheck(t *testing.T) {
 			// replicas): the controller may well be syncing.
 			name: "only the desired replicas differ",
 			snap: func(t *testing.T) *Snapshot {
+				t.Helper()
 				s := steadySnapshot(t, fiveMin)
 				s.HPA.Status.DesiredReplicas = 6
 				return s
@@ -204,6 +217,7 @@ func TestSyncCheck(t *testing.T) {
 			// no sync came to write the new count.
 			name: "the scale moved",
 			snap: func(t *testing.T) *Snapshot {
+				t.Helper()
 				s := steadySnapshot(t, fiveMin)
 				s.HPA.Status.CurrentReplicas, s.HPA.Status.DesiredReplicas = 3, 3
 				return s
@@ -213,6 +227,7 @@ func TestSyncCheck(t *testing.T) {
 		{
 			name: "the spec changed since the controller last wrote",
 			snap: func(t *testing.T) *Snapshot {
+				t.Helper()
 				s := steadySnapshot(t, fiveMin)
 				g := int64(3)
 				s.HPA.Generation = 4
@@ -227,6 +242,7 @@ func TestSyncCheck(t *testing.T) {
 			// the controller's.
 			name: "a metrics API error of ours",
 			snap: func(t *testing.T) *Snapshot {
+				t.Helper()
 				s := steadySnapshot(t, fiveMin)
 				s.PodMetrics = nil
 				s.APIErrors = map[string]string{"resource": "pods.metrics.k8s.io is forbidden"}
@@ -237,6 +253,7 @@ func TestSyncCheck(t *testing.T) {
 		{
 			name: "the scale could not be read",
 			snap: func(t *testing.T) *Snapshot {
+				t.Helper()
 				s := steadySnapshot(t, fiveMin)
 				s.Target.GetError = "deployments.apps \"web\" is forbidden"
 				return s
@@ -247,6 +264,7 @@ func TestSyncCheck(t *testing.T) {
 			// A clock behind the cluster's: a write in the future is now.
 			name: "a write after now",
 			snap: func(t *testing.T) *Snapshot {
+				t.Helper()
 				s := steadySnapshot(t, t0.Add(time.Minute))
 				loadDoubled(s)
 				return s

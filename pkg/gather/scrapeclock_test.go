@@ -349,8 +349,10 @@ func TestScrapeClockMetricsServerPod(t *testing.T) {
 			{Name: "proxy", Args: []string{"--upstream=127.0.0.1"}},
 			{Name: "server", Image: "registry.k8s.io/metrics-server/metrics-server:v0.8.0", Args: []string{"--cert-dir=/tmp", "--metric-resolution=15s"}},
 		}},
-		Status: corev1.PodStatus{Phase: corev1.PodRunning, StartTime: &metav1.Time{Time: started.Add(-time.Hour)},
-			ContainerStatuses: []corev1.ContainerStatus{{Name: "server", State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: metav1.NewTime(started)}}}}},
+		Status: corev1.PodStatus{
+			Phase: corev1.PodRunning, StartTime: &metav1.Time{Time: started.Add(-time.Hour)},
+			ContainerStatuses: []corev1.ContainerStatus{{Name: "server", State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: metav1.NewTime(started)}}}},
+		},
 	}
 	named := &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "kube-system", Name: "metrics-server-abc"},

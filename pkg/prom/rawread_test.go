@@ -416,6 +416,7 @@ func TestRawUserQueryOnGrid(t *testing.T) {
 func TestYoungWorkload(t *testing.T) {
 	end := t0.Add(5*time.Minute - 15*time.Second) // 5 minutes: 20 syncs
 	young := func(t *testing.T, firstSample time.Time, mod func(*Request)) (Request, error) {
+		t.Helper()
 		f, srv := newFakeProm(t)
 		req := baseRequest()
 		req.NoKubeStateMetrics = true

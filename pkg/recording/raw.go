@@ -45,9 +45,11 @@ func (r *Raw) Len() int {
 	return len(r.T)
 }
 
-// First and Last are the times of the first and last samples.
+// First is the time of the first sample.
 func (r *Raw) First() time.Time { return time.UnixMilli(r.T[0]) }
-func (r *Raw) Last() time.Time  { return time.UnixMilli(r.T[len(r.T)-1]) }
+
+// Last is the time of the last sample.
+func (r *Raw) Last() time.Time { return time.UnixMilli(r.T[len(r.T)-1]) }
 
 // Append adds a sample after the last one; one at or before the last
 // sample's time is dropped (a piece of a read that overlaps the one
@@ -153,13 +155,13 @@ func (r *Raw) valueWith(ms int64, i int, counter bool, before, after time.Durati
 		return r.V[0], true
 	}
 	shape := r.intervals()
-	switch {
-	case i == 0:
+	switch i {
+	case 0:
 		if !counter {
 			return r.V[0], true
 		}
 		return max(0, r.V[0]-shape[1].rate*float64(r.T[0]-ms)), true
-	case i == n:
+	case n:
 		if !counter {
 			return r.V[n-1], true
 		}

@@ -284,8 +284,10 @@ func TestVariants(t *testing.T) {
 func weekOfCounters() *Recording {
 	start := time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC)
 	const n = 7 * 24 * 240
-	rec := &Recording{Start: start, Step: 15 * time.Second, Len: n, StoreInterval: 15 * time.Second,
-		Metrics: []Metric{{Kind: KindResource, Name: "cpu", Cumulative: true, Raw: map[string]map[string]*Raw{}}}}
+	rec := &Recording{
+		Start: start, Step: 15 * time.Second, Len: n, StoreInterval: 15 * time.Second,
+		Metrics: []Metric{{Kind: KindResource, Name: "cpu", Cumulative: true, Raw: map[string]map[string]*Raw{}}},
+	}
 	for p := range 50 {
 		raw := &Raw{T: make([]int64, 0, n+8), V: make([]float64, 0, n+8)}
 		v := 0.0

@@ -471,8 +471,10 @@ func TestSyncTimesFromEvents(t *testing.T) {
 			FirstTimestamp: metav1.NewTime(at(first)), LastTimestamp: metav1.NewTime(at(last)),
 		}
 	}
-	precise := corev1.Event{Reason: "SuccessfulRescale", EventTime: metav1.NewMicroTime(at(100.25)), ReportingController: "horizontal-pod-autoscaler",
-		Series: &corev1.EventSeries{Count: 3, LastObservedTime: metav1.NewMicroTime(at(130.31))}}
+	precise := corev1.Event{
+		Reason: "SuccessfulRescale", EventTime: metav1.NewMicroTime(at(100.25)), ReportingController: "horizontal-pod-autoscaler",
+		Series: &corev1.EventSeries{Count: 3, LastObservedTime: metav1.NewMicroTime(at(130.31))},
+	}
 	events := []corev1.Event{
 		legacy(60, 60, 1, "horizontal-pod-autoscaler", ""),
 		// Repeated: its first and last times; the API's whole seconds.

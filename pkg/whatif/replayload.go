@@ -231,13 +231,13 @@ func (l *recordedLoad) servedAt(r, k, c int) (float64, bool) {
 		}
 		return vals[c], true
 	}
-	total, any := 0.0, false
+	total, seen := 0.0, false
 	for _, v := range vals {
 		if !math.IsNaN(v) {
-			total, any = total+v, true
+			total, seen = total+v, true
 		}
 	}
-	return total, any
+	return total, seen
 }
 
 // steadyTotals takes out of the recorded totals the dips that the

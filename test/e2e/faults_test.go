@@ -457,6 +457,7 @@ func TestFaults(t *testing.T) {
 // the period, without the clock's flags, must still infer the sync period
 // (5 s) from the events and read metrics-server's window (10 s).
 func faultsClockUnderLoad(t *testing.T, run func(...string) runResult) {
+	t.Helper()
 	s := newScenario(t, "clock-load")
 	s.labelNamespace("kubectl-hpa.io/state-metrics", "true")
 	s.deploy("web", 2, map[string]string{annCPU: "250500u"})

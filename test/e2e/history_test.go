@@ -248,7 +248,7 @@ func TestHistoryBacktest(t *testing.T) {
 	// such a kept run. (Other tests' runs meanwhile may keep theirs too:
 	// the variable is the process's.)
 	if dir := os.Getenv("E2E_ARTIFACTS"); dir != "" {
-		os.Setenv(action.EnvKeepRecording, filepath.Join(dir, "kept"))
+		os.Setenv(action.EnvKeepRecording, filepath.Join(dir, "kept")) //nolint:usetesting // the test is parallel, where t.Setenv panics
 	}
 	out := inProcess(args)
 	os.Unsetenv(action.EnvKeepRecording)
