@@ -281,7 +281,7 @@ func (rd *reader) assemblePods(pods *podSet, match *podMatcher, existence map[st
 		return strings.Compare(a.Name, b.Name)
 	})
 	rd.rec.Pods = out
-	rd.rec.Reconstructed = append(rd.rec.Reconstructed, rc.notes(ksm, len(out), len(match.replicaSets))...)
+	rd.rec.Reconstructed = append(rd.rec.Reconstructed, rc.notes(ksm, len(out), len(match.replicaSets), rd.req.Window)...)
 }
 
 // usageSpans returns, per pod, the first and last instant of its usage
@@ -408,6 +408,9 @@ func (rd *reader) podLife(p *recording.Pod, src podSources, phases, ready runs, 
 		p.Created = *info.created
 	case lp != nil:
 		p.Created = lp.CreationTimestamp.UTC()
+	case fromUsage:
+		p.Created = rd.usageStart(first)
+		rc.created++
 	case known:
 		p.Created = rd.g.at(first)
 		rc.created++
@@ -444,7 +447,7 @@ func (rd *reader) podStartAndPhases(p *recording.Pod, src podSources, phases run
 		t := lp.Status.StartTime.UTC()
 		p.Started = &t
 	case u != nil:
-		t := rd.g.at(u.first)
+		t := rd.usageStart(u.first)
 		p.Started = &t
 		rc.started++
 	}
@@ -463,7 +466,7 @@ func (rd *reader) podStartAndPhases(p *recording.Pod, src podSources, phases run
 			}
 		}
 	} else {
-		p.Phases = reconstructPhases(p.Created, u, lp, rd.g)
+		p.Phases = reconstructPhases(p.Created, u, lp, rd.usageStart)
 		if u != nil {
 			rc.phases++
 		} else {
@@ -490,7 +493,7 @@ func (rd *reader) podReadiness(p *recording.Pod, src podSources, ready runs, rc 
 		p.Ready = reconstructLiveReady(liveReady(lp), u, rd.g)
 		rc.readyLive++
 	case u != nil:
-		p.Ready = []recording.ReadyChange{{At: rd.g.at(u.first), Ready: true}}
+		p.Ready = []recording.ReadyChange{{At: rd.usageStart(u.first), Ready: true}}
 		rc.readyFirst++
 	}
 }
@@ -576,24 +579,41 @@ func reconstructLiveReady(c *corev1.PodCondition, u *usageSpan, g grid) []record
 	return nil
 }
 
-// reconstructPhases: Pending from creation until the first sample, Running
-// from then; a live pod without samples is in its live phase.
-func reconstructPhases(created time.Time, u *usageSpan, lp *corev1.Pod, g grid) []recording.PhaseChange {
+// usageStart is when a pod known only by its usage series, first sampled
+// at the instant first of the grid, is taken to have started and become
+// ready: a metrics window (req.Window) before that sample. metrics-server
+// serves a pod's first sample only once the pod has run through a window
+// of it, and the controller counts a CPU sample only if its window began
+// after the pod became ready; taking the pod as ready at its first sample
+// would make the controller of the replay set aside every new pod's first
+// sample as unready, which the real one did not (tune's proof without
+// kube-state-metrics: the scale-up a sync or two behind the controller's).
+func (rd *reader) usageStart(first int) time.Time {
+	return rd.g.at(first).Add(-rd.req.Window)
+}
+
+// reconstructPhases: Pending from creation until the first sample (less
+// the window, usageStart), Running from then; a live pod without samples is in its live phase.
+func reconstructPhases(created time.Time, u *usageSpan, lp *corev1.Pod, usageStart func(int) time.Time) []recording.PhaseChange {
 	if u == nil {
 		if lp != nil && lp.Status.Phase != "" {
 			return []recording.PhaseChange{{At: created, Phase: string(lp.Status.Phase)}}
 		}
 		return []recording.PhaseChange{{At: created, Phase: recording.PhasePending}}
 	}
-	running := g.at(u.first)
+	running := usageStart(u.first)
 	if created.Before(running) {
 		return []recording.PhaseChange{{At: created, Phase: recording.PhasePending}, {At: running, Phase: recording.PhaseRunning}}
 	}
 	return []recording.PhaseChange{{At: running, Phase: recording.PhaseRunning}}
 }
 
-func (rc reconstruction) notes(ksm bool, pods, replicaSets int) []string {
+func (rc reconstruction) notes(ksm bool, pods, replicaSets int, window time.Duration) []string {
 	var out []string
+	early := ""
+	if window > 0 {
+		early = " less metrics-server's window (" + window.String() + ": its first sample of a pod covers a window the pod ran through)"
+	}
 	add := func(n int, format string, args ...any) {
 		if n > 0 {
 			out = append(out, fmt.Sprintf("%d of %d pods: ", n, pods)+fmt.Sprintf(format, args...))
@@ -604,11 +624,11 @@ func (rc reconstruction) notes(ksm bool, pods, replicaSets int) []string {
 	}
 	add(rc.fromUsage, "exist from their first to their last fresh usage sample (deleted one sync after it)")
 	add(rc.live, "live pods without a sample: exist from their creation")
-	add(rc.created, "created at their first usage sample")
-	add(rc.started, "started at their first usage sample")
-	add(rc.phases, "Pending from creation until their first usage sample, Running after")
+	add(rc.created, "created at their first usage sample%s", early)
+	add(rc.started, "started at their first usage sample%s", early)
+	add(rc.phases, "Pending from creation until their first usage sample%s, Running after", early)
 	add(rc.phasesLive, "in their live phase since creation")
-	add(rc.readyFirst, "ready from their first usage sample")
+	add(rc.readyFirst, "ready from their first usage sample%s", early)
 	add(rc.readyLive, "readiness from the live Ready condition (ready from the first sample until its last transition)")
 	add(rc.reqRS, "requests from their ReplicaSet's live pod template")
 	add(rc.reqTemplate, "requests from the workload's live pod template")

@@ -370,7 +370,7 @@ func TestRawPodComesAndGoes(t *testing.T) {
 			p = &rec.Pods[i]
 		}
 	}
-	if p == nil || !p.Created.Equal(at("10m")) || p.Deleted == nil || !p.Deleted.Equal(at("30m15s")) {
+	if p == nil || !p.Created.Equal(at("9m45s")) || p.Deleted == nil || !p.Deleted.Equal(at("30m15s")) {
 		t.Errorf("pod = %+v", p)
 	}
 }

@@ -411,10 +411,12 @@ func TestReadWithoutKubeStateMetrics(t *testing.T) {
 	// Its last sample is at 14:39:45: metrics-server's scrape at
 	// 14:39:52.5, within half a store interval of it, still had the pod,
 	// and the sync at 14:40 read that sample; it is gone one sync later.
-	if !g.Created.Equal(at("12m")) || g.Deleted == nil || !g.Deleted.Equal(at("40m15s")) || g.Owner != "ReplicaSet/web-5d4f8" {
+	// Known by its usage series alone (first sample at 14:12), it was
+	// created, started and ready a metrics window (15s) before it.
+	if !g.Created.Equal(at("11m45s")) || g.Deleted == nil || !g.Deleted.Equal(at("40m15s")) || g.Owner != "ReplicaSet/web-5d4f8" {
 		t.Errorf("gone pod = %+v (created %s)", g, g.Created)
 	}
-	if !equalReady(g.Ready, []recording.ReadyChange{{At: at("12m"), Ready: true}}) || g.Started == nil || !g.Started.Equal(at("12m")) {
+	if !equalReady(g.Ready, []recording.ReadyChange{{At: at("11m45s"), Ready: true}}) || g.Started == nil || !g.Started.Equal(at("11m45s")) {
 		t.Errorf("gone pod readiness %+v, started %v", g.Ready, g.Started)
 	}
 	if len(g.Containers) != 1 || g.Containers[0].Requests["cpu"] != 200 {
