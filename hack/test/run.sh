@@ -136,7 +136,8 @@ if [ "$rc" = 0 ]; then
 	rm -f "$E2E_ARTIFACTS/tune-proof.txt"
 	run_job race 19 _output/test-race.log wait-e2e-quiet test-unit
 	if [ -n "$faults" ]; then run_job faults 0 _output/test-faults.log wait-e2e-quiet test-e2e-faults; fi
-	"$step" test-e2e "$make" --no-print-directory test-e2e E2E_PHASES="$main_phases" || rc=$?
+	"$step" test-e2e "$make" --no-print-directory test-e2e E2E_PHASES="$main_phases" 2>&1 | tee _output/test-e2e.log
+	rc=${PIPESTATUS[0]}
 	touch _output/e2e-over
 	frc=0
 	if [ -n "$faults" ]; then
@@ -151,7 +152,8 @@ else
 	echo "building the e2e tools failed: the e2e suite does not run" >&2
 	# The beside job still runs: its checks do not need the control plane.
 	run_job beside 19 _output/test-beside.log release-check-host test-differential test-browser
-	"$step" test-unit "$make" --no-print-directory test-unit || urc=$?
+	"$step" test-unit "$make" --no-print-directory test-unit 2>&1 | tee _output/test-race.log
+	urc=${PIPESTATUS[0]}
 fi
 
 crc=0 brc=0
@@ -176,6 +178,8 @@ fail=
 [ "$crc" = 0 ] || fail+=" checks"
 [ "$brc" = 0 ] || fail+=" beside"
 if [ -n "$fail" ]; then
+	section "what failed (hack/test/failures.sh: each failing test's last error lines, the linter's findings)"
+	hack/test/failures.sh _output/test-e2e.log _output/test-faults.log _output/test-race.log _output/test-checks.log _output/test-beside.log || true
 	echo "make test failed ($(since)):$fail" >&2
 	exit 1
 fi
