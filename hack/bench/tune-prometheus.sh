@@ -104,7 +104,9 @@ key=$(
 	{
 		echo "days=$DAYS pods=$PODS kubelet=$KUBELET_INTERVAL ksm=$KSM_INTERVAL end=$END block=$BLOCK"
 		cat "$prom_dir/.key"
-		cat hack/bench/tuneprom/*.go
+		# What writes the series and the objects (not the proxy's or the
+		# timing's code).
+		cat hack/bench/tuneprom/{workload,openmetrics,objects,backfill}.go
 	} | sha256sum | cut -c1-12
 )
 data=${KUBECTL_HPA_CACHE:-$HOME/.cache/kubectl-hpa}/bench/tune-prometheus/$key

@@ -113,9 +113,13 @@ func runPhases(args []string) error {
 		}
 	}
 
-	// The heap, sampled.
+	// The heap, sampled every 10 ms; split at the read's end afterwards.
+	type heapAt struct {
+		t time.Time
+		v uint64
+	}
+	var heap []heapAt
 	samples := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	var peak, peakRead, afterRead uint64
 	stop := make(chan struct{})
 	done := make(chan struct{})
 	go func() {
@@ -124,15 +128,7 @@ func runPhases(args []string) error {
 		defer tick.Stop()
 		for {
 			metrics.Read(samples)
-			v := samples[0].Value.Uint64()
-			mu.Lock()
-			peak = max(peak, v)
-			if readEnd.IsZero() || time.Since(readEnd) < 0 {
-				peakRead = max(peakRead, v)
-			} else if afterRead == 0 {
-				afterRead = v
-			}
-			mu.Unlock()
+			heap = append(heap, heapAt{time.Now(), samples[0].Value.Uint64()})
 			select {
 			case <-stop:
 				return
@@ -151,6 +147,15 @@ func runPhases(args []string) error {
 	}
 	if err != nil {
 		return err
+	}
+	var peak, peakRead, afterRead uint64
+	for _, h := range heap {
+		peak = max(peak, h.v)
+		if !h.t.After(readEnd) {
+			peakRead = max(peakRead, h.v)
+		} else if afterRead == 0 {
+			afterRead = h.v
+		}
 	}
 	f := phaseFigures{
 		Since:    *since,

@@ -129,9 +129,11 @@ type summary struct {
 	ByKind   map[string]int `json:"byKind"`
 	// Bytes are the answers' bytes (JSON as sent), BytesByKind by kind,
 	// LargestAnswer the largest one's.
-	Bytes         int64            `json:"bytes"`
-	BytesByKind   map[string]int64 `json:"bytesByKind"`
-	LargestAnswer int64            `json:"largestAnswer"`
+	Bytes       int64            `json:"bytes"`
+	BytesByKind map[string]int64 `json:"bytesByKind"`
+	// SecondsByKind adds up the requests' durations by kind.
+	SecondsByKind map[string]float64 `json:"secondsByKind"`
+	LargestAnswer int64              `json:"largestAnswer"`
 	// Span is from the first request's start to the last one's end;
 	// Busy the time some request was open; SumOfRequests their durations
 	// added up; MaxAtOnce the most requests open at one time.
@@ -151,7 +153,7 @@ func runSummary(args []string) error {
 		return err
 	}
 	defer f.Close()
-	s := summary{ByKind: map[string]int{}, BytesByKind: map[string]int64{}}
+	s := summary{ByKind: map[string]int{}, BytesByKind: map[string]int64{}, SecondsByKind: map[string]float64{}}
 	type edge struct {
 		t     int64
 		delta int
@@ -171,6 +173,7 @@ func runSummary(args []string) error {
 		s.BytesByKind[e.Kind] += e.Bytes
 		s.LargestAnswer = max(s.LargestAnswer, e.Bytes)
 		s.SumOfRequests += float64(e.End-e.Start) / 1e9
+		s.SecondsByKind[e.Kind] += float64(e.End-e.Start) / 1e9
 		if e.Status/100 != 2 {
 			s.Failed++
 		}
