@@ -269,6 +269,14 @@ bench: ## Run the engine benchmarks
 	$(call section,benchmarks (pkg/engine))
 	$(GO) test -run '^$$' -bench . -benchmem ./pkg/engine/
 
+# --since of bench-tune-prometheus, e.g. BENCH_SINCE=168h (empty: 168h and 720h).
+BENCH_SINCE ?=
+
+.PHONY: bench-tune-prometheus
+bench-tune-prometheus: ## Time tune --since 7 and 30 days against a real Prometheus backfilled with a month of a 50-pod workload: reads apart from replays, requests, peak RSS (hack/bench/tune-prometheus.sh; not in make test; the first run backfills for a quarter of an hour or more)
+	$(call section,hack/bench/tune-prometheus.sh $(BENCH_SINCE))
+	hack/bench/tune-prometheus.sh $(BENCH_SINCE)
+
 .PHONY: fuzz
 fuzz: ## Fuzz the engine against upstream (FUZZTIME=60s)
 	$(call section,fuzz FuzzEvaluate for $(FUZZTIME))

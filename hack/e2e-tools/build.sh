@@ -262,10 +262,8 @@ module_dir() {
 
 dest=$prom_out
 if [ -z "$only_keda" ] && [ -n "$(e2e_addon_missing prometheus "$prom_out")" ]; then
-	pv=github.com/prometheus/common/version
 	step_tags=$E2E_PROMETHEUS_TAGS
-	step "prometheus $E2E_PROMETHEUS_APP_VERSION (tags $E2E_PROMETHEUS_TAGS)" prometheus \
-		"-X $pv.Version=$E2E_PROMETHEUS_APP_VERSION -X $pv.Revision=$E2E_PROMETHEUS_VERSION -X $pv.Branch=HEAD -X $pv.BuildUser=kubectl-hpa -X $pv.BuildDate=$E2E_BUILD_DATE" "" \
+	step "prometheus $E2E_PROMETHEUS_APP_VERSION (tags $E2E_PROMETHEUS_TAGS)" prometheus "$(e2e_prometheus_ldflags)" "" \
 		github.com/prometheus/prometheus/cmd/prometheus
 	step_tags=
 fi

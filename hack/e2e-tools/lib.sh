@@ -95,6 +95,13 @@ e2e_select_version() {
 	return 1
 }
 
+# e2e_prometheus_ldflags prints the -X flags that stamp Prometheus's version
+# into its binaries (prometheus, and promtool for hack/bench/tune-prometheus.sh).
+e2e_prometheus_ldflags() {
+	local pv=github.com/prometheus/common/version
+	printf '%s' "-X $pv.Version=$E2E_PROMETHEUS_APP_VERSION -X $pv.Revision=$E2E_PROMETHEUS_VERSION -X $pv.Branch=HEAD -X $pv.BuildUser=kubectl-hpa -X $pv.BuildDate=$E2E_BUILD_DATE"
+}
+
 # e2e_ldflags_version prints the -X flags that stamp a Kubernetes version into
 # client-go and component-base (unstamped binaries report v0.0.0-master, which
 # breaks kubectl's version parsing). Args: version major minor.

@@ -57,7 +57,7 @@ func (rd *reader) probeInterval(ctx context.Context) (time.Duration, error) {
 		func(model.Metric) func(model.Time, float64) {
 			return func(_ model.Time, v float64) { most = max(most, v) }
 		})
-	rd.prog.Requests++
+	rd.requested()
 	if err != nil {
 		return 0, err
 	}
@@ -123,7 +123,7 @@ func (rd *reader) probeRaw(ctx context.Context) (rawProbe, error) {
 			}
 		}
 	})
-	rd.prog.Requests++
+	rd.requested()
 	if err != nil {
 		return rawProbe{}, err
 	}
@@ -194,7 +194,7 @@ func (rd *reader) checkRetention(ctx context.Context) error {
 		return nil
 	}
 	v, _, err := rd.c.instant(ctx, "the oldest data", upQuery(), rd.g.start)
-	rd.prog.Requests++
+	rd.requested()
 	if err != nil {
 		return err
 	}

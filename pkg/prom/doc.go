@@ -31,7 +31,10 @@
 //
 // Range queries are evaluated exactly at the recording's instants, in
 // pieces of at most 11,000 points per series, each folded into the
-// recording and dropped before the next. ReadScrapeRecord reads
+// recording and dropped before the next. The range and raw reads are
+// independent and run at once, a few at a time (Request.Concurrency; the
+// raw reads one after the other), their outcomes taken in the planned
+// order. ReadScrapeRecord reads
 // metrics-server's resolution and scrape phase from its own series, when
 // the store scrapes it. docs/prometheus-source.md has the
 // exact queries and the choices behind them.

@@ -100,7 +100,7 @@ func (rd *reader) readOwners(ctx context.Context, pods *podSet, rsNames []string
 	if req.Kind != "ReplicaSet" && req.Kind != "StatefulSet" {
 		q := rd.q.replicaSets(req.Kind, req.Name)
 		v, w, err := rd.c.instant(ctx, "the workload's ReplicaSets", q, end)
-		rd.prog.Requests++
+		rd.requested()
 		if err != nil {
 			return false, nil, err
 		}
@@ -121,7 +121,7 @@ func (rd *reader) readOwners(ctx context.Context, pods *podSet, rsNames []string
 	}
 	q := rd.q.podOwners(kinds, names)
 	v, w, err := rd.c.instant(ctx, "the pods' owners", q, end)
-	rd.prog.Requests++
+	rd.requested()
 	if err != nil {
 		return false, nil, err
 	}
@@ -157,7 +157,7 @@ func (rd *reader) readPodFacts(ctx context.Context, pods *podSet, end time.Time)
 	} {
 		q := rd.q.lastValue(f.metric)
 		v, w, err := rd.c.instant(ctx, "the pods' "+f.what, q, end)
-		rd.prog.Requests++
+		rd.requested()
 		if err != nil {
 			return err
 		}
@@ -171,7 +171,7 @@ func (rd *reader) readPodFacts(ctx context.Context, pods *podSet, end time.Time)
 	}
 	q := rd.q.requests()
 	v, w, err := rd.c.instant(ctx, "the containers' requests", q, end)
-	rd.prog.Requests++
+	rd.requested()
 	if err != nil {
 		return err
 	}
@@ -205,7 +205,7 @@ func (rd *reader) readPodFacts(ctx context.Context, pods *podSet, end time.Time)
 func (rd *reader) readLimits(ctx context.Context, pods *podSet, end time.Time) error {
 	q := rd.q.limits()
 	v, w, err := rd.c.instant(ctx, "the containers' CPU limits", q, end)
-	rd.prog.Requests++
+	rd.requested()
 	if err != nil {
 		return err
 	}

@@ -57,6 +57,7 @@ type rawSlot struct {
 // rawReader is one raw read in progress.
 type rawReader struct {
 	rd      *reader
+	out     *readOut
 	what    string
 	counter bool
 	match   *podMatcher
@@ -76,9 +77,10 @@ type rawReader struct {
 }
 
 // readRaw reads one resource metric's raw container series over the
-// period and the margin before it, into metric.Raw. It returns how many
-// series were kept and how many left out (other pods').
-func (rd *reader) readRaw(ctx context.Context, r rangeRead, st *readState) (kept, dropped int, err error) {
+// period and the margin before it, into metric.Raw; its warnings and
+// sparse stretch go to out. It returns how many series were kept and how
+// many left out (other pods').
+func (rd *reader) readRaw(ctx context.Context, out *readOut, r rangeRead, st *readState) (kept, dropped int, err error) {
 	budget := rd.req.PointBudget
 	if budget <= 0 {
 		budget = DefaultPointBudget
@@ -86,7 +88,7 @@ func (rd *reader) readRaw(ctx context.Context, r rangeRead, st *readState) (kept
 	interval := rd.interval
 	from, until := rd.rawSpan()
 	rr := &rawReader{
-		rd: rd, what: r.what, counter: r.raw.Cumulative, match: st.match,
+		rd: rd, out: out, what: r.what, counter: r.raw.Cumulative, match: st.match,
 		slots: map[string]map[string]*rawSlot{}, kept: map[string]bool{},
 		untilMs: until.UnixMilli(), intervalMs: max(1, interval.Milliseconds()),
 	}
@@ -101,7 +103,6 @@ func (rd *reader) readRaw(ctx context.Context, r rangeRead, st *readState) (kept
 		maxPoints = MaxPointsPerSeries
 	}
 	total := until.Sub(from)
-	base := rd.prog.Done
 	for t := from; t.Before(until); {
 		rr.chunk++
 		d := time.Duration(float64(budget) / float64(series) * float64(interval)).Truncate(time.Millisecond)
@@ -112,25 +113,25 @@ func (rd *reader) readRaw(ctx context.Context, r rangeRead, st *readState) (kept
 		end := t.Add(d)
 		rr.active, rr.chunkEndMs = rr.active[:0], end.UnixMilli()
 		n, warnings, err := rd.c.queryRaw(ctx, r.what, r.query, d, end, rr.fold)
-		rd.prog.Requests++
+		rd.requested()
 		if err != nil {
 			return 0, 0, err
 		}
 		if err := rr.checkChunk(rawQuery(r.query, d)); err != nil {
 			return 0, 0, err
 		}
-		rd.warnings = append(rd.warnings, warnings...)
-		if r.usage && rd.sparse == nil {
+		out.warnings = append(out.warnings, warnings...)
+		if r.usage && out.sparse == nil {
 			rr.noteSparse(t, end)
 		}
 		series = max(1, n)
-		rd.prog.Done = base + int64(float64(rd.req.Len)*float64(end.Sub(from))/float64(total))
-		rd.report(r.what)
+		done := int64(float64(rd.req.Len) * float64(end.Sub(from)) / float64(total))
+		rd.advance(out, max(0, done-out.done), r.what)
 		t = end
 	}
-	rd.prog.Done = base + int64(rd.req.Len)
+	rd.advance(out, int64(rd.req.Len)-out.done, "")
 	if rr.infinite > 0 {
-		rd.warnings = append(rd.warnings, fmt.Sprintf("%s: %d samples were +Inf or -Inf; they were left out", r.what, rr.infinite))
+		out.warnings = append(out.warnings, fmt.Sprintf("%s: %d samples were +Inf or -Inf; they were left out", r.what, rr.infinite))
 	}
 	r.raw.Raw = rr.join()
 	for _, k := range rr.kept {
@@ -294,7 +295,7 @@ func (rr *rawReader) noteSparse(t, end time.Time) {
 	if !ok {
 		return
 	}
-	rd.sparse = &sparseSpan{from: from, to: to, density: float64(present) / float64(expected), what: rr.what, interval: rd.interval}
+	rr.out.sparse = &sparseSpan{from: from, to: to, density: float64(present) / float64(expected), what: rr.what, interval: rd.interval}
 }
 
 // join gives each pod's container one series: its only piece, trimmed,

@@ -10,6 +10,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	v1 "github.com/prometheus/client_golang/api/prometheus/v1"
@@ -20,11 +22,14 @@ import (
 
 // reader is one Read in progress.
 type reader struct {
-	c    *Client
-	req  *Request
-	rec  *recording.Recording
-	g    grid
-	q    queries
+	c   *Client
+	req *Request
+	rec *recording.Recording
+	g   grid
+	q   queries
+	// mu guards prog and the progress reports, and noPodLabel: the range
+	// and raw reads of step 3 run at once (runReads).
+	mu   sync.Mutex
 	prog Progress
 	// firstData is the earliest instant any read found data at (-1:
 	// none yet).
@@ -32,7 +37,7 @@ type reader struct {
 	warnings  []string
 	// noPodLabel names the Pods metrics whose query returned a series
 	// without a pod label.
-	noPodLabel []string
+	noPodLabel map[string]bool
 	// sparse is the first stretch of a usage read with too few samples.
 	sparse *sparseSpan
 	// interval is how often the store scraped the container counters.
@@ -59,7 +64,7 @@ func (c *Client) Read(ctx context.Context, req Request) (*recording.Recording, e
 	start := req.Start.Truncate(time.Millisecond)
 	step := req.Step.Round(time.Millisecond)
 	rd := &reader{
-		c: c, req: &req, firstData: -1,
+		c: c, req: &req, firstData: -1, noPodLabel: map[string]bool{},
 		g: newGrid(start, step, req.Len),
 		rec: &recording.Recording{
 			Namespace: req.Namespace, Workload: req.Kind + "/" + req.Name,
@@ -101,13 +106,52 @@ type readState struct {
 
 // rangeRead is one planned read: its query and how each series returned
 // folds into the recording. A read of raw samples (raw set: the metric
-// they go to) has a selector for query and no fold.
+// they go to) has a selector for query and no fold. metric is the
+// recording's metric its series go to (nil: none, or the read's own).
 type rangeRead struct {
 	what, query string
 	fold        func(model.Metric) func(k int, v float64)
 	usage       bool
 	raw         *recording.Metric
+	metric      *recording.Metric
 }
+
+// readOut is what one read leaves besides the series it folds into the
+// recording: its warnings, the first stretch it found too sparse, the
+// first instant it found data at, and the progress it made. Reads that run
+// at once each fill their own, and runReads takes them in in the planned
+// order, so a read's outcome is the one of the reads one after the other.
+type readOut struct {
+	warnings  []string
+	sparse    *sparseSpan
+	firstData int
+	// done is the instants of the read reported done so far.
+	done int64
+}
+
+func newReadOut() *readOut { return &readOut{firstData: -1} }
+
+func (o *readOut) seen(k int) {
+	if o.firstData < 0 || k < o.firstData {
+		o.firstData = k
+	}
+}
+
+// take merges a read's warnings and first instant into the reader's (the
+// reads one at a time, or in the planned order).
+func (rd *reader) take(o *readOut) {
+	rd.warnings = append(rd.warnings, o.warnings...)
+	if o.firstData >= 0 {
+		rd.seen(o.firstData)
+	}
+}
+
+// DefaultConcurrency is how many of a read's range and raw reads (cpu,
+// memory, the pods' phases and readiness, the replicas, each user query)
+// are in flight at once: few, so that a store that limits its concurrent
+// queries (Prometheus's --query.max-concurrency is 20 for every client)
+// is not flooded by one read.
+const DefaultConcurrency = 3
 
 // read fills the recording in five steps, each a function below.
 func (rd *reader) read(ctx context.Context) error {
@@ -227,7 +271,7 @@ func (rd *reader) planReads(st *readState) {
 // each pod existed.
 func (rd *reader) planUsage(st *readState) {
 	addUsage := func(name, query string, scale float64, metric *recording.Metric) {
-		st.reads = append(st.reads, rangeRead{what: name + " usage", query: query, usage: true, fold: func(m model.Metric) func(int, float64) {
+		st.reads = append(st.reads, rangeRead{what: name + " usage", query: query, usage: true, metric: metric, fold: func(m model.Metric) func(int, float64) {
 			pod, container := string(m["pod"]), string(m["container"])
 			if pod == "" || !st.match.Match(pod) {
 				return nil
@@ -262,7 +306,7 @@ func (rd *reader) planUsage(st *readState) {
 		} else {
 			haveMemory = true
 		}
-		st.reads = append(st.reads, rangeRead{what: m.Name + " usage", query: metric.Query, usage: true, raw: metric})
+		st.reads = append(st.reads, rangeRead{what: m.Name + " usage", query: metric.Query, usage: true, raw: metric, metric: metric})
 	}
 	if !st.ksm && !haveMemory {
 		addUsage("memory (pod existence)", rd.q.memory(), 1, nil)
@@ -303,11 +347,13 @@ func (rd *reader) planOthers(st *readState) {
 		metric := rd.addMetric(m)
 		metric.Query = m.Query
 		m := m
-		st.reads = append(st.reads, rangeRead{what: m.Kind + " metric " + m.Name, query: m.Query, fold: func(lbl model.Metric) func(int, float64) {
+		st.reads = append(st.reads, rangeRead{what: m.Kind + " metric " + m.Name, query: m.Query, metric: metric, fold: func(lbl model.Metric) func(int, float64) {
 			if m.Kind == recording.KindPods {
 				pod := string(lbl["pod"])
 				if pod == "" {
-					rd.noPodLabel = append(rd.noPodLabel, m.Name)
+					rd.mu.Lock()
+					rd.noPodLabel[m.Name] = true
+					rd.mu.Unlock()
 					return nil
 				}
 				if !st.match.Match(pod) && st.pods.byName[pod] == nil {
@@ -325,31 +371,100 @@ func (rd *reader) planOthers(st *readState) {
 	}
 }
 
-// runReads is step 3's reads, in the planned order, and the raw samples
-// resampled at metrics-server's scrapes; a Pods metric without a pod
-// label, or usage too sparse to replay, stops the read.
+// runReads is step 3's reads and the raw samples resampled at
+// metrics-server's scrapes; a Pods metric without a pod label, or usage
+// too sparse to replay, stops the read. The reads are independent, and
+// run at once within Request.Concurrency: the raw reads one after the
+// other (each is the most of a read's bytes, in chunks within the point
+// budget: two at once would hold twice the chunks), the range reads
+// beside them, each kind in the planned order. Their outcomes (sources,
+// warnings, the error of the first in the planned order that failed) are
+// taken in that order, as if they had run one after the other; once one
+// has failed, no other begins.
 func (rd *reader) runReads(ctx context.Context, st *readState) error {
-	for _, r := range st.reads {
-		var kept, dropped int
-		var err error
+	n := len(st.reads)
+	outs := make([]*readOut, n)
+	kept, dropped := make([]int, n), make([]int, n)
+	errs := make([]error, n)
+	var failed atomic.Bool
+	run := func(i int) {
+		r := st.reads[i]
+		outs[i] = newReadOut()
 		if r.raw != nil {
-			kept, dropped, err = rd.readRaw(ctx, r, st)
+			kept[i], dropped[i], errs[i] = rd.readRaw(ctx, outs[i], r, st)
 		} else {
-			kept, dropped, err = rd.readRange(ctx, r.what, r.query, r.usage, r.fold)
+			kept[i], dropped[i], errs[i] = rd.readRange(ctx, outs[i], r.what, r.query, r.usage, r.fold)
 		}
+		if errs[i] != nil {
+			failed.Store(true)
+		}
+	}
+	var raws, ranges []int
+	for i, r := range st.reads {
+		if r.raw != nil {
+			raws = append(raws, i)
+		} else {
+			ranges = append(ranges, i)
+		}
+	}
+	// lane runs the reads of one queue, one at a time, until it is empty
+	// or a read has failed.
+	lane := func(next *atomic.Int64, queue []int) {
+		for !failed.Load() {
+			k := int(next.Add(1) - 1)
+			if k >= len(queue) {
+				return
+			}
+			run(queue[k])
+		}
+	}
+	if workers := rd.concurrency(st); workers <= 1 {
+		var next atomic.Int64
+		all := make([]int, n)
+		for i := range all {
+			all[i] = i
+		}
+		lane(&next, all)
+	} else {
+		var nextRaw, nextRange atomic.Int64
+		var wg sync.WaitGroup
+		if len(raws) > 0 {
+			wg.Go(func() { lane(&nextRaw, raws) })
+			workers--
+		}
+		for range workers {
+			wg.Go(func() { lane(&nextRange, ranges) })
+		}
+		wg.Wait()
+	}
+	last := n
+	for i, err := range errs {
 		if err != nil {
-			return err
+			last = i
+			break
+		}
+	}
+	for i, r := range st.reads[:last] {
+		rd.take(outs[i])
+		if rd.sparse == nil {
+			rd.sparse = outs[i].sparse
 		}
 		what := r.what
-		if dropped > 0 {
-			what += fmt.Sprintf(" (%d series of other pods left out)", dropped)
+		if dropped[i] > 0 {
+			what += fmt.Sprintf(" (%d series of other pods left out)", dropped[i])
 		}
-		rd.rec.Sources = append(rd.rec.Sources, recording.Source{What: what, Query: r.query, Series: kept})
+		rd.rec.Sources = append(rd.rec.Sources, recording.Source{What: what, Query: r.query, Series: kept[i]})
 	}
-	if len(rd.noPodLabel) > 0 {
-		m := rd.rec.Metric(recording.KindPods, rd.noPodLabel[0])
+	if last < n {
+		return errs[last]
+	}
+	for _, m := range st.others {
+		if m.Kind != recording.KindPods || !rd.noPodLabel[m.Name] {
+			continue
+		}
+		rm := rd.rec.Metric(recording.KindPods, m.Name)
 		return &QueryError{
-			Endpoint: rd.c.endpoint.String(), What: "pods metric " + m.Name, Query: m.Query,
+			Endpoint: rd.c.endpoint.String(), What: "pods metric " + rm.Name, Query: rm.Query,
 			Err: errors.New("a series has no pod label: a Pods metric's query must return one series per pod, with a pod label"),
 		}
 	}
@@ -367,6 +482,26 @@ func (rd *reader) runReads(ctx context.Context, st *readState) error {
 			rd.c.endpoint, s.what, rd.rec.Workload, share, stamp(rd.g.at(s.from)), stamp(rd.g.at(s.to)), stamp(rd.g.at(s.to)))
 	}
 	return nil
+}
+
+// concurrency is how many of the planned reads may run at once: the
+// request's bound, and one when two reads fold into one metric of the
+// recording (a request that names a metric twice).
+func (rd *reader) concurrency(st *readState) int {
+	seen := map[*recording.Metric]bool{}
+	for _, r := range st.reads {
+		if r.metric == nil {
+			continue
+		}
+		if seen[r.metric] {
+			return 1
+		}
+		seen[r.metric] = true
+	}
+	if c := rd.req.Concurrency; c > 0 {
+		return c
+	}
+	return DefaultConcurrency
 }
 
 // readPods is step 4: the instant reads of kube-state-metrics, then the
@@ -410,7 +545,8 @@ func (rd *reader) readThrottling(ctx context.Context, st *readState) error {
 	q := rd.q.throttled(max(2*rd.req.SampleLag, 2*rd.interval))
 	throttling := map[string]map[string]*recording.Series{}
 	rd.prog.Total += int64(rd.req.Len)
-	kept, _, err := rd.readRange(ctx, "cpu throttling", q, false, func(m model.Metric) func(int, float64) {
+	out := newReadOut()
+	kept, _, err := rd.readRange(ctx, out, "cpu throttling", q, false, func(m model.Metric) func(int, float64) {
 		pod, container := string(m["pod"]), string(m["container"])
 		if pod == "" || container == "" || !st.match.Match(pod) {
 			return nil
@@ -433,6 +569,7 @@ func (rd *reader) readThrottling(ctx context.Context, st *readState) error {
 			}
 		}
 	})
+	rd.take(out)
 	if err != nil {
 		if ctx.Err() != nil {
 			return err
@@ -539,11 +676,39 @@ func fitSeries(s *recording.Series) {
 	}
 }
 
+// report calls Request.Progress with the progress so far; what names the
+// read that advanced ("" for none). The reads that run at once report
+// one at a time.
 func (rd *reader) report(what string) {
+	rd.mu.Lock()
+	defer rd.mu.Unlock()
+	rd.reportLocked(what)
+}
+
+func (rd *reader) reportLocked(what string) {
 	if rd.req.Progress != nil {
 		p := rd.prog
 		p.What = what
 		rd.req.Progress(p)
+	}
+}
+
+// requested counts a request sent.
+func (rd *reader) requested() {
+	rd.mu.Lock()
+	rd.prog.Requests++
+	rd.mu.Unlock()
+}
+
+// advance counts n more instants of read o done and reports them (what
+// names the read; "" reports nothing).
+func (rd *reader) advance(o *readOut, n int64, what string) {
+	rd.mu.Lock()
+	defer rd.mu.Unlock()
+	o.done += n
+	rd.prog.Done += n
+	if what != "" {
+		rd.reportLocked(what)
 	}
 }
 
@@ -556,9 +721,10 @@ func (rd *reader) seen(k int) {
 // readRange reads a range query over the whole period, in pieces of at
 // most MaxPoints instants (fewer when the previous answer had many series,
 // to keep each answer within the point budget), each folded into the
-// recording as it comes and then dropped. It returns how many series were
-// kept and how many left out (other pods').
-func (rd *reader) readRange(ctx context.Context, what, query string, usage bool, fold func(model.Metric) func(int, float64)) (kept, dropped int, err error) {
+// recording as it comes and then dropped; its warnings, sparse stretch and
+// first data go to out. It returns how many series were kept and how many
+// left out (other pods').
+func (rd *reader) readRange(ctx context.Context, out *readOut, what, query string, usage bool, fold func(model.Metric) func(int, float64)) (kept, dropped int, err error) {
 	maxPoints := rd.req.MaxPoints
 	if maxPoints <= 0 {
 		maxPoints = MaxPointsPerSeries
@@ -629,11 +795,11 @@ func (rd *reader) readRange(ctx context.Context, what, query string, usage bool,
 					}
 					st.last = k
 					st.present++
-					rd.seen(k)
+					out.seen(k)
 					sink(k, v)
 				}
 			})
-		rd.prog.Requests++
+		rd.requested()
 		if err != nil {
 			return 0, 0, err
 		}
@@ -643,7 +809,7 @@ func (rd *reader) readRange(ctx context.Context, what, query string, usage bool,
 				Err: fmt.Errorf("the answer has the series %s twice: a query must return each label set once (deduplicate the replicas' series, e.g. Thanos' dedup, or aggregate with max by (...))", oneLine(duplicate)),
 			}
 		}
-		rd.warnings = append(rd.warnings, warnings...)
+		out.warnings = append(out.warnings, warnings...)
 		var present, span int
 		for _, st := range stats {
 			if st.first >= 0 {
@@ -652,18 +818,17 @@ func (rd *reader) readRange(ctx context.Context, what, query string, usage bool,
 			}
 		}
 		lastSeries = max(1, series)
-		if usage && span >= 40 && float64(present) < 0.5*float64(span) && rd.sparse == nil {
-			rd.sparse = &sparseSpan{from: from, to: to, density: float64(present) / float64(span), what: what}
+		if usage && span >= 40 && float64(present) < 0.5*float64(span) && out.sparse == nil {
+			out.sparse = &sparseSpan{from: from, to: to, density: float64(present) / float64(span), what: what}
 		}
-		rd.prog.Done += int64(n)
-		rd.report(what)
+		rd.advance(out, int64(n), what)
 		from = to + 1
 	}
 	if misaligned {
-		rd.warnings = append(rd.warnings, fmt.Sprintf("%s: the server evaluated at instants off the sync grid (a query frontend aligning to the step?); values were taken at the nearest sync", what))
+		out.warnings = append(out.warnings, fmt.Sprintf("%s: the server evaluated at instants off the sync grid (a query frontend aligning to the step?); values were taken at the nearest sync", what))
 	}
 	if infinite > 0 {
-		rd.warnings = append(rd.warnings, fmt.Sprintf("%s: %d samples were +Inf or -Inf (a division by zero in the query?); they were taken as missing", what, infinite))
+		out.warnings = append(out.warnings, fmt.Sprintf("%s: %d samples were +Inf or -Inf (a division by zero in the query?); they were taken as missing", what, infinite))
 	}
 	for _, k := range seriesSeen {
 		if k.kept {

@@ -89,8 +89,12 @@ type Request struct {
 	// it (pods are then taken from the usage series).
 	NoKubeStateMetrics bool
 
-	// Progress, when set, is called after each answer.
+	// Progress, when set, is called after each answer; its calls never
+	// overlap, though the reads that make them may run at once.
 	Progress func(Progress)
+	// Concurrency bounds the range and raw reads in flight at once (0:
+	// DefaultConcurrency; 1: one after the other).
+	Concurrency int
 	// MaxPoints caps the points per series of one query_range, and of the
 	// first chunk of a raw read (0: MaxPointsPerSeries); PointBudget the
 	// points of one answer (0: DefaultPointBudget). Tests lower them.
