@@ -39,7 +39,8 @@ func (o *omWriter) family(name, kind string) {
 // seriesPrefix), v written with prec decimals (-1: as few as exact), ms the
 // timestamp in Unix milliseconds (written in seconds).
 func (o *omWriter) sample(prefix string, v float64, prec int, ms int64) {
-	b := append(o.buf[:0], prefix...)
+	b := o.buf[:0]
+	b = append(b, prefix...)
 	b = strconv.AppendFloat(b, v, 'f', prec, 64)
 	b = append(b, ' ')
 	b = strconv.AppendInt(b, ms/1000, 10)
