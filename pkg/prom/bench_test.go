@@ -96,6 +96,7 @@ func benchScenario(f *fakeProm) Request {
 		}))
 	}
 	f.onInstant(q.lastValue(ksmDeletion))
+	f.onInstant(q.lastValue(ksmReadyTime))
 	f.onInstant(q.limits()) // no CPU limit: no throttling read
 	f.onRange(q.probe(), during(nil, far, end, constant(40)))
 	f.onRange(q.replicas("Deployment", "web"), during(nil, far, end, constant(benchPods)))

@@ -26,6 +26,7 @@ const (
 	ksmReady      = "kube_pod_status_ready"
 	ksmCreated    = "kube_pod_created"
 	ksmStarted    = "kube_pod_start_time"
+	ksmReadyTime  = "kube_pod_status_ready_time"
 	ksmDeletion   = "kube_pod_deletion_timestamp"
 	ksmRequests   = "kube_pod_container_resource_requests"
 	upMetric      = "up"

@@ -237,6 +237,10 @@ func ksmScenario(f *fakeProm, req Request) {
 		during(lbl("pod", late), far, at("2h"), constant(float64(at("11m50s").Unix()))))
 	f.onInstant(q.lastValue(ksmDeletion),
 		during(lbl("pod", old), far, at("2h"), constant(float64(at("19m30s").Unix()))))
+	// kube-state-metrics' ready time: late became ready at 12m27s, which
+	// its ready series shows from its next sample on (12m30s).
+	f.onInstant(q.lastValue(ksmReadyTime),
+		during(lbl("pod", late), at("12m30s"), at("2h"), constant(float64(at("12m27s").Unix()))))
 	req3 := func(pod, c, res string, v float64) fakeSeries {
 		return during(lbl("pod", pod, "container", c, "resource", res), far, at("2h"), constant(v))
 	}
@@ -309,7 +313,7 @@ func TestReadWithKubeStateMetrics(t *testing.T) {
 	if len(late.Phases) != 2 || late.Phases[0] != (recording.PhaseChange{At: at("10m"), Phase: "Pending"}) || late.Phases[1] != (recording.PhaseChange{At: at("12m"), Phase: "Running"}) {
 		t.Errorf("late pod phases = %+v", late.Phases)
 	}
-	if !equalReady(late.Ready, []recording.ReadyChange{{At: at("12m30s"), Ready: true}}) {
+	if !equalReady(late.Ready, []recording.ReadyChange{{At: at("12m27s"), Ready: true}}) {
 		t.Errorf("late pod readiness = %+v", late.Ready)
 	}
 	if got := podNamesAt(rec, 0); got != "web-7c9bb-d2f4g,web-5d4f8-k2x9p" {
@@ -354,9 +358,9 @@ func TestReadWithKubeStateMetrics(t *testing.T) {
 	if rec.LimitsFrom != recording.LimitsKubeStateMetrics || rec.Throttling != nil || rec.ThrottlingFrom != "" || old.Containers[0].Limits != nil {
 		t.Errorf("limits from %q, throttling from %q: %v", rec.LimitsFrom, rec.ThrottlingFrom, rec.Throttling)
 	}
-	// 12 requests: the limits' instant query, and no throttling read
-	// (without a CPU limit nothing is throttled).
-	if last.Done != last.Total || last.Total != 4*240 || last.Requests != 12 {
+	// 13 requests: the limits' and the ready times' instant queries, and
+	// no throttling read (without a CPU limit nothing is throttled).
+	if last.Done != last.Total || last.Total != 4*240 || last.Requests != 13 {
 		t.Errorf("last progress = %+v", last)
 	}
 }
@@ -553,7 +557,7 @@ func TestReadLimitsAndThrottling(t *testing.T) {
 	}
 	// One more instant query (the limits) and one range read (240
 	// instants fit one request).
-	if last.Done != last.Total || last.Total != 5*240 || last.Requests != 13 {
+	if last.Done != last.Total || last.Total != 5*240 || last.Requests != 14 {
 		t.Errorf("last progress = %+v", last)
 	}
 	c := rec.Censor(0)

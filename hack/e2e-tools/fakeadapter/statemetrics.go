@@ -115,10 +115,15 @@ func writeStateMetrics(ctx context.Context, client dynamic.Interface, w io.Write
 				add("kube_pod_status_phase", "The pods current phase.", "gauge", boolValue(p.Status.Phase == ph), append(id, "phase", string(ph))...)
 			}
 			ready := "unknown"
+			var readySince time.Time
 			for _, c := range p.Status.Conditions {
 				if c.Type == corev1.PodReady {
 					ready = strings.ToLower(string(c.Status))
+					readySince = c.LastTransitionTime.Time
 				}
+			}
+			if ready == "true" && !readySince.IsZero() {
+				add("kube_pod_status_ready_time", "Readiness achieved time in unix timestamp for a pod.", "gauge", float64(readySince.Unix()), id...)
 			}
 			for _, c := range []string{"true", "false", "unknown"} {
 				add("kube_pod_status_ready", "Describes whether the pod is ready to serve requests.", "gauge", boolValue(ready == c), append(id, "condition", c)...)
