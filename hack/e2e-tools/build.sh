@@ -116,7 +116,6 @@ finish() {
 		echo "KEDA ready in $(elapsed "$start"): $keda_out" >&2
 		exit 0
 	fi
-	[ -f "$out/.tools-key" ] || e2e_tools_key >"$out/.tools-key"
 	echo "e2e tools for Kubernetes $E2E_K8S_VERSION${keda_out:+ and KEDA} ready in $(elapsed "$start")" >&2
 	echo "    prometheus: $prom_out" >&2
 	if [ -n "$keda_out" ]; then echo "    keda:       $keda_out" >&2; fi
@@ -187,23 +186,28 @@ step() {
 	printf '    %-48s %s\n' "$name" "$(elapsed "$t")" >&2
 }
 
-# reuse NAME hard-links (or copies) the binary NAME from the bin dir of another
-# Kubernetes version built from the same tool modules (same .tools-key), so
-# etcd, kwok, metrics-server and the adapter are built once for all versions.
-tools_key=$(e2e_tools_key)
+# reuse PART NAME... hard-links (or copies) the binaries NAME... from another
+# bin dir built from the same inputs for PART (the same .key-PART: lib.sh's
+# e2e_part_key), so that each part is built once for every version and every
+# change elsewhere; kept notes that PART's binaries are in $out.
 reuse() {
-	local d
+	local part=$1 d b key
+	shift
+	key=$(e2e_part_key "$part") || return 1
 	for d in "$E2E_CACHE"/e2e-bin/*/; do
 		d=${d%/}
-		if [ "$d" = "$out" ] || [ ! -x "$d/$1" ] || [ "$(cat "$d/.tools-key" 2>/dev/null)" != "$tools_key" ]; then
-			continue
-		fi
-		ln -f "$d/$1" "$out/$1" 2>/dev/null || cp -f "$d/$1" "$out/$1"
-		printf '    %-48s reused from %s\n' "$1" "${d##*/}" >&2
+		[ "$d" != "$out" ] && [ "$(cat "$d/.key-$part" 2>/dev/null)" = "$key" ] || continue
+		for b; do [ -x "$d/$b" ] || continue 2; done
+		for b; do
+			ln -f "$d/$b" "$out/$b" 2>/dev/null || cp -f "$d/$b" "$out/$b"
+			printf '    %-48s reused from %s\n' "$b" "${d##*/}" >&2
+		done
+		echo "$key" >"$out/.key-$part"
 		return 0
 	done
 	return 1
 }
+kept() { e2e_part_key "$1" >"$out/.key-$1"; }
 
 need() { # true if any of the named binaries is missing
 	local b
@@ -212,26 +216,31 @@ need() { # true if any of the named binaries is missing
 	return 1
 }
 
-if need kube-apiserver kube-controller-manager kube-scheduler; then
+if need kube-apiserver kube-controller-manager kube-scheduler && ! reuse k8s kube-apiserver kube-controller-manager kube-scheduler; then
 	step "kube-apiserver kube-controller-manager kube-scheduler $E2E_K8S_VERSION" "$k8s_module" \
 		"$(e2e_ldflags_version "$E2E_K8S_VERSION" 1 "$E2E_K8S_MINOR")" "" \
 		k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager k8s.io/kubernetes/cmd/kube-scheduler
+	kept k8s
 fi
-if need etcd && ! reuse etcd; then
+if need etcd && ! reuse etcd etcd; then
 	# go names the binary of go.etcd.io/etcd/server/v3 "server".
 	step etcd etcd "" server=etcd go.etcd.io/etcd/server/v3
+	kept etcd
 fi
-if need kwok && ! reuse kwok; then
+if need kwok && ! reuse kwok kwok; then
 	step kwok kwok "-X sigs.k8s.io/kwok/pkg/consts.Version=${E2E_KWOK_VERSION#v}" "" sigs.k8s.io/kwok/cmd/kwok
+	kept kwok
 fi
-if need metrics-server && ! reuse metrics-server; then
+if need metrics-server && ! reuse metrics-server metrics-server; then
 	ms_minor=${E2E_METRICS_SERVER_VERSION#v0.}
 	step metrics-server metrics-server \
 		"-X k8s.io/client-go/pkg/version.gitVersion=$E2E_METRICS_SERVER_VERSION -X k8s.io/client-go/pkg/version.gitMajor=0 -X k8s.io/client-go/pkg/version.gitMinor=${ms_minor%%.*} -X k8s.io/client-go/pkg/version.buildDate=$E2E_BUILD_DATE" "" \
 		sigs.k8s.io/metrics-server/cmd/metrics-server
+	kept metrics-server
 fi
-if need fake-metrics-adapter && ! reuse fake-metrics-adapter; then
+if need fake-metrics-adapter && ! reuse fakeadapter fake-metrics-adapter; then
 	step fake-metrics-adapter fakeadapter "" fakeadapter=fake-metrics-adapter .
+	kept fakeadapter
 fi
 
 # kwok has no built-in stages: copy the ones we use from the kwok module, so the

@@ -143,12 +143,19 @@ e2e_key() {
 	printf '%s-%s\n' "$E2E_K8S_VERSION" "$(sha256sum <<<"$in" | cut -c1-12)"
 }
 
-# e2e_tools_key prints the hash of the tools that do not depend on the
-# Kubernetes version (etcd, kwok, metrics-server, the adapter): bin dirs of
-# different versions with the same tools key can share those binaries.
-e2e_tools_key() {
+# e2e_part_key PART prints the hash of what one part of the bin dir is built
+# from: k8s (the selected version's kube-apiserver, kube-controller-manager
+# and kube-scheduler), etcd, kwok, metrics-server or fakeadapter. build.sh
+# keeps each part's key beside the binaries (.key-PART), so that a bin dir
+# for a new key (another version, or a change to the adapter) takes every
+# part whose inputs did not change from a bin dir that has it, instead of
+# building it again (the control plane is about 15 minutes of a cold build).
+e2e_part_key() {
 	local in
-	in=$(e2e_hash_input "" etcd kwok metrics-server fakeadapter) || return 1
+	case $1 in
+	k8s) in=$(e2e_hash_input "k8s=$E2E_K8S_VERSION" "kubernetes/$E2E_K8S_VERSION") || return 1 ;;
+	*) in=$(e2e_hash_input "" "$1") || return 1 ;;
+	esac
 	sha256sum <<<"$in" | cut -c1-12
 }
 
