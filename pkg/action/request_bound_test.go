@@ -71,7 +71,8 @@ func TestRequestBound(t *testing.T) {
 	if !errors.As(err, &na) || !strings.Contains(err.Error(), "no answer within 200ms, the default bound of a request (--request-timeout sets another)") {
 		t.Errorf("a GET the server does not answer: %v", err)
 	}
-	if elapsed < 200*time.Millisecond || elapsed > 5*time.Second {
+	// The upper bound only catches a hang (a loaded machine stretches it).
+	if elapsed < 200*time.Millisecond || elapsed > 30*time.Second {
 		t.Errorf("the GET ended after %s, want about 200ms", elapsed)
 	}
 	if _, err := hpas.List(context.Background(), metav1.ListOptions{}); !errors.As(err, &na) {

@@ -110,7 +110,8 @@ func TestSilentServerEndsWithinTheBound(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "no answer within 200ms (--prometheus-timeout)") || strings.Contains(err.Error(), "\n") {
 		t.Errorf("silent server: %v", err)
 	}
-	if elapsed < 200*time.Millisecond || elapsed > 3*time.Second {
+	// The upper bound only catches a hang (a loaded machine stretches it).
+	if elapsed < 200*time.Millisecond || elapsed > 30*time.Second {
 		t.Errorf("the read ended after %s, want about 200ms", elapsed)
 	}
 }
@@ -234,7 +235,7 @@ func TestRetryAfter(t *testing.T) {
 	defer srv2.Close()
 	start := time.Now()
 	_, _, err := newTestClient(t, srv2.URL, func(o *Options) { o.Timeout = 2 * time.Second }).queryRange(context.Background(), "cpu usage", "up", rangeOf(t0, 2), nil)
-	if err == nil || !strings.Contains(err.Error(), "client error: 429") || time.Since(start) > time.Second || f.n.Load() != 1 {
+	if err == nil || !strings.Contains(err.Error(), "client error: 429") || time.Since(start) > 10*time.Second || f.n.Load() != 1 { // not the 30 s it was told to wait
 		t.Errorf("a Retry-After past the bound: %v after %s and %d attempts", err, time.Since(start), f.n.Load())
 	}
 }
