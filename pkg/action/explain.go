@@ -200,6 +200,7 @@ func ExplainMany[T any](ctx context.Context, cfg ManyConfig, prepare func(*expla
 	// The replays (and prepare) run in parallel with the snapshots; the
 	// results are emitted in order.
 	err = gather.EachWith(ctx, scope, func(r *gather.Result) (T, error) {
+		cfg.Settings.assume(r.Snapshot)
 		d, err := eval(r.Snapshot, set)
 		if err != nil {
 			var none T

@@ -166,6 +166,7 @@ func (s Source) readWith(ctx context.Context, name string, o SettingsOverrides, 
 		syncFrom: syncOrigin(ctl, o),
 	}
 	out.snap.LastControllerEvent = lastControllerEvent(res.Events)
+	o.assume(out.snap)
 	if s.History != nil {
 		h := res.Snapshot.HPA
 		key := history.Key{Cluster: s.Clients.ClusterID(), Namespace: h.Namespace, Name: h.Name, UID: string(h.UID)}
@@ -219,6 +220,7 @@ func (s Source) fromLoad(res *load.Result, o SettingsOverrides) (*snapshot, erro
 	}
 	snap := res.Snapshot
 	snap.Now = s.Now
+	o.assume(snap)
 	out := &snapshot{snap: snap, settings: set, warnings: res.Warnings, syncFrom: syncOrigin(ctl, o)}
 	in, ws, err := kedaFromFiles(res.ScaledObject, res.Controller, snap.HPA, o.KEDAVersion)
 	if err != nil {
