@@ -74,7 +74,7 @@ type snapshot struct {
 	// events are the HPA's events (live reads).
 	events []corev1.Event
 	// keda is the KEDA side, for an HPA a ScaledObject owns.
-	keda *kedaIn
+	keda *kedaSnapshot
 	// syncFrom says where the settings' sync period came from: the
 	// command line, the controller's flags, or the default assumed; a
 	// replay over recorded load may then infer it from the HPA's events
@@ -90,7 +90,7 @@ func syncOrigin(c *Controller, o SettingsOverrides) recording.Origin {
 	var in SettingsInput
 	switch {
 	case o.SyncPeriod != nil:
-		return recording.Origin{Source: recording.OriginFlag, Detail: SettingsOptions.Named(&in, &in.SyncPeriod).Flag(), Confidence: 1}
+		return recording.Origin{Source: recording.OriginFlag, Detail: SettingsRows.Named(&in, &in.SyncPeriod).Flag(), Confidence: 1}
 	case c != nil && (c.SyncPeriod != nil || c.FlagsRead):
 		return recording.Origin{Source: recording.OriginRead, Detail: c.FlagsSource, Confidence: 1}
 	}

@@ -24,7 +24,7 @@ const DefaultTuneBudget = 300
 // period.
 const MaxTuneBudget = 5000
 
-// TuneInput is tune's options (TuneOptions), unchecked.
+// TuneInput is tune's options (TuneRows), unchecked.
 type TuneInput struct {
 	// PeriodInput bounds the period and ReplayInput says how a candidate's
 	// pods start and share the load, as whatif --since takes them.
@@ -56,7 +56,7 @@ func DefaultTuneInput() TuneInput {
 }
 
 // flag names the option that sets field, for a message.
-func (in *TuneInput) flag(field any) string { return TuneOptions.Named(in, field).Flag() }
+func (in *TuneInput) flag(field any) string { return TuneRows.Named(in, field).Flag() }
 
 // The values of --emit.
 const (

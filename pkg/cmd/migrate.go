@@ -29,7 +29,7 @@ type MigrateOptions struct {
 	// Namespace is resolved by Complete from -n; "" means the kubeconfig
 	// context's.
 	Namespace string
-	// Input is migrate's declared options (action.MigrateOptions).
+	// Input is migrate's declared options (action.MigrateRows).
 	Input  action.MigrateInput
 	Output OutputFlags
 	// Clients builds the clients from ConfigFlags (tests inject fakes).
@@ -113,7 +113,7 @@ func NewCmdMigrate(streams genericiooptions.IOStreams, cf *genericclioptions.Con
 			return o.Run(c.Context())
 		},
 	}
-	addOptions(c.Flags(), action.MigrateOptions.Bind(&o.Input))
+	addOptions(c.Flags(), action.MigrateRows.Bind(&o.Input))
 	o.Output.AddFlags(c, false)
 	o.ConfigFlags = addConfigFlags(c.Flags(), cf)
 	_ = c.RegisterFlagCompletionFunc("dry-run", cobra.FixedCompletions([]string{"none", "client", "server"}, cobra.ShellCompDirectiveNoFileComp))

@@ -21,7 +21,7 @@ import (
 
 // TuneOptions are the options of the tune command: the objects and the
 // controller settings as whatif reads them, and tune's own
-// (action.TuneOptions), which action.TuneInput.Config checks.
+// (action.TuneRows), which action.TuneInput.Config checks.
 type TuneOptions struct {
 	genericiooptions.IOStreams
 
@@ -87,7 +87,7 @@ func NewCmdTune(streams genericiooptions.IOStreams, cf *genericclioptions.Config
 			return o.Run(c.Context())
 		},
 	}
-	addOptions(c.Flags(), action.TuneOptions.Bind(&o.Input), action.SourceOptions.Bind(&o.Source), action.SettingsOptions.Bind(&o.Settings))
+	addOptions(c.Flags(), action.TuneRows.Bind(&o.Input), action.SourceRows.Bind(&o.Source), action.SettingsRows.Bind(&o.Settings))
 	o.Output.AddFlags(c, false)
 	o.ConfigFlags = addConfigFlags(c.Flags(), cf)
 	c.ValidArgsFunction = func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
@@ -170,7 +170,7 @@ func tuneReport(res *action.TuneResult) report.Tune {
 	var in action.TuneInput
 	r := report.Tune{
 		Tune: res.Tune, Backtest: res.Backtest, Loads: res.Report.Loads,
-		PickOption: action.TuneOptions.Named(&in, &in.ReportCandidates).Flag(),
+		PickOption: action.TuneRows.Named(&in, &in.ReportCandidates).Flag(),
 	}
 	for _, p := range res.Report.Picked {
 		r.Picked = append(r.Picked, report.Picked{Index: p.Index, Replicas: p.Replicas})

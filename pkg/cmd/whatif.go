@@ -22,7 +22,7 @@ import (
 // WhatifOptions are the options of the whatif command. The objects, the
 // time and the controller settings are read as explain reads them, through
 // the same options; the overrides, the projection and the backtest are
-// Input's (action.WhatIfOptions), which action.WhatIfInput.Plan checks.
+// Input's (action.WhatIfRows), which action.WhatIfInput.Plan checks.
 type WhatifOptions struct {
 	genericiooptions.IOStreams
 
@@ -115,7 +115,7 @@ func NewCmdWhatif(streams genericiooptions.IOStreams, cf *genericclioptions.Conf
 			return o.Run(c.Context())
 		},
 	}
-	addOptions(c.Flags(), action.WhatIfOptions.Bind(&o.Input), action.SourceOptions.Bind(&o.Source), action.SettingsOptions.Bind(&o.Settings))
+	addOptions(c.Flags(), action.WhatIfRows.Bind(&o.Input), action.SourceRows.Bind(&o.Source), action.SettingsRows.Bind(&o.Settings))
 	o.Output.AddFlags(c, true)
 	o.ConfigFlags = addConfigFlags(c.Flags(), cf)
 	c.ValidArgsFunction = func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
