@@ -48,7 +48,7 @@ func (in MigrateInput) Config() (MigrateConfig, error) {
 	case "server":
 		cfg.Execute, cfg.DryRun = true, true
 	default:
-		return cfg, usageErrorf(`%s: %q is not one of none, client, server`, in.flag(&in.DryRun), in.DryRun)
+		return cfg, usageErrorf(`%s: %q is not one of %s`, in.flag(&in.DryRun), in.DryRun, strings.Join(MigrateRows.Named(&in, &in.DryRun).Enum, ", "))
 	}
 	write, files, dryRun := in.flag(&in.Write), "-"+MigrateRows.Named(&in, &in.Filenames).Shorthand, in.flag(&in.DryRun)
 	switch {

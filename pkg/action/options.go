@@ -421,9 +421,10 @@ var MigrateRows = options.Rows[MigrateInput]{
 	},
 	{
 		Name: "dry-run", NoOpt: "server", Help: `With "server", send every write with dryRun=All: the API server checks it and persists nothing; "client" only prints the plan`,
-		Desc:  "server: the API server checks every write and persists none; none (the default) carries the plan out",
-		Enum:  []string{"none", "server"},
-		Field: func(in *MigrateInput) options.Value { return options.String(&in.DryRun) },
+		Desc:          "server: the API server checks every write and persists none; none (the default) carries the plan out",
+		Enum:          []string{"none", "client", "server"},
+		CLIOnlyValues: map[string]string{"client": "it only prints the plan, which is hpa_migrate_plan's result"},
+		Field:         func(in *MigrateInput) options.Value { return options.String(&in.DryRun) },
 	},
 	{
 		Name: "filename", Shorthand: "f", CLIOnly: onlyFiles, Help: "Manifest files or directories to remove the field from (the diff is printed; --write saves it); - reads standard input and prints the edited manifest to standard output",

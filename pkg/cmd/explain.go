@@ -121,7 +121,7 @@ func NewCmdExplain(streams genericiooptions.IOStreams, cf *genericclioptions.Con
 			return o.Run(c.Context())
 		},
 	}
-	addOptions(c.Flags(), action.ExplainRows.Bind(&o.Input), action.SourceRows.Bind(&o.Source), action.SettingsRows.Bind(&o.Settings))
+	addOptions(c, action.ExplainRows.Bind(&o.Input), action.SourceRows.Bind(&o.Source), action.SettingsRows.Bind(&o.Settings))
 	o.Output.AddFlags(c, true)
 	o.ConfigFlags = addConfigFlags(c.Flags(), cf)
 	c.ValidArgsFunction = o.completeHPANames

@@ -14,7 +14,6 @@ import (
 
 	"github.com/kubectl-hpa/kubectl-hpa/internal/textblock"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
-	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render/report"
 )
@@ -87,7 +86,7 @@ func NewCmdTune(streams genericiooptions.IOStreams, cf *genericclioptions.Config
 			return o.Run(c.Context())
 		},
 	}
-	addOptions(c.Flags(), action.TuneRows.Bind(&o.Input), action.SourceRows.Bind(&o.Source), action.SettingsRows.Bind(&o.Settings))
+	addOptions(c, action.TuneRows.Bind(&o.Input), action.SourceRows.Bind(&o.Source), action.SettingsRows.Bind(&o.Settings))
 	o.Output.AddFlags(c, false)
 	o.ConfigFlags = addConfigFlags(c.Flags(), cf)
 	c.ValidArgsFunction = func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
@@ -96,8 +95,6 @@ func NewCmdTune(streams genericiooptions.IOStreams, cf *genericclioptions.Config
 		}
 		return completeNames(c, o.ConfigFlags, o.HPANames, toComplete)
 	}
-	_ = c.RegisterFlagCompletionFunc("load-model", cobra.FixedCompletions([]string{explain.LoadConstantTotal, explain.LoadConstantPerPod}, cobra.ShellCompDirectiveNoFileComp))
-	_ = c.RegisterFlagCompletionFunc("emit", cobra.FixedCompletions([]string{action.EmitPatch, action.EmitCommand}, cobra.ShellCompDirectiveNoFileComp))
 	return c
 }
 

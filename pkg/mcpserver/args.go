@@ -125,7 +125,7 @@ func inputSchema(own []ownArg, groups [][]options.Bound, required ...string) *js
 			case o.Value.Type() == "int32":
 				p.Minimum, p.Maximum = jsonschema.Ptr(float64(math.MinInt32)), jsonschema.Ptr(float64(math.MaxInt32))
 			}
-			for _, e := range o.Enum {
+			for _, e := range o.ArgEnum {
 				p.Enum = append(p.Enum, e)
 			}
 			if slices.Contains(required, o.Name) {

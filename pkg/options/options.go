@@ -43,8 +43,13 @@ type Row[T any] struct {
 	// Hidden hides the flag from the help (options for tests and upstream
 	// replays); a hidden option is CLIOnly.
 	Hidden bool
-	// Enum lists the values an MCP argument may take (nil: any).
+	// Enum lists the values the option takes (nil: any), in the order the
+	// help gives them: the flag completes them, and the MCP argument's
+	// schema lists them (but for CLIOnlyValues).
 	Enum []string
+	// CLIOnlyValues are the values of Enum that only the flag takes, each
+	// with why no MCP argument does (nil: the argument takes all of Enum).
+	CLIOnlyValues map[string]string
 	// NoOpt is the value of the flag given without one (as
 	// pflag.Flag.NoOptDefVal; booleans have "true" without saying so).
 	NoOpt string
@@ -89,8 +94,14 @@ func (rs Rows[T]) Bind(in *T) []Bound {
 		if desc == "" {
 			desc = o.Help
 		}
+		var argEnum []string
+		for _, v := range o.Enum {
+			if _, only := o.CLIOnlyValues[v]; !only {
+				argEnum = append(argEnum, v)
+			}
+		}
 		out[i] = Bound{
-			Name: o.Name, Shorthand: o.Shorthand, Help: o.Help, Desc: desc, Hidden: o.Hidden, Enum: o.Enum,
+			Name: o.Name, Shorthand: o.Shorthand, Help: o.Help, Desc: desc, Hidden: o.Hidden, Enum: o.Enum, ArgEnum: argEnum,
 			NoOpt: o.NoOpt, CLIOnly: o.CLIOnly != "" || o.Hidden, Value: o.Field(in),
 		}
 	}
@@ -113,8 +124,10 @@ func (rs Rows[T]) Named(in *T, field any) Row[T] {
 type Bound struct {
 	Name, Shorthand, Help, Desc string
 	Hidden                      bool
-	Enum                        []string
-	NoOpt                       string
+	// Enum are the values the flag takes (and completes), ArgEnum those
+	// the MCP argument takes (nil: any).
+	Enum, ArgEnum []string
+	NoOpt         string
 	// CLIOnly is set for a flag that is no MCP argument (hidden ones too).
 	CLIOnly bool
 	Value   Value
@@ -214,7 +227,7 @@ func Embed[T, U any](rs Rows[U], field func(*T) *U) Rows[T] {
 		bind := o.Field
 		out[i] = Row[T]{
 			Name: o.Name, Shorthand: o.Shorthand, Help: o.Help, Desc: o.Desc, Hidden: o.Hidden, Enum: o.Enum,
-			NoOpt: o.NoOpt, CLIOnly: o.CLIOnly,
+			CLIOnlyValues: o.CLIOnlyValues, NoOpt: o.NoOpt, CLIOnly: o.CLIOnly,
 			Field: func(in *T) Value { return bind(field(in)) },
 		}
 	}
