@@ -5,6 +5,8 @@ package action
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
@@ -12,6 +14,7 @@ import (
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/options"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/prom"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/tune"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/whatif"
 )
 
@@ -374,8 +377,8 @@ var (
 // load's are RecordedRows'.
 var TuneRows = concat(options.Embed(PeriodRows, func(in *TuneInput) *PeriodInput { return &in.PeriodInput }), options.Rows[TuneInput]{
 	{
-		Name: "vary", Help: "Dimensions to vary, comma-separated: target, up-window, down-window, up-policy, down-policy, up-tolerance, down-tolerance, min-replicas (default: all but min-replicas; tolerances where the controller honours them)",
-		Desc:  "Dimensions to vary: target, up-window, down-window, up-policy, down-policy, up-tolerance, down-tolerance, min-replicas; default all but min-replicas",
+		Name: "vary", Help: "Dimensions to vary, comma-separated: " + tuneDimensions + " (default: all but " + tuneNotVaried + "; tolerances where the controller honours them)",
+		Desc:  "Dimensions to vary: " + tuneDimensions + "; default all but " + tuneNotVaried,
 		Field: func(in *TuneInput) options.Value { return options.CommaStrings(&in.Vary) },
 	},
 	{
@@ -411,6 +414,25 @@ var TuneRows = concat(options.Embed(PeriodRows, func(in *TuneInput) *PeriodInput
 			Field: func(in *TuneInput) options.Value { return options.CommaStrings(&in.ReportCandidates) },
 		},
 	})
+
+// tuneDimensions are tune's dimensions as --vary's help lists them, and
+// tuneNotVaried those it leaves out unless told: tune.Dimensions and
+// tune.DefaultVary say them once.
+var tuneDimensions, tuneNotVaried = func() (string, string) {
+	var all, out []string
+	for _, d := range tune.Dimensions {
+		all = append(all, string(d))
+		if !slices.Contains(tune.DefaultVary, d) {
+			out = append(out, string(d))
+		}
+	}
+	return strings.Join(all, ", "), strings.Join(out, ", ")
+}()
+
+// TuneSourceRows are the rows of SourceRows tune takes: -f and -v. Not
+// --now, the instant of a replayed sync: tune replays the period from
+// --since to --until, and its relative times count back from the clock.
+var TuneSourceRows = SourceRows.Only("filename", "v")
 
 // MigrateRows are migrate's flags; hpa_migrate_apply takes dry-run.
 var MigrateRows = options.Rows[MigrateInput]{

@@ -17,9 +17,6 @@ import (
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/whatif"
 )
 
-// DefaultTuneBudget is how many candidates tune replays unless told.
-const DefaultTuneBudget = 300
-
 // MaxTuneBudget bounds --budget: each candidate is a whole replay of the
 // period.
 const MaxTuneBudget = 5000
@@ -52,7 +49,7 @@ type TuneInput struct {
 
 // DefaultTuneInput is the input before any option is given.
 func DefaultTuneInput() TuneInput {
-	return TuneInput{ReplayInput: ReplayInput{LoadModel: explain.LoadConstantTotal}, Budget: DefaultTuneBudget}
+	return TuneInput{ReplayInput: ReplayInput{LoadModel: explain.LoadConstantTotal}, Budget: tune.DefaultBudget}
 }
 
 // flag names the option that sets field, for a message.

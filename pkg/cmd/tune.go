@@ -86,7 +86,7 @@ func NewCmdTune(streams genericiooptions.IOStreams, cf *genericclioptions.Config
 			return o.Run(c.Context())
 		},
 	}
-	addOptions(c, action.TuneRows.Bind(&o.Input), action.SourceRows.Bind(&o.Source), action.SettingsRows.Bind(&o.Settings))
+	addOptions(c, action.TuneRows.Bind(&o.Input), action.TuneSourceRows.Bind(&o.Source), action.SettingsRows.Bind(&o.Settings))
 	o.Output.AddFlags(c, false)
 	o.ConfigFlags = addConfigFlags(c.Flags(), cf)
 	c.ValidArgsFunction = func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
