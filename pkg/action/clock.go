@@ -41,7 +41,7 @@ func syncClock(in *snapshot, extra *recordedExtra, from, until time.Time) (recor
 	c := recording.Clock{SyncPeriod: in.settings.SyncPeriod, SyncPeriodFrom: in.syncFrom, SyncStep: in.settings.SyncPeriod}
 	c.SyncPhaseFrom = recording.Origin{Source: recording.OriginAssumed, Detail: "no event of the HPA tells it: the syncs are replayed on the multiples of the period"}
 	var so SettingsInput
-	flag := SettingsOptions.Named(&so, &so.SyncPeriod).Flag()
+	flag := SettingsRows.Named(&so, &so.SyncPeriod).Flag()
 	o := recording.SyncEstimateOptions{Default: engine.DefaultSettings().SyncPeriod, Paced: pacing(in.snap.HPA)}
 	if !in.syncPeriodAssumed() {
 		o.Known = c.SyncPeriod

@@ -76,7 +76,7 @@ func explainSnapshot(cfg ExplainConfig, in *snapshot) (*ExplainResult, error) {
 		}
 		var src SourceInput
 		res.Notes = append(res.Notes, fmt.Sprintf("Snapshot written to %s (replay: kubectl hpa explain %s -n %s -%s %s %s %s)",
-			cfg.Dump, in.snap.HPA.Name, in.snap.HPA.Namespace, SourceOptions.Named(&src, &src.Files).Shorthand, cfg.Dump,
+			cfg.Dump, in.snap.HPA.Name, in.snap.HPA.Namespace, SourceRows.Named(&src, &src.Files).Shorthand, cfg.Dump,
 			src.flag(&src.Now), in.snap.Now.UTC().Format(time.RFC3339Nano)))
 	}
 	eval := cfg.Evaluate
@@ -104,7 +104,7 @@ func writeDump(path string, snap *engine.Snapshot, set *engine.Settings, k *load
 		return fmt.Errorf("%s: %w", dump, err)
 	}
 	var src SourceInput
-	replay := &load.ReplayFlags{Files: "-" + SourceOptions.Named(&src, &src.Files).Shorthand, Now: src.flag(&src.Now)}
+	replay := &load.ReplayFlags{Files: "-" + SourceRows.Named(&src, &src.Files).Shorthand, Now: src.flag(&src.Now)}
 	if err := load.DumpKEDA(f, snap, set, k, replay); err != nil {
 		_ = f.Close()
 		return fmt.Errorf("%s %s: %w", dump, path, err)
@@ -200,6 +200,7 @@ func ExplainMany[T any](ctx context.Context, cfg ManyConfig, prepare func(*expla
 	// The replays (and prepare) run in parallel with the snapshots; the
 	// results are emitted in order.
 	err = gather.EachWith(ctx, scope, func(r *gather.Result) (T, error) {
+		cfg.Settings.assume(r.Snapshot)
 		d, err := eval(r.Snapshot, set)
 		if err != nil {
 			var none T

@@ -8,7 +8,7 @@ import (
 	"fmt"
 )
 
-// ExplainInput is explain's options (ExplainOptions): the HPAs it
+// ExplainInput is explain's options (ExplainRows): the HPAs it
 // replays, --at and its recorded load, the history, and the flags of the
 // command line only.
 type ExplainInput struct {
@@ -32,7 +32,7 @@ type ExplainInput struct {
 }
 
 // flag names the option that sets field, for a message.
-func (in *ExplainInput) flag(field any) string { return ExplainOptions.Named(in, field).Flag() }
+func (in *ExplainInput) flag(field any) string { return ExplainRows.Named(in, field).Flag() }
 
 // Gate returns the gate of --exit-code and --fail-on, nil without them.
 func (in ExplainInput) Gate() (*Gate, error) {
@@ -85,8 +85,8 @@ func (m ExplainModes) Check() error {
 	var in ExplainInput
 	var src SourceInput
 	short := func(o string) string { return "-" + o }
-	all, sel := short(ExplainOptions.Named(&in, &in.AllNamespaces).Shorthand), short(ExplainOptions.Named(&in, &in.Selector).Shorthand)
-	files := short(SourceOptions.Named(&src, &src.Files).Shorthand)
+	all, sel := short(ExplainRows.Named(&in, &in.AllNamespaces).Shorthand), short(ExplainRows.Named(&in, &in.Selector).Shorthand)
+	files := short(SourceRows.Named(&src, &src.Files).Shorthand)
 	dump, watch, at := in.flag(&in.Dump), in.flag(&in.Watch), in.flag(&in.At)
 	switch {
 	case len(m.Args) > 1:
@@ -102,7 +102,7 @@ func (m ExplainModes) Check() error {
 	case m.Watch && m.Dump:
 		return fmt.Errorf("%s and %s cannot be combined", watch, dump)
 	case m.Watch && m.Now:
-		return fmt.Errorf("%s replays at the current time; it cannot be combined with %s", watch, SourceOptions.Named(&src, &src.Now).Flag())
+		return fmt.Errorf("%s replays at the current time; it cannot be combined with %s", watch, SourceRows.Named(&src, &src.Now).Flag())
 	case m.At && (m.Name == "" || m.Watch || m.Dump):
 		return fmt.Errorf("%s explains one HPA's past sync: give its NAME, without %s or %s", at, watch, dump)
 	case m.Watch && m.Gate:

@@ -70,10 +70,11 @@ func plainHPAName(arg string) string {
 	return arg
 }
 
-// kedaIn is the KEDA side of an explanation's inputs: the ScaledObject, the
+// kedaSnapshot is KEDA's part of a snapshot: the ScaledObject, the
 // release replayed, and the values of trigger metrics that KEDA's HPA does
-// not read (the triggers behind a scalingModifiers formula).
-type kedaIn struct {
+// not read (the triggers behind a scalingModifiers formula), as one run
+// read them.
+type kedaSnapshot struct {
 	so            *keda.ScaledObject
 	version       keda.Version
 	versionSource string
@@ -86,8 +87,8 @@ type kedaIn struct {
 // foreignMetricsServer reports whether a live read found that another
 // server than KEDA's serves external.metrics.k8s.io: the HPA then reads
 // nothing KEDA answers, and what it reads is not the triggers' values.
-func (in *kedaIn) foreignMetricsServer() bool {
-	return in.metricsServer != nil && !in.metricsServer.KEDA
+func (ks *kedaSnapshot) foreignMetricsServer() bool {
+	return ks.metricsServer != nil && !ks.metricsServer.KEDA
 }
 
 // kedaVersion decides the KEDA release replayed: --keda-version, else the
@@ -162,7 +163,7 @@ func detectKEDA(ctx context.Context, c *gather.Clients) kedaDetector {
 // ScaledObject (so, when the caller has it already), the KEDA release and
 // the trigger metrics the HPA does not read. It returns nil, with a
 // warning, when the ScaledObject cannot be read.
-func readKEDA(ctx context.Context, c *gather.Clients, snap *engine.Snapshot, so *keda.ScaledObject, flag string) (*kedaIn, []string) {
+func readKEDA(ctx context.Context, c *gather.Clients, snap *engine.Snapshot, so *keda.ScaledObject, flag string) (*kedaSnapshot, []string) {
 	var warnings []string
 	if so == nil {
 		owner := keda.Owner(snap.HPA)
@@ -180,26 +181,26 @@ func readKEDA(ctx context.Context, c *gather.Clients, snap *engine.Snapshot, so 
 		return nil, []string{err.Error()}
 	}
 	warnings = append(warnings, ws...)
-	in := &kedaIn{so: so, version: v, versionSource: src, apiErrors: map[string]string{}}
+	ks := &kedaSnapshot{so: so, version: v, versionSource: src, apiErrors: map[string]string{}}
 	if ms, err := gather.ExternalMetricsServer(ctx, c); err == nil {
-		in.metricsServer = ms
+		ks.metricsServer = ms
 	}
 	// The triggers a formula combines are not metrics of the HPA: read
 	// them as the HPA would.
-	if names := keda.MetricsBesideHPA(so, in.version, snap.HPA, time.LoadLocation); len(names) > 0 {
+	if names := keda.MetricsBesideHPA(so, ks.version, snap.HPA, time.LoadLocation); len(names) > 0 {
 		r := gather.ExternalValues(ctx, c, so.Namespace, so.Name, names)
-		in.external = r.Values
+		ks.external = r.Values
 		for n, e := range r.Errors {
-			in.apiErrors["external:"+n] = e
+			ks.apiErrors["external:"+n] = e
 		}
 	}
-	return in, warnings
+	return ks, warnings
 }
 
 // kedaFromFiles is the KEDA side of a snapshot read from files: the
 // ScaledObject of the input that owns the HPA, and the release of the
 // Controller document (or --keda-version, or assumed).
-func kedaFromFiles(so *keda.ScaledObject, ctl *load.ControllerDocument, hpa *autoscalingv2.HorizontalPodAutoscaler, flag string) (*kedaIn, []string, error) {
+func kedaFromFiles(so *keda.ScaledObject, ctl *load.ControllerDocument, hpa *autoscalingv2.HorizontalPodAutoscaler, flag string) (*kedaSnapshot, []string, error) {
 	if so == nil {
 		return nil, nil, nil
 	}
@@ -214,12 +215,12 @@ func kedaFromFiles(so *keda.ScaledObject, ctl *load.ControllerDocument, hpa *aut
 	if err != nil {
 		return nil, nil, err
 	}
-	return &kedaIn{so: so, version: v, versionSource: src, apiErrors: map[string]string{}}, ws, nil
+	return &kedaSnapshot{so: so, version: v, versionSource: src, apiErrors: map[string]string{}}, ws, nil
 }
 
 // kedaReplay is one replay of KEDA's part.
 type kedaReplay struct {
-	in  *kedaIn
+	ks  *kedaSnapshot
 	now time.Time
 	// target is the workload's scale, pods its pods (for the ready count).
 	target engine.Target
@@ -237,22 +238,22 @@ type kedaReplay struct {
 // else what KEDA's metrics server answered; with the notes on values that
 // are not the trigger's own.
 func (r *kedaReplay) triggers() ([]keda.TriggerResult, []string, error) {
-	metrics, err := keda.TriggerMetrics(r.in.so, r.in.version, time.LoadLocation)
+	metrics, err := keda.TriggerMetrics(r.ks.so, r.ks.version, time.LoadLocation)
 	if err != nil {
 		return nil, nil, err
 	}
 	var notes []string
 	results := make([]keda.TriggerResult, len(metrics))
-	foreign := r.in.foreignMetricsServer()
+	foreign := r.ks.foreignMetricsServer()
 	for _, m := range metrics {
 		if o, ok := r.overrides[m.Index]; ok {
 			results[m.Index] = o
 			continue
 		}
-		switch keda.TriggerValueSource(r.in.so, m, foreign) {
+		switch keda.TriggerValueSource(r.ks.so, m, foreign) {
 		case keda.ValueNone:
 		case keda.ValueFromStatus:
-			notes = append(notes, explain.KEDAValueNotRead(m.MetricName, r.in.metricsServer))
+			notes = append(notes, explain.KEDAValueNotRead(m.MetricName, r.ks.metricsServer))
 		case keda.ValueFromMetricsServer:
 			res, note := r.read(m.MetricName)
 			results[m.Index] = res
@@ -266,8 +267,8 @@ func (r *kedaReplay) triggers() ([]keda.TriggerResult, []string, error) {
 
 // run replays KEDA's poll and combines it with the HPA's next sync.
 func (r *kedaReplay) run() (*explain.KEDA, error) {
-	in := r.in
-	so := in.so
+	ks := r.ks
+	so := ks.so
 	results, assumptions, err := r.triggers()
 	if err != nil {
 		return nil, err
@@ -279,7 +280,7 @@ func (r *kedaReplay) run() (*explain.KEDA, error) {
 		ReadyReplicas:   r.readyReplicas(),
 		Triggers:        results,
 		LoadLocation:    time.LoadLocation,
-		Version:         in.version,
+		Version:         ks.version,
 	}
 	if r.hpa != nil {
 		kin.HPA = r.hpa.HPA
@@ -298,11 +299,11 @@ func (r *kedaReplay) run() (*explain.KEDA, error) {
 	if err != nil {
 		return nil, err
 	}
-	k.KEDAVersionSource = in.versionSource
+	k.KEDAVersionSource = ks.versionSource
 	k.Assumptions = append(k.Assumptions, assumptions...)
-	k.ExternalMetricsServer = in.metricsServer
-	if in.foreignMetricsServer() {
-		k.NoteForeignMetricsServer(in.metricsServer)
+	k.ExternalMetricsServer = ks.metricsServer
+	if ks.foreignMetricsServer() {
+		k.NoteForeignMetricsServer(ks.metricsServer)
 	}
 	if !k.HPAActs {
 		_, err := keda.Combine(k, nil)
@@ -339,14 +340,14 @@ func (r *kedaReplay) read(metric string) (keda.TriggerResult, string) {
 		}
 		items = append(items, r.hpa.ExternalMetrics...)
 	}
-	for k, v := range r.in.apiErrors {
+	for k, v := range r.ks.apiErrors {
 		errs[k] = v
 	}
-	items = append(items, r.in.external...)
+	items = append(items, r.ks.external...)
 	if e, ok := errs["external:"+metric]; ok {
 		return keda.TriggerResult{Error: e}, ""
 	}
-	sel := labels.SelectorFromSet(labels.Set{keda.LabelScaledObjectName: r.in.so.Name})
+	sel := labels.SelectorFromSet(labels.Set{keda.LabelScaledObjectName: r.ks.so.Name})
 	var sum float64
 	found := false
 	for _, it := range items {
@@ -361,7 +362,7 @@ func (r *kedaReplay) read(metric string) (keda.TriggerResult, string) {
 	}
 	// During a fallback KEDA answers the fallback value, not the trigger's:
 	// the trigger itself is failing.
-	if n, ok := keda.FallbackAnswered(r.in.so, metric); ok {
+	if n, ok := keda.FallbackAnswered(r.ks.so, metric); ok {
 		return keda.TriggerResult{Error: explain.KEDAFallbackFailing(n)}, explain.KEDAFallbackAnswered(metric, sum, n)
 	}
 	return keda.TriggerResult{Value: &sum}, ""
@@ -372,8 +373,8 @@ func (r *kedaReplay) read(metric string) (keda.TriggerResult, string) {
 func (r *kedaReplay) hpaFrom(replicas int32, k *explain.KEDA) (*explain.Decision, error) {
 	s := r.hpa.DeepCopy()
 	s.Target.SpecReplicas = replicas
-	if !r.in.foreignMetricsServer() {
-		whatif.SetKEDAMetrics(s, k, r.in.so.Name, r.now)
+	if !r.ks.foreignMetricsServer() {
+		whatif.SetKEDAMetrics(s, k, r.ks.so.Name, r.now)
 	}
 	eval := r.eval
 	if eval == nil {
@@ -403,11 +404,11 @@ func (r *kedaReplay) readyReplicas() *int32 {
 }
 
 // attachKEDA replays KEDA's part of an HPA's explanation and puts it in d.
-func attachKEDA(in *kedaIn, snap *engine.Snapshot, set engine.Settings, eval EvaluateFunc, d *explain.Decision) error {
-	if in == nil || d == nil {
+func attachKEDA(ks *kedaSnapshot, snap *engine.Snapshot, set engine.Settings, eval EvaluateFunc, d *explain.Decision) error {
+	if ks == nil || d == nil {
 		return nil
 	}
-	r := &kedaReplay{in: in, now: snap.Now, target: snap.Target, pods: snap.Pods, hpa: snap, set: set, eval: eval}
+	r := &kedaReplay{ks: ks, now: snap.Now, target: snap.Target, pods: snap.Pods, hpa: snap, set: set, eval: eval}
 	k, err := r.run()
 	if err != nil {
 		return err
@@ -418,8 +419,8 @@ func attachKEDA(in *kedaIn, snap *engine.Snapshot, set engine.Settings, eval Eva
 
 // kedaOnly explains a ScaledObject whose HPA there is nothing to replay of
 // (paused: KEDA deleted it; or KEDA never wrote it).
-func kedaOnly(in *kedaIn, now time.Time, target engine.Target) (*explain.KEDA, error) {
-	r := &kedaReplay{in: in, now: now, target: target}
+func kedaOnly(ks *kedaSnapshot, now time.Time, target engine.Target) (*explain.KEDA, error) {
+	r := &kedaReplay{ks: ks, now: now, target: target}
 	return r.run()
 }
 
@@ -464,12 +465,12 @@ func explainScaledObject(ctx context.Context, cfg ExplainConfig, name string) (*
 	if det.warning != "" {
 		warnings = append(warnings, det.warning)
 	}
-	in := &kedaIn{so: so, version: v, versionSource: vsrc, apiErrors: map[string]string{}}
+	ks := &kedaSnapshot{so: so, version: v, versionSource: vsrc, apiErrors: map[string]string{}}
 	target := gather.TargetScale(ctx, clients, ns, keda.ScaleTargetRef(so))
 	if target.GetError != "" {
 		return nil, fmt.Errorf("ScaledObject %s: read the scale of %s/%s: %s", so.Ref(), target.Kind, target.Name, target.GetError)
 	}
-	k, err := kedaOnly(in, src.Now, target)
+	k, err := kedaOnly(ks, src.Now, target)
 	if err != nil {
 		return nil, err
 	}
@@ -494,11 +495,11 @@ func explainScaledObjectFiles(cfg ExplainConfig, name string) (*ExplainResult, e
 		}
 		return explainSnapshot(cfg, in)
 	}
-	in, warnings, err := kedaFromFiles(res.ScaledObject, res.Controller, nil, cfg.Settings.KEDAVersion)
+	ks, warnings, err := kedaFromFiles(res.ScaledObject, res.Controller, nil, cfg.Settings.KEDAVersion)
 	if err != nil {
 		return nil, err
 	}
-	k, err := kedaOnly(in, src.Now, res.Target)
+	k, err := kedaOnly(ks, src.Now, res.Target)
 	if err != nil {
 		return nil, err
 	}
@@ -558,8 +559,8 @@ func (m *kedaMany) attach(snap *engine.Snapshot, set engine.Settings, eval Evalu
 	if err != nil {
 		return []string{err.Error()}
 	}
-	in := &kedaIn{so: so, version: v, versionSource: src, apiErrors: map[string]string{}, metricsServer: m.metricsServer}
-	if err := attachKEDA(in, snap, set, eval, d); err != nil {
+	ks := &kedaSnapshot{so: so, version: v, versionSource: src, apiErrors: map[string]string{}, metricsServer: m.metricsServer}
+	if err := attachKEDA(ks, snap, set, eval, d); err != nil {
 		ws = append(ws, fmt.Sprintf("ScaledObject %s: KEDA's part is not explained: %v", so.Ref(), err))
 	}
 	return ws
@@ -589,7 +590,7 @@ func (m *kedaMany) pausedWithoutHPA(ctx context.Context, c *gather.Clients, now 
 			m.warnings = append(m.warnings, fmt.Sprintf("ScaledObject %s: could not read the scale of %s/%s: %s", so.Ref(), target.Kind, target.Name, target.GetError))
 			continue
 		}
-		k, err := kedaOnly(&kedaIn{so: so, version: v, versionSource: src, apiErrors: map[string]string{}}, now, target)
+		k, err := kedaOnly(&kedaSnapshot{so: so, version: v, versionSource: src, apiErrors: map[string]string{}}, now, target)
 		if err != nil {
 			m.warnings = append(m.warnings, fmt.Sprintf("ScaledObject %s: %v", so.Ref(), err))
 			continue

@@ -101,8 +101,8 @@ func TestKEDAReadyCountExplainAndWhatifAgree(t *testing.T) {
 	}
 
 	// explain: the KEDA part of the HPA's explanation.
-	in := &kedaIn{so: so, version: v, versionSource: "test", apiErrors: map[string]string{}}
-	r := &kedaReplay{in: in, now: now, target: snap.Target, pods: snap.Pods, hpa: snap, set: engine.DefaultSettings()}
+	ks := &kedaSnapshot{so: so, version: v, versionSource: "test", apiErrors: map[string]string{}}
+	r := &kedaReplay{ks: ks, now: now, target: snap.Target, pods: snap.Pods, hpa: snap, set: engine.DefaultSettings()}
 	k, err := r.run()
 	if err != nil {
 		t.Fatal(err)

@@ -74,8 +74,8 @@ func foreignReplay(t *testing.T, server *explain.KEDAMetricsServer, apiErr strin
 			Timestamp:    metav1.NewTime(foreignNow),
 		}}
 	}
-	in := &kedaIn{so: so, version: v, versionSource: "test", apiErrors: map[string]string{}, metricsServer: server}
-	return &kedaReplay{in: in, now: foreignNow, target: target, hpa: snap, set: engine.DefaultSettings()}
+	ks := &kedaSnapshot{so: so, version: v, versionSource: "test", apiErrors: map[string]string{}, metricsServer: server}
+	return &kedaReplay{ks: ks, now: foreignNow, target: target, hpa: snap, set: engine.DefaultSettings()}
 }
 
 // While KEDA's metrics server serves external.metrics.k8s.io, the value
@@ -188,7 +188,7 @@ status:
 		t.Fatal(err)
 	}
 	v := keda.MustParseVersion("v2.21.0")
-	in := &kedaIn{
+	ks := &kedaSnapshot{
 		so: so, version: v, versionSource: "test",
 		apiErrors:     map[string]string{"external:" + keda.CompositeMetricName: "no metrics returned from external metrics API"},
 		metricsServer: &explain.KEDAMetricsServer{Service: "monitoring/prometheus-adapter"},
@@ -205,7 +205,7 @@ status:
 		APIErrors: map[string]string{"external:" + keda.CompositeMetricName: "no metrics returned from external metrics API"},
 		State:     engine.ControllerState{RecommendationsInitialized: true, Provenance: explain.Observed},
 	}
-	res, err := explainSnapshot(ExplainConfig{}, &snapshot{snap: snap, settings: engine.DefaultSettings(), keda: in})
+	res, err := explainSnapshot(ExplainConfig{}, &snapshot{snap: snap, settings: engine.DefaultSettings(), keda: ks})
 	if err != nil {
 		t.Fatalf("explain failed: %v", err)
 	}

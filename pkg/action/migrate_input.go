@@ -14,7 +14,7 @@ import (
 // MigrateHint is the Hint of migrate's clients.
 const MigrateHint = "migrate reads the cluster of the current kubeconfig context; pass --kubeconfig or --context"
 
-// MigrateInput is migrate's argument and options (MigrateOptions): Config
+// MigrateInput is migrate's argument and options (MigrateRows): Config
 // checks them.
 type MigrateInput struct {
 	// Target is the TYPE/NAME argument (deployment/web).
@@ -48,9 +48,9 @@ func (in MigrateInput) Config() (MigrateConfig, error) {
 	case "server":
 		cfg.Execute, cfg.DryRun = true, true
 	default:
-		return cfg, usageErrorf(`%s: %q is not one of none, client, server`, in.flag(&in.DryRun), in.DryRun)
+		return cfg, usageErrorf(`%s: %q is not one of %s`, in.flag(&in.DryRun), in.DryRun, strings.Join(MigrateRows.Named(&in, &in.DryRun).Enum, ", "))
 	}
-	write, files, dryRun := in.flag(&in.Write), "-"+MigrateOptions.Named(&in, &in.Filenames).Shorthand, in.flag(&in.DryRun)
+	write, files, dryRun := in.flag(&in.Write), "-"+MigrateRows.Named(&in, &in.Filenames).Shorthand, in.flag(&in.DryRun)
 	switch {
 	case in.Write && len(in.Filenames) == 0:
 		return cfg, usageErrorf("%s saves the manifests given with %s: give at least one", write, files)
@@ -63,7 +63,7 @@ func (in MigrateInput) Config() (MigrateConfig, error) {
 }
 
 // flag names the option that sets field, for a message.
-func (in *MigrateInput) flag(field any) string { return MigrateOptions.Named(in, field).Flag() }
+func (in *MigrateInput) flag(field any) string { return MigrateRows.Named(in, field).Flag() }
 
 // MigrateOptionName words an option that migrate's text and errors
 // mention as its flag.

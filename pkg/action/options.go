@@ -5,6 +5,8 @@ package action
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
@@ -12,6 +14,7 @@ import (
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/options"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/prom"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/tune"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/whatif"
 )
 
@@ -21,10 +24,10 @@ import (
 // Help is the flag's text; Desc, when the MCP argument words it
 // differently, the argument's. The rows are declared here, beside the
 // inputs, so that this package's messages can name them; the options of
-// the Prometheus client are pkg/prom's (prom.Declared).
+// the Prometheus client are pkg/prom's (prom.Rows).
 //
-// A group is a table per part of an input, in the order the tools list
-// their arguments; a command binds the groups of its modes, a tool those
+// A group is a table of rows (options.Rows, named ...Rows) per part of an
+// input, in the order the tools list their arguments; a command binds the groups of its modes, a tool those
 // of its own.
 
 // Why the flags that are no MCP argument are not.
@@ -35,10 +38,10 @@ const (
 	onlyExit     = "sets the command's exit status"
 )
 
-// SettingsOptions are the kube-controller-manager settings of a replay.
-var SettingsOptions = func() options.Options[SettingsInput] {
+// SettingsRows are the kube-controller-manager settings of a replay.
+var SettingsRows = func() options.Rows[SettingsInput] {
 	d := engine.DefaultSettings()
-	return options.Options[SettingsInput]{
+	return options.Rows[SettingsInput]{
 		{
 			Name: "tolerance", Help: "Controller tolerance (--horizontal-pod-autoscaler-tolerance), 0 to 100",
 			Desc:  fmt.Sprintf("Controller tolerance (--horizontal-pod-autoscaler-tolerance), 0 to 100; default %v or the controller's", d.Tolerance),
@@ -96,10 +99,10 @@ var SettingsOptions = func() options.Options[SettingsInput] {
 	}
 }()
 
-// RecordedOptions say where recorded load is and how to read it (whatif
+// RecordedRows say where recorded load is and how to read it (whatif
 // --since, explain --at).
-var RecordedOptions = append(options.Embed(prom.Declared, func(r *RecordedInput) *prom.Options { return &r.Prometheus }),
-	options.Options[RecordedInput]{
+var RecordedRows = append(options.Embed(prom.Rows, func(r *RecordedInput) *prom.Config { return &r.Prometheus }),
+	options.Rows[RecordedInput]{
 		{
 			Name: prom.FlagQuery, Help: "PromQL of an HPA metric that is not a container counter: NAME=PROMQL (repeatable; Pods metrics: one series per pod, with a pod label)",
 			Desc:  "PromQL of an HPA metric that is not a container counter, each NAME=PROMQL",
@@ -119,8 +122,8 @@ var RecordedOptions = append(options.Embed(prom.Declared, func(r *RecordedInput)
 		},
 	}...)
 
-// ExplainManyOptions select many HPAs (explain -A|-l, hpa_explain_many).
-var ExplainManyOptions = options.Options[ExplainInput]{
+// ExplainManyRows select many HPAs (explain -A|-l, hpa_explain_many).
+var ExplainManyRows = options.Rows[ExplainInput]{
 	{
 		Name: "all-namespaces", Shorthand: "A", Help: "Explain the HPAs of every namespace, one line each",
 		Desc:  "Explain the HPAs of every namespace (kubectl's -A)",
@@ -133,19 +136,19 @@ var ExplainManyOptions = options.Options[ExplainInput]{
 	},
 }
 
-// ExplainOneOptions are explain's of one HPA (hpa_explain): --at over
+// ExplainOneRows are explain's of one HPA (hpa_explain): --at over
 // recorded load, and the history.
-var ExplainOneOptions = concat(options.Options[ExplainInput]{
+var ExplainOneRows = concat(options.Rows[ExplainInput]{
 	{
 		Name: "at", Help: "Explain the sync of a past instant (14:02 UTC today, an RFC 3339 time, or a duration ago), replayed over the load recorded in --prometheus",
 		Desc:  "Explain the sync of a past instant instead (14:02 UTC today, an RFC 3339 time, or a duration ago like 2h), over the load recorded in prometheus",
 		Field: func(in *ExplainInput) options.Value { return options.String(&in.At) },
 	},
-}, options.Embed(RecordedOptions, func(in *ExplainInput) *RecordedInput { return &in.Recorded }),
-	options.Embed(HistoryOptions, func(in *ExplainInput) *HistoryInput { return &in.HistoryInput }))
+}, options.Embed(RecordedRows, func(in *ExplainInput) *RecordedInput { return &in.Recorded }),
+	options.Embed(HistoryRows, func(in *ExplainInput) *HistoryInput { return &in.HistoryInput }))
 
-// ExplainCLIOptions are explain's flags that no tool takes.
-var ExplainCLIOptions = options.Options[ExplainInput]{
+// ExplainCLIRows are explain's flags that no tool takes.
+var ExplainCLIRows = options.Rows[ExplainInput]{
 	{
 		Name: "dump", CLIOnly: onlyFiles, Help: "Also write the snapshot the replay used to this file, in the offline format (replay it anywhere with -f)",
 		Field: func(in *ExplainInput) options.Value { return options.String(&in.Dump) },
@@ -164,13 +167,13 @@ var ExplainCLIOptions = options.Options[ExplainInput]{
 	},
 }
 
-// ExplainOptions are all of explain's.
-var ExplainOptions = concat(ExplainManyOptions, ExplainOneOptions, ExplainCLIOptions)
+// ExplainRows are all of explain's.
+var ExplainRows = concat(ExplainManyRows, ExplainOneRows, ExplainCLIRows)
 
-// WhatIfLoadOptions change the load: the usage, the metric values, the
+// WhatIfLoadRows change the load: the usage, the metric values, the
 // pods. A backtest reads the load from what was recorded and refuses
-// them, and the projection's (WhatIfProjectionOptions).
-var WhatIfLoadOptions = options.Options[WhatIfInput]{
+// them, and the projection's (WhatIfProjectionRows).
+var WhatIfLoadRows = options.Rows[WhatIfInput]{
 	{
 		Name: "cpu", Help: "CPU usage of every running pod: a quantity (200m), a relative change (+50%), a share of the request (80%), or CONTAINER=VALUE",
 		Field: func(in *WhatIfInput) options.Value { return options.String(&in.CPU) },
@@ -205,8 +208,8 @@ var WhatIfLoadOptions = options.Options[WhatIfInput]{
 	},
 }
 
-// WhatIfHPAOptions change the HPA itself; a backtest takes them too.
-var WhatIfHPAOptions = options.Options[WhatIfInput]{
+// WhatIfHPARows change the HPA itself; a backtest takes them too.
+var WhatIfHPARows = options.Rows[WhatIfInput]{
 	{
 		Name: "target", Help: "A metric's target: cpu=70% (utilization), cpu=250m (average value), NAME=VALUE (repeatable)",
 		Desc:  "A metric's target: cpu=70% (utilization), cpu=250m (average value), NAME=VALUE",
@@ -237,8 +240,8 @@ var WhatIfHPAOptions = options.Options[WhatIfInput]{
 	},
 }
 
-// WhatIfProjectionOptions project the syncs after the changes.
-var WhatIfProjectionOptions = options.Options[WhatIfInput]{
+// WhatIfProjectionRows project the syncs after the changes.
+var WhatIfProjectionRows = options.Rows[WhatIfInput]{
 	{
 		Name: "for", Help: fmt.Sprintf("Project the syncs over this long (like 30m, at most %s and %d syncs), or 'auto': until the replicas settle (at most 1h)", MaxFor, whatif.DefaultMaxSteps),
 		Desc:  "Project the syncs after the changes over this long (a duration like 30m, at most 7 days) or auto: until the replicas settle",
@@ -251,8 +254,8 @@ var WhatIfProjectionOptions = options.Options[WhatIfInput]{
 	},
 }
 
-// WhatIfKEDAOptions change the KEDA ScaledObject that owns the HPA.
-var WhatIfKEDAOptions = options.Options[WhatIfInput]{
+// WhatIfKEDARows change the KEDA ScaledObject that owns the HPA.
+var WhatIfKEDARows = options.Rows[WhatIfInput]{
 	{
 		Name: "trigger", Help: "For a ScaledObject: what a trigger reads, NAME=VALUE or NAME=error[:MESSAGE] (NAME: its name, metric name or index; repeatable); --min/--max set minReplicaCount/maxReplicaCount",
 		Desc:  "For a ScaledObject: what a trigger reads, each NAME=VALUE or NAME=error[:MESSAGE] (NAME: its name, metric name or index)",
@@ -287,9 +290,9 @@ var WhatIfKEDAOptions = options.Options[WhatIfInput]{
 	},
 }
 
-// PeriodOptions are a past period over recorded load: whatif --since's
+// PeriodRows are a past period over recorded load: whatif --since's
 // backtest and tune's search (one row each, both inputs embed them).
-var PeriodOptions = options.Options[PeriodInput]{
+var PeriodRows = options.Rows[PeriodInput]{
 	{
 		Name: "since", Help: "Start of the period over the load recorded in --prometheus: a duration ago (24h, 7d), an RFC 3339 time, or a UTC time of day (14:02); whatif backtests it, tune searches over it",
 		Desc:  "Start of the period: a duration ago (24h), an RFC 3339 time, or a UTC time of day (14:02)",
@@ -301,10 +304,10 @@ var PeriodOptions = options.Options[PeriodInput]{
 	},
 }
 
-// ReplayOptions say how the pods a replay adds start and how the load
+// ReplayRows say how the pods a replay adds start and how the load
 // spreads over them: whatif's projections and backtests, tune's
 // candidates.
-var ReplayOptions = options.Options[ReplayInput]{
+var ReplayRows = options.Rows[ReplayInput]{
 	{
 		Name: "load-model", Help: "What stays constant when a replay runs another number of pods than the real ones: constant-total (the load, shared by the ready pods; the default) or constant-per-pod",
 		Desc:  "constant-total (the load shared by the ready pods; the default) or constant-per-pod",
@@ -323,9 +326,9 @@ var ReplayOptions = options.Options[ReplayInput]{
 	},
 }
 
-// HistoryOptions say whether a run uses the controller history watches
+// HistoryRows say whether a run uses the controller history watches
 // recorded: explain's and whatif's.
-var HistoryOptions = options.Options[HistoryInput]{
+var HistoryRows = options.Rows[HistoryInput]{
 	{
 		Name: "no-history", Help: "Ignore the controller history that watches recorded (explain --watch; explain --watch itself then records none)",
 		Desc:  "Ignore the controller history that explain --watch recorded",
@@ -333,16 +336,16 @@ var HistoryOptions = options.Options[HistoryInput]{
 	},
 }
 
-// BacktestOptions are a backtest's period (whatif --since, hpa_backtest).
-var BacktestOptions = options.Embed(PeriodOptions, func(in *WhatIfInput) *PeriodInput { return &in.PeriodInput })
+// BacktestPeriodRows are a backtest's period (whatif --since, hpa_backtest).
+var BacktestPeriodRows = options.Embed(PeriodRows, func(in *WhatIfInput) *PeriodInput { return &in.PeriodInput })
 
-// BacktestRecordedOptions are the recorded load of a backtest.
-var BacktestRecordedOptions = options.Embed(RecordedOptions, func(in *WhatIfInput) *RecordedInput { return &in.Recorded })
+// BacktestRecordedRows are the recorded load of a backtest.
+var BacktestRecordedRows = options.Embed(RecordedRows, func(in *WhatIfInput) *RecordedInput { return &in.Recorded })
 
-// ReportOptions write the HTML report of a tune or a backtest: one row,
+// ReportRows write the HTML report of a tune or a backtest: one row,
 // which both inputs embed. No tool takes it: an MCP tool writing files on
 // the server's disk is not wanted, and the tool's result holds the figures.
-var ReportOptions = options.Options[ReportInput]{
+var ReportRows = options.Rows[ReportInput]{
 	{
 		Name: "report", CLIOnly: onlyFiles,
 		Help:  "Also write a self-contained HTML report to this file: charts of the load and the replicas over the period (tune's also cost against risk, and the candidates)",
@@ -350,32 +353,32 @@ var ReportOptions = options.Options[ReportInput]{
 	},
 }
 
-// BacktestReportOptions are the report of a backtest.
-var BacktestReportOptions = options.Embed(ReportOptions, func(in *WhatIfInput) *ReportInput { return &in.Report })
+// BacktestReportRows are the report of a backtest.
+var BacktestReportRows = options.Embed(ReportRows, func(in *WhatIfInput) *ReportInput { return &in.Report })
 
-// WhatIfOptions are all of whatif's.
-var WhatIfOptions = concat(WhatIfLoadOptions, WhatIfHPAOptions, WhatIfReplayOptions, WhatIfProjectionOptions, WhatIfKEDAOptions, BacktestOptions, BacktestRecordedOptions, BacktestReportOptions)
+// WhatIfRows are all of whatif's.
+var WhatIfRows = concat(WhatIfLoadRows, WhatIfHPARows, WhatIfReplayRows, WhatIfProjectionRows, WhatIfKEDARows, BacktestPeriodRows, BacktestRecordedRows, BacktestReportRows)
 
-// WhatIfReplayOptions are whatif's ReplayOptions and HistoryOptions; a
-// projection (hpa_whatif) takes ProjectionReplayOptions of them, a
-// backtest (hpa_backtest) BacktestReplayOptions.
-var WhatIfReplayOptions = concat(BacktestReplayOptions, options.Embed(HistoryOptions, func(in *WhatIfInput) *HistoryInput { return &in.HistoryInput }))
+// WhatIfReplayRows are whatif's ReplayRows and HistoryRows; a
+// projection (hpa_whatif) takes ProjectionReplayRows of them, a
+// backtest (hpa_backtest) BacktestReplayRows.
+var WhatIfReplayRows = concat(BacktestReplayRows, options.Embed(HistoryRows, func(in *WhatIfInput) *HistoryInput { return &in.HistoryInput }))
 
-// BacktestReplayOptions are the replay's options a backtest takes, and
-// ProjectionReplayOptions those a projection takes (no recorded pods to
+// BacktestReplayRows are the replay's options a backtest takes, and
+// ProjectionReplayRows those a projection takes (no recorded pods to
 // measure: the load model, the pod startup and the history).
 var (
-	BacktestReplayOptions   = options.Embed(ReplayOptions, func(in *WhatIfInput) *ReplayInput { return &in.ReplayInput })
-	ProjectionReplayOptions = concat(BacktestReplayOptions.Only("load-model", "pod-startup"),
-		options.Embed(HistoryOptions, func(in *WhatIfInput) *HistoryInput { return &in.HistoryInput }))
+	BacktestReplayRows   = options.Embed(ReplayRows, func(in *WhatIfInput) *ReplayInput { return &in.ReplayInput })
+	ProjectionReplayRows = concat(BacktestReplayRows.Only("load-model", "pod-startup"),
+		options.Embed(HistoryRows, func(in *WhatIfInput) *HistoryInput { return &in.HistoryInput }))
 )
 
-// TuneOptions are tune's own options (hpa_tune's arguments); the recorded
-// load's are RecordedOptions'.
-var TuneOptions = concat(options.Embed(PeriodOptions, func(in *TuneInput) *PeriodInput { return &in.PeriodInput }), options.Options[TuneInput]{
+// TuneRows are tune's own options (hpa_tune's arguments); the recorded
+// load's are RecordedRows'.
+var TuneRows = concat(options.Embed(PeriodRows, func(in *TuneInput) *PeriodInput { return &in.PeriodInput }), options.Rows[TuneInput]{
 	{
-		Name: "vary", Help: "Dimensions to vary, comma-separated: target, up-window, down-window, up-policy, down-policy, up-tolerance, down-tolerance, min-replicas (default: all but min-replicas; tolerances where the controller honours them)",
-		Desc:  "Dimensions to vary: target, up-window, down-window, up-policy, down-policy, up-tolerance, down-tolerance, min-replicas; default all but min-replicas",
+		Name: "vary", Help: "Dimensions to vary, comma-separated: " + tuneDimensions + " (default: all but " + tuneNotVaried + "; tolerances where the controller honours them)",
+		Desc:  "Dimensions to vary: " + tuneDimensions + "; default all but " + tuneNotVaried,
 		Field: func(in *TuneInput) options.Value { return options.CommaStrings(&in.Vary) },
 	},
 	{
@@ -402,9 +405,9 @@ var TuneOptions = concat(options.Embed(PeriodOptions, func(in *TuneInput) *Perio
 		Enum: []string{EmitPatch, EmitCommand}, CLIOnly: "shapes the command's output; the tool's result holds both",
 		Field: func(in *TuneInput) options.Value { return options.String(&in.Emit) },
 	},
-}, options.Embed(ReplayOptions, func(in *TuneInput) *ReplayInput { return &in.ReplayInput }),
-	options.Embed(RecordedOptions, func(in *TuneInput) *RecordedInput { return &in.Recorded }),
-	options.Embed(ReportOptions, func(in *TuneInput) *ReportInput { return &in.Report }), options.Options[TuneInput]{
+}, options.Embed(ReplayRows, func(in *TuneInput) *ReplayInput { return &in.ReplayInput }),
+	options.Embed(RecordedRows, func(in *TuneInput) *RecordedInput { return &in.Recorded }),
+	options.Embed(ReportRows, func(in *TuneInput) *ReportInput { return &in.Report }), options.Rows[TuneInput]{
 		{
 			Name: "report-candidate", CLIOnly: onlyFiles,
 			Help:  "Candidates the --report draws besides the recommendation: their indices in -o json's candidates (the report's table shows them), comma-separated",
@@ -412,8 +415,27 @@ var TuneOptions = concat(options.Embed(PeriodOptions, func(in *TuneInput) *Perio
 		},
 	})
 
-// MigrateOptions are migrate's flags; hpa_migrate_apply takes dry-run.
-var MigrateOptions = options.Options[MigrateInput]{
+// tuneDimensions are tune's dimensions as --vary's help lists them, and
+// tuneNotVaried those it leaves out unless told: tune.Dimensions and
+// tune.DefaultVary say them once.
+var tuneDimensions, tuneNotVaried = func() (string, string) {
+	var all, out []string
+	for _, d := range tune.Dimensions {
+		all = append(all, string(d))
+		if !slices.Contains(tune.DefaultVary, d) {
+			out = append(out, string(d))
+		}
+	}
+	return strings.Join(all, ", "), strings.Join(out, ", ")
+}()
+
+// TuneSourceRows are the rows of SourceRows tune takes: -f and -v. Not
+// --now, the instant of a replayed sync: tune replays the period from
+// --since to --until, and its relative times count back from the clock.
+var TuneSourceRows = SourceRows.Only("filename", "v")
+
+// MigrateRows are migrate's flags; hpa_migrate_apply takes dry-run.
+var MigrateRows = options.Rows[MigrateInput]{
 	{
 		Name: "apply", Help: "Carry the plan out (without it, migrate only reads and prints the plan)",
 		CLIOnly: "the MCP server offers it as its own tool, hpa_migrate_apply, only with --allow-writes",
@@ -421,9 +443,10 @@ var MigrateOptions = options.Options[MigrateInput]{
 	},
 	{
 		Name: "dry-run", NoOpt: "server", Help: `With "server", send every write with dryRun=All: the API server checks it and persists nothing; "client" only prints the plan`,
-		Desc:  "server: the API server checks every write and persists none; none (the default) carries the plan out",
-		Enum:  []string{"none", "server"},
-		Field: func(in *MigrateInput) options.Value { return options.String(&in.DryRun) },
+		Desc:          "server: the API server checks every write and persists none; none (the default) carries the plan out",
+		Enum:          []string{"none", "client", "server"},
+		CLIOnlyValues: map[string]string{"client": "it only prints the plan, which is hpa_migrate_plan's result"},
+		Field:         func(in *MigrateInput) options.Value { return options.String(&in.DryRun) },
 	},
 	{
 		Name: "filename", Shorthand: "f", CLIOnly: onlyFiles, Help: "Manifest files or directories to remove the field from (the diff is printed; --write saves it); - reads standard input and prints the edited manifest to standard output",
@@ -439,9 +462,9 @@ var MigrateOptions = options.Options[MigrateInput]{
 	},
 }
 
-// SourceOptions say where the objects come from and when the sync
+// SourceRows say where the objects come from and when the sync
 // happens: explain's and whatif's -f and --now, and -v for the live reads.
-var SourceOptions = options.Options[SourceInput]{
+var SourceRows = options.Rows[SourceInput]{
 	{
 		Name: "filename", Shorthand: "f", CLIOnly: onlyFiles, Help: "Files, directories or - (stdin) holding the objects, in YAML or JSON",
 		Field: func(in *SourceInput) options.Value { return options.CommaStrings(&in.Files) },
@@ -456,8 +479,8 @@ var SourceOptions = options.Options[SourceInput]{
 	},
 }
 
-func concat[T any](groups ...options.Options[T]) options.Options[T] {
-	var out options.Options[T]
+func concat[T any](groups ...options.Rows[T]) options.Rows[T] {
+	var out options.Rows[T]
 	for _, g := range groups {
 		out = append(out, g...)
 	}

@@ -31,7 +31,7 @@ const DefaultMetricsResolution = 15 * time.Second
 // maps onto what the controller read.
 type RecordedLoad struct {
 	// Prometheus reaches the store (its Endpoint, or KUBECTL_HPA_PROMETHEUS).
-	Prometheus prom.Options
+	Prometheus prom.Config
 	// Queries are --query NAME=PROMQL, by metric name.
 	Queries map[string]string
 	// NoKubeStateMetrics ignores kube-state-metrics even when the store has

@@ -11,11 +11,11 @@ import (
 )
 
 // RecordedInput is where recorded load is and how to read it, as the
-// options of RecordedOptions give it (whatif --since, explain --at and the
+// options of RecordedRows give it (whatif --since, explain --at and the
 // MCP tools that read recorded load).
 type RecordedInput struct {
 	// Prometheus is the client: its flags, or an MCP server's.
-	Prometheus prom.Options
+	Prometheus prom.Config
 	// DefaultEndpoint is the endpoint when none is given (an MCP server's
 	// --prometheus); $KUBECTL_HPA_PROMETHEUS comes after it.
 	DefaultEndpoint string
@@ -28,7 +28,7 @@ type RecordedInput struct {
 }
 
 // flag names the option that sets field, for a message.
-func (r *RecordedInput) flag(field any) string { return RecordedOptions.Named(r, field).Flag() }
+func (r *RecordedInput) flag(field any) string { return RecordedRows.Named(r, field).Flag() }
 
 // Used reports whether an option that only means something with recorded
 // load was given (the client's options are also a server's defaults, and

@@ -13,7 +13,7 @@ import (
 )
 
 // ReportInput is where the HTML report of a tune or a backtest goes
-// (ReportOptions).
+// (ReportRows).
 type ReportInput struct {
 	File string
 }

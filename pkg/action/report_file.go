@@ -16,7 +16,7 @@ import (
 // reportFlag is the report's option as the command line spells it.
 func reportFlag() string {
 	var in ReportInput
-	return ReportOptions.Named(&in, &in.File).Flag()
+	return ReportRows.Named(&in, &in.File).Flag()
 }
 
 // CheckReportDir fails before the replays, which may take minutes, when

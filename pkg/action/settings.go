@@ -26,7 +26,9 @@ type SettingsOverrides struct {
 	// ControllerVersion is --controller-version.
 	ControllerVersion *profile.Version
 	// ScaleUpdateError makes the replay assume the scale update fails
-	// (hidden flag; replays upstream's failure tests).
+	// (hidden flag; replays upstream's failure tests): not a setting of the
+	// controller but what the API server answers, put into each snapshot's
+	// Target (assume).
 	ScaleUpdateError string
 	// SkipValidation replays -f input the API server would refuse (hidden
 	// flag; replays upstream's unit-test objects).
@@ -168,6 +170,13 @@ func ResolveSettings(c *Controller, o SettingsOverrides) (engine.Settings, error
 	if len(notes) > 0 {
 		s.Source += fmt.Sprintf(" (%s ignored: not gates of %s)", strings.Join(notes, ", "), version.MinorString())
 	}
-	s.ScaleUpdateError = o.ScaleUpdateError
 	return s, nil
+}
+
+// assume puts into a snapshot what the overrides say the cluster answers
+// beyond what was read: the error of the scale update (the hidden
+// --assume-scale-update-error), which the snapshot's Target carries to
+// every replay made from it.
+func (o SettingsOverrides) assume(snap *engine.Snapshot) {
+	snap.Target.UpdateError = o.ScaleUpdateError
 }

@@ -24,7 +24,7 @@ const (
 )
 
 // SettingsInput is the kube-controller-manager settings a user gives (the
-// flags and arguments of SettingsOptions): its version, its feature gates
+// flags and arguments of SettingsRows): its version, its feature gates
 // and its --horizontal-pod-autoscaler-* flags. A nil field is not given:
 // what is detected stands. Overrides checks them.
 type SettingsInput struct {
@@ -46,7 +46,7 @@ type SettingsInput struct {
 }
 
 // flag names the option that sets field, for a message.
-func (in *SettingsInput) flag(field any) string { return SettingsOptions.Named(in, field).Flag() }
+func (in *SettingsInput) flag(field any) string { return SettingsRows.Named(in, field).Flag() }
 
 // Overrides checks the values against their bounds and returns the
 // settings the user gave.

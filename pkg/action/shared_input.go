@@ -9,7 +9,7 @@ import "time"
 // (options.go): whatif and tune embed PeriodInput and ReplayInput,
 // explain and whatif HistoryInput.
 
-// PeriodInput is a past period over recorded load (PeriodOptions): whatif
+// PeriodInput is a past period over recorded load (PeriodRows): whatif
 // --since's backtest, tune's search.
 type PeriodInput struct {
 	// Since and Until are past instants: a duration ago, an RFC 3339 time,
@@ -18,7 +18,7 @@ type PeriodInput struct {
 }
 
 // ReplayInput is how the pods a replay adds start and how the load
-// spreads over them (ReplayOptions): a projection's, a backtest's, tune's
+// spreads over them (ReplayRows): a projection's, a backtest's, tune's
 // candidates'.
 type ReplayInput struct {
 	// LoadModel is explain.LoadConstantTotal or LoadConstantPerPod.
@@ -31,7 +31,7 @@ type ReplayInput struct {
 }
 
 // HistoryInput says whether a run uses the controller history that
-// watches recorded (HistoryOptions).
+// watches recorded (HistoryRows).
 type HistoryInput struct {
 	// NoHistory ignores it (and a watch records none).
 	NoHistory bool

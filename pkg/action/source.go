@@ -74,7 +74,7 @@ type snapshot struct {
 	// events are the HPA's events (live reads).
 	events []corev1.Event
 	// keda is the KEDA side, for an HPA a ScaledObject owns.
-	keda *kedaIn
+	keda *kedaSnapshot
 	// syncFrom says where the settings' sync period came from: the
 	// command line, the controller's flags, or the default assumed; a
 	// replay over recorded load may then infer it from the HPA's events
@@ -90,7 +90,7 @@ func syncOrigin(c *Controller, o SettingsOverrides) recording.Origin {
 	var in SettingsInput
 	switch {
 	case o.SyncPeriod != nil:
-		return recording.Origin{Source: recording.OriginFlag, Detail: SettingsOptions.Named(&in, &in.SyncPeriod).Flag(), Confidence: 1}
+		return recording.Origin{Source: recording.OriginFlag, Detail: SettingsRows.Named(&in, &in.SyncPeriod).Flag(), Confidence: 1}
 	case c != nil && (c.SyncPeriod != nil || c.FlagsRead):
 		return recording.Origin{Source: recording.OriginRead, Detail: c.FlagsSource, Confidence: 1}
 	}
@@ -166,6 +166,7 @@ func (s Source) readWith(ctx context.Context, name string, o SettingsOverrides, 
 		syncFrom: syncOrigin(ctl, o),
 	}
 	out.snap.LastControllerEvent = lastControllerEvent(res.Events)
+	o.assume(out.snap)
 	if s.History != nil {
 		h := res.Snapshot.HPA
 		key := history.Key{Cluster: s.Clients.ClusterID(), Namespace: h.Namespace, Name: h.Name, UID: string(h.UID)}
@@ -219,6 +220,7 @@ func (s Source) fromLoad(res *load.Result, o SettingsOverrides) (*snapshot, erro
 	}
 	snap := res.Snapshot
 	snap.Now = s.Now
+	o.assume(snap)
 	out := &snapshot{snap: snap, settings: set, warnings: res.Warnings, syncFrom: syncOrigin(ctl, o)}
 	in, ws, err := kedaFromFiles(res.ScaledObject, res.Controller, snap.HPA, o.KEDAVersion)
 	if err != nil {

@@ -9,7 +9,7 @@ import (
 )
 
 // SourceInput is where the command line reads the objects from and when
-// the sync happens (SourceOptions): -f, --now, and -v for the live reads.
+// the sync happens (SourceRows): -f, --now, and -v for the live reads.
 type SourceInput struct {
 	Files []string
 	// Now is an RFC 3339 time; "" means the clock's.
@@ -19,7 +19,7 @@ type SourceInput struct {
 }
 
 // flag names the option that sets field, for a message.
-func (in *SourceInput) flag(field any) string { return SourceOptions.Named(in, field).Flag() }
+func (in *SourceInput) flag(field any) string { return SourceRows.Named(in, field).Flag() }
 
 // Source resolves Now (clock gives the time without it; nil means
 // time.Now) and returns the source of the objects: the files, or the

@@ -17,14 +17,11 @@ import (
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/whatif"
 )
 
-// DefaultTuneBudget is how many candidates tune replays unless told.
-const DefaultTuneBudget = 300
-
 // MaxTuneBudget bounds --budget: each candidate is a whole replay of the
 // period.
 const MaxTuneBudget = 5000
 
-// TuneInput is tune's options (TuneOptions), unchecked.
+// TuneInput is tune's options (TuneRows), unchecked.
 type TuneInput struct {
 	// PeriodInput bounds the period and ReplayInput says how a candidate's
 	// pods start and share the load, as whatif --since takes them.
@@ -52,11 +49,11 @@ type TuneInput struct {
 
 // DefaultTuneInput is the input before any option is given.
 func DefaultTuneInput() TuneInput {
-	return TuneInput{ReplayInput: ReplayInput{LoadModel: explain.LoadConstantTotal}, Budget: DefaultTuneBudget}
+	return TuneInput{ReplayInput: ReplayInput{LoadModel: explain.LoadConstantTotal}, Budget: tune.DefaultBudget}
 }
 
 // flag names the option that sets field, for a message.
-func (in *TuneInput) flag(field any) string { return TuneOptions.Named(in, field).Flag() }
+func (in *TuneInput) flag(field any) string { return TuneRows.Named(in, field).Flag() }
 
 // The values of --emit.
 const (

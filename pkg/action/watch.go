@@ -158,6 +158,7 @@ func Watch(ctx context.Context, cfg WatchConfig, update func(*WatchUpdate) error
 			}
 			t.observe(h)
 			r.Snapshot.State = t.state(now, engine.HistoryWindow(h, set), r.Snapshot.State)
+			cfg.Settings.assume(r.Snapshot)
 			d, err := eval(r.Snapshot, set)
 			if err != nil {
 				return fmt.Errorf("replay HPA %q: %w", h.Namespace+"/"+h.Name, err)

@@ -157,9 +157,9 @@ func whatIfKEDA(in *snapshot, edited *engine.Snapshot, kov *whatif.KEDAOverrides
 			return nil, nil, fmt.Errorf("ScaledObject %s: %w", k.so.Ref(), err)
 		}
 	}
-	kin := *k
-	kin.so = ke.ScaledObject
-	r := &kedaReplay{in: &kin, now: edited.Now, target: edited.Target, pods: edited.Pods, hpa: edited, set: in.settings, eval: eval, overrides: ke.Triggers}
+	ks := *k
+	ks.so = ke.ScaledObject
+	r := &kedaReplay{ks: &ks, now: edited.Now, target: edited.Target, pods: edited.Pods, hpa: edited, set: in.settings, eval: eval, overrides: ke.Triggers}
 	results, _, err := r.triggers()
 	if err != nil {
 		return nil, nil, err
@@ -169,7 +169,7 @@ func whatIfKEDA(in *snapshot, edited *engine.Snapshot, kov *whatif.KEDAOverrides
 		return nil, nil, err
 	}
 	// The HPA's sync after the changes reads what KEDA answers.
-	whatif.SetKEDAMetrics(edited, first, kin.so.Name, edited.Now)
+	whatif.SetKEDAMetrics(edited, first, ks.so.Name, edited.Now)
 	loop := &whatif.KEDALoop{
 		ScaledObject: ke.ScaledObject.DeepCopy(), Version: k.version, Triggers: results,
 		LoadLocation: time.LoadLocation, Start: edited.Now, First: first,

@@ -28,7 +28,7 @@ const (
 	MaxPodStartup = 24 * time.Hour
 )
 
-// WhatIfInput is a whatif as its options give it (WhatIfOptions): the
+// WhatIfInput is a whatif as its options give it (WhatIfRows): the
 // overrides of the HPA's inputs and of a ScaledObject, the projection and
 // the backtest, as strings to parse; a nil number or duration is not
 // given. Plan checks it.
@@ -73,7 +73,7 @@ func DefaultWhatIfInput() WhatIfInput {
 }
 
 // flag names the option that sets field, for a message.
-func (in *WhatIfInput) flag(field any) string { return WhatIfOptions.Named(in, field).Flag() }
+func (in *WhatIfInput) flag(field any) string { return WhatIfRows.Named(in, field).Flag() }
 
 // WhatIfPlan is a checked whatif: a whatif of the objects as they are, or
 // a backtest over recorded load.
@@ -238,7 +238,7 @@ func (in WhatIfInput) projection() (*whatif.ProjectOptions, error) {
 // backtest resolves --since, --until and the recorded load. The load is
 // the recorded one: only changes of the HPA apply.
 func (in WhatIfInput) backtest(src Source, name string, settings SettingsOverrides, ov whatif.Overrides) (*WhatIfPlan, error) {
-	for _, o := range concat(WhatIfLoadOptions, WhatIfProjectionOptions).Bind(&in) {
+	for _, o := range concat(WhatIfLoadRows, WhatIfProjectionRows).Bind(&in) {
 		if o.IsSet() {
 			return nil, usageErrorf("--%s changes the load, which a backtest (%s) reads from what was recorded: change the HPA instead (%s, %s, %s, %s, tolerances)",
 				o.Name, in.flag(&in.Since), in.flag(&in.BehaviorFile), in.flag(&in.Targets), in.flag(&in.Min), in.flag(&in.Max))

@@ -25,7 +25,7 @@ type ExplainOptions struct {
 	// Name is the HPA's name (the positional argument). Without it, or
 	// with -A or -l, explain prints one summary line per HPA.
 	Name string
-	// Input is explain's declared options (action.ExplainOptions).
+	// Input is explain's declared options (action.ExplainRows).
 	Input    action.ExplainInput
 	Source   action.SourceInput
 	Settings action.SettingsInput
@@ -121,7 +121,7 @@ func NewCmdExplain(streams genericiooptions.IOStreams, cf *genericclioptions.Con
 			return o.Run(c.Context())
 		},
 	}
-	addOptions(c.Flags(), action.ExplainOptions.Bind(&o.Input), action.SourceOptions.Bind(&o.Source), action.SettingsOptions.Bind(&o.Settings))
+	addOptions(c, action.ExplainRows.Bind(&o.Input), action.SourceRows.Bind(&o.Source), action.SettingsRows.Bind(&o.Settings))
 	o.Output.AddFlags(c, true)
 	o.ConfigFlags = addConfigFlags(c.Flags(), cf)
 	c.ValidArgsFunction = o.completeHPANames

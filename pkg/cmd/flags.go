@@ -48,13 +48,18 @@ func usageError(c *cobra.Command, err error) error {
 	return err
 }
 
-// addOptions binds declared options (pkg/action's and pkg/prom's tables)
-// to their flags: the one place an option becomes a flag.
-func addOptions(fs *pflag.FlagSet, groups ...[]options.Bound) {
+// addOptions binds declared options (pkg/action's and pkg/prom's tables
+// of rows) to flags of c: the one place an option becomes a flag. A flag
+// whose row lists the values it takes completes them.
+func addOptions(c *cobra.Command, groups ...[]options.Bound) {
+	fs := c.Flags()
 	for _, g := range groups {
 		for _, o := range g {
 			f := fs.VarPF(o.Value, o.Name, o.Shorthand, o.Help)
 			f.NoOptDefVal, f.Hidden = o.NoOptDefVal(), o.Hidden
+			if len(o.Enum) > 0 {
+				_ = c.RegisterFlagCompletionFunc(o.Name, cobra.FixedCompletions(o.Enum, cobra.ShellCompDirectiveNoFileComp))
+			}
 		}
 	}
 }
@@ -102,7 +107,7 @@ func (o *OutputFlags) AddFlags(c *cobra.Command, withDisplay bool) {
 	_ = c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(render.Formats(), cobra.ShellCompDirectiveNoFileComp))
 	if withDisplay {
 		addDisplayFlags(fs, &o.Display)
-		_ = c.RegisterFlagCompletionFunc("color", cobra.FixedCompletions([]string{"auto", "always", "never"}, cobra.ShellCompDirectiveNoFileComp))
+		_ = c.RegisterFlagCompletionFunc("color", cobra.FixedCompletions(display.ColorModes(), cobra.ShellCompDirectiveNoFileComp))
 	}
 }
 

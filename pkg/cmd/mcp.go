@@ -60,7 +60,7 @@ func NewCmdMCP(streams genericiooptions.IOStreams, cf *genericclioptions.ConfigF
 	}
 	fs := c.Flags()
 	fs.BoolVar(&o.AllowWrites, "allow-writes", false, "Also offer the tools that change the cluster (hpa_migrate_apply, marked destructive)")
-	addOptions(fs, prom.Declared.Bind(&o.Prometheus))
+	addOptions(c, prom.Rows.Bind(&o.Prometheus))
 	o.ConfigFlags = addConfigFlags(fs, cf)
 	return c
 }

@@ -29,7 +29,7 @@ type MigrateOptions struct {
 	// Namespace is resolved by Complete from -n; "" means the kubeconfig
 	// context's.
 	Namespace string
-	// Input is migrate's declared options (action.MigrateOptions).
+	// Input is migrate's declared options (action.MigrateRows).
 	Input  action.MigrateInput
 	Output OutputFlags
 	// Clients builds the clients from ConfigFlags (tests inject fakes).
@@ -113,10 +113,9 @@ func NewCmdMigrate(streams genericiooptions.IOStreams, cf *genericclioptions.Con
 			return o.Run(c.Context())
 		},
 	}
-	addOptions(c.Flags(), action.MigrateOptions.Bind(&o.Input))
+	addOptions(c, action.MigrateRows.Bind(&o.Input))
 	o.Output.AddFlags(c, false)
 	o.ConfigFlags = addConfigFlags(c.Flags(), cf)
-	_ = c.RegisterFlagCompletionFunc("dry-run", cobra.FixedCompletions([]string{"none", "client", "server"}, cobra.ShellCompDirectiveNoFileComp))
 	// TYPE/NAME: the workloads the namespace's HPAs scale.
 	c.ValidArgsFunction = func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 		if len(args) > 0 {

@@ -114,25 +114,25 @@ func ourFlagNames(t *testing.T) []string {
 	t.Helper()
 	set := map[string]bool{}
 	add := func(name string) { set[name] = true }
-	for _, o := range action.SettingsOptions {
+	for _, o := range action.SettingsRows {
 		add(o.Name)
 	}
-	for _, o := range action.RecordedOptions {
+	for _, o := range action.RecordedRows {
 		add(o.Name)
 	}
-	for _, o := range prom.Declared {
+	for _, o := range prom.Rows {
 		add(o.Name)
 	}
-	for _, o := range action.ExplainOptions {
+	for _, o := range action.ExplainRows {
 		add(o.Name)
 	}
-	for _, o := range action.WhatIfOptions {
+	for _, o := range action.WhatIfRows {
 		add(o.Name)
 	}
-	for _, o := range action.MigrateOptions {
+	for _, o := range action.MigrateRows {
 		add(o.Name)
 	}
-	for _, o := range action.SourceOptions {
+	for _, o := range action.SourceRows {
 		add(o.Name)
 	}
 

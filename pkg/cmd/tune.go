@@ -14,14 +14,13 @@ import (
 
 	"github.com/kubectl-hpa/kubectl-hpa/internal/textblock"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
-	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render/report"
 )
 
 // TuneOptions are the options of the tune command: the objects and the
 // controller settings as whatif reads them, and tune's own
-// (action.TuneOptions), which action.TuneInput.Config checks.
+// (action.TuneRows), which action.TuneInput.Config checks.
 type TuneOptions struct {
 	genericiooptions.IOStreams
 
@@ -87,7 +86,7 @@ func NewCmdTune(streams genericiooptions.IOStreams, cf *genericclioptions.Config
 			return o.Run(c.Context())
 		},
 	}
-	addOptions(c.Flags(), action.TuneOptions.Bind(&o.Input), action.SourceOptions.Bind(&o.Source), action.SettingsOptions.Bind(&o.Settings))
+	addOptions(c, action.TuneRows.Bind(&o.Input), action.TuneSourceRows.Bind(&o.Source), action.SettingsRows.Bind(&o.Settings))
 	o.Output.AddFlags(c, false)
 	o.ConfigFlags = addConfigFlags(c.Flags(), cf)
 	c.ValidArgsFunction = func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
@@ -96,8 +95,6 @@ func NewCmdTune(streams genericiooptions.IOStreams, cf *genericclioptions.Config
 		}
 		return completeNames(c, o.ConfigFlags, o.HPANames, toComplete)
 	}
-	_ = c.RegisterFlagCompletionFunc("load-model", cobra.FixedCompletions([]string{explain.LoadConstantTotal, explain.LoadConstantPerPod}, cobra.ShellCompDirectiveNoFileComp))
-	_ = c.RegisterFlagCompletionFunc("emit", cobra.FixedCompletions([]string{action.EmitPatch, action.EmitCommand}, cobra.ShellCompDirectiveNoFileComp))
 	return c
 }
 
@@ -170,7 +167,7 @@ func tuneReport(res *action.TuneResult) report.Tune {
 	var in action.TuneInput
 	r := report.Tune{
 		Tune: res.Tune, Backtest: res.Backtest, Loads: res.Report.Loads,
-		PickOption: action.TuneOptions.Named(&in, &in.ReportCandidates).Flag(),
+		PickOption: action.TuneRows.Named(&in, &in.ReportCandidates).Flag(),
 	}
 	for _, p := range res.Report.Picked {
 		r.Picked = append(r.Picked, report.Picked{Index: p.Index, Replicas: p.Replicas})

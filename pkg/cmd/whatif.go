@@ -14,7 +14,6 @@ import (
 
 	"github.com/kubectl-hpa/kubectl-hpa/internal/textblock"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
-	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render/report"
 )
@@ -22,7 +21,7 @@ import (
 // WhatifOptions are the options of the whatif command. The objects, the
 // time and the controller settings are read as explain reads them, through
 // the same options; the overrides, the projection and the backtest are
-// Input's (action.WhatIfOptions), which action.WhatIfInput.Plan checks.
+// Input's (action.WhatIfRows), which action.WhatIfInput.Plan checks.
 type WhatifOptions struct {
 	genericiooptions.IOStreams
 
@@ -115,7 +114,7 @@ func NewCmdWhatif(streams genericiooptions.IOStreams, cf *genericclioptions.Conf
 			return o.Run(c.Context())
 		},
 	}
-	addOptions(c.Flags(), action.WhatIfOptions.Bind(&o.Input), action.SourceOptions.Bind(&o.Source), action.SettingsOptions.Bind(&o.Settings))
+	addOptions(c, action.WhatIfRows.Bind(&o.Input), action.SourceRows.Bind(&o.Source), action.SettingsRows.Bind(&o.Settings))
 	o.Output.AddFlags(c, true)
 	o.ConfigFlags = addConfigFlags(c.Flags(), cf)
 	c.ValidArgsFunction = func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
@@ -124,7 +123,6 @@ func NewCmdWhatif(streams genericiooptions.IOStreams, cf *genericclioptions.Conf
 		}
 		return completeNames(c, o.ConfigFlags, o.HPANames, toComplete)
 	}
-	_ = c.RegisterFlagCompletionFunc("load-model", cobra.FixedCompletions([]string{explain.LoadConstantTotal, explain.LoadConstantPerPod}, cobra.ShellCompDirectiveNoFileComp))
 	return c
 }
 

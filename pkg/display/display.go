@@ -144,6 +144,11 @@ func Height(w io.Writer) int {
 	return h - 1
 }
 
+// ColorModes are the values of --color, in the order its help gives them.
+func ColorModes() []string {
+	return []string{string(ColorAuto), string(ColorAlways), string(ColorNever)}
+}
+
 // ColorValue is the flag value of --color (pflag.Value's methods).
 func ColorValue(m *ColorMode) *ColorFlag { return (*ColorFlag)(m) }
 

@@ -12,7 +12,7 @@ import (
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 )
 
-// briefless strips a decision of what Settings.Brief leaves out (the pod
+// briefless strips a decision of what EvalOptions.Brief leaves out (the pod
 // entries, the step narratives, the agreement) and encodes the rest.
 func briefless(t *testing.T, d *explain.Decision) []byte {
 	t.Helper()
@@ -46,7 +46,7 @@ func TestBriefEqualsFullOnVectors(t *testing.T) {
 			snap := vectorSnapshot(t, v)
 			set := vectorSettings(t, v)
 			if v.Target != nil {
-				set.ScaleUpdateError = ScaleUpdateOutcome(v.Target.UpdateResults, set.Profile.Switches)
+				snap.Target.UpdateError = ScaleUpdateOutcome(v.Target.UpdateResults, set.Profile.Switches)
 			}
 			before := snap.DeepCopy()
 			full, err := Evaluate(snap, set)
@@ -57,9 +57,7 @@ func TestBriefEqualsFullOnVectors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			brief := set
-			brief.Brief = true
-			short, err := Evaluate(snap, brief)
+			short, err := EvaluateWith(snap, set, EvalOptions{Brief: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,7 +78,7 @@ func TestBriefEqualsFullOnVectors(t *testing.T) {
 	}
 }
 
-// outcomeView strips a decision of what Settings.OutcomeOnly leaves out
+// outcomeView strips a decision of what EvalOptions.OutcomeOnly leaves out
 // (the settings, the state before, the assumptions, the conditions and
 // events listed, the status change, who decided, the summary, the
 // agreement, the pod accounting and the step narratives).
@@ -104,7 +102,7 @@ func outcomeView(d *explain.Decision) explain.Decision {
 }
 
 // sameOutcome fails unless the two decisions agree on everything
-// Settings.OutcomeOnly keeps: compared as JSON, and the status and the
+// EvalOptions.OutcomeOnly keeps: compared as JSON, and the status and the
 // state after as values too (JSON keeps the status's times to the second
 // only; the ratios, which may be NaN, keep the whole comparison from
 // being one of values).
@@ -140,7 +138,7 @@ func TestOutcomeOnlyEqualsFullOnVectors(t *testing.T) {
 			snap := vectorSnapshot(t, v)
 			set := vectorSettings(t, v)
 			if v.Target != nil {
-				set.ScaleUpdateError = ScaleUpdateOutcome(v.Target.UpdateResults, set.Profile.Switches)
+				snap.Target.UpdateError = ScaleUpdateOutcome(v.Target.UpdateResults, set.Profile.Switches)
 			}
 			before := snap.DeepCopy()
 			full, err := Evaluate(snap, set)
@@ -151,9 +149,7 @@ func TestOutcomeOnlyEqualsFullOnVectors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			oo := set
-			oo.OutcomeOnly = true
-			short, err := Evaluate(snap, oo)
+			short, err := EvaluateWith(snap, set, EvalOptions{OutcomeOnly: true})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -34,10 +34,10 @@ type calculator struct {
 	// foreign names selected pods the target does not own (explanation only).
 	foreign map[string]string
 	// brief leaves out the per-pod entries and the step narratives
-	// (Settings.Brief).
+	// (EvalOptions.Brief).
 	brief bool
 	// outcomeOnly leaves out the pod accounting too
-	// (Settings.OutcomeOnly).
+	// (EvalOptions.OutcomeOnly).
 	outcomeOnly bool
 	// sc lends the calculations their maps (nil: allocate).
 	sc *scratch

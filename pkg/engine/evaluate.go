@@ -20,10 +20,17 @@ import (
 )
 
 // Evaluate replays one sync of the HPA controller on snap with the given
-// controller settings. It returns an error only when the snapshot is not
-// usable at all (no HPA); everything the controller would report as a
-// condition or event is part of the returned decision instead.
+// controller settings, and explains it in full. It returns an error only
+// when the snapshot is not usable at all (no HPA); everything the
+// controller would report as a condition or event is part of the returned
+// decision instead.
 func Evaluate(snap *Snapshot, set Settings) (*explain.Decision, error) {
+	return EvaluateWith(snap, set, EvalOptions{})
+}
+
+// EvaluateWith is Evaluate, keeping as much of the explanation as opt
+// says.
+func EvaluateWith(snap *Snapshot, set Settings, opt EvalOptions) (*explain.Decision, error) {
 	if snap == nil || snap.HPA == nil {
 		return nil, errors.New("snapshot has no HorizontalPodAutoscaler")
 	}
@@ -31,13 +38,13 @@ func Evaluate(snap *Snapshot, set Settings) (*explain.Decision, error) {
 		d := DefaultSettings()
 		set.LegacyScaleUpLimitFactor, set.LegacyScaleUpLimitMinimum = d.LegacyScaleUpLimitFactor, d.LegacyScaleUpLimitMinimum
 	}
-	if set.OutcomeOnly {
-		set.Brief = true
+	if opt.OutcomeOnly {
+		opt.Brief = true
 	}
 	sc := getScratch()
 	// The scratch's run is zero (putScratch clears it).
 	s := &sc.run
-	s.snap, s.set, s.now, s.sc = snap, set, snap.Now, sc
+	s.snap, s.set, s.opt, s.now, s.sc = snap, set, opt, snap.Now, sc
 	s.run()
 	dec := s.dec
 	putScratch(sc)
@@ -48,6 +55,7 @@ func Evaluate(snap *Snapshot, set Settings) (*explain.Decision, error) {
 type syncRun struct {
 	snap *Snapshot
 	set  Settings
+	opt  EvalOptions
 	now  time.Time
 
 	// hpa is the snapshot's, read only. The sync writes status (its copy
@@ -194,7 +202,7 @@ func (s *syncRun) init() {
 		s.room.dec.Metrics, s.rooms = make([]explain.MetricResult, n), make([]metricRoom, n)
 	}
 	s.dec = &s.room.dec
-	if !s.set.OutcomeOnly {
+	if !s.opt.OutcomeOnly {
 		gates := make(map[string]bool, len(s.set.Profile.Gates))
 		for g, v := range s.set.Profile.Gates {
 			gates[string(g)] = v
@@ -226,7 +234,7 @@ func (s *syncRun) init() {
 		}
 		describeTarget(&s.rooms[i], m, tr)
 	}
-	if s.state.Provenance != explain.Observed && !s.set.OutcomeOnly {
+	if s.state.Provenance != explain.Observed && !s.opt.OutcomeOnly {
 		s.dec.Assumptions = append(s.dec.Assumptions, s.state.Notes...)
 	}
 }
@@ -367,7 +375,7 @@ func (s *syncRun) run() {
 	// 7. Rescale.
 	if rescale {
 		s.dec.RescaleReason = reason
-		if msg := s.set.ScaleUpdateError; msg != "" {
+		if msg := s.snap.Target.UpdateError; msg != "" {
 			s.event(corev1.EventTypeWarning, explain.ReasonFailedRescale, fmt.Sprintf("New size: %d; reason: %s; error: %v", desired, reason, msg))
 			s.setCondition(autoscalingv2.AbleToScale, corev1.ConditionFalse, explain.ReasonFailedUpdateScale, fmt.Sprintf("the HPA controller was unable to update the target scale: %v", msg))
 			s.setStatusKeepDesired(cur, statuses)
@@ -444,7 +452,7 @@ func (s *syncRun) finish() {
 		d.CurrentMetrics = []autoscalingv2.MetricStatus{}
 	}
 	d.StateAfter = s.stateAfter()
-	if s.set.OutcomeOnly {
+	if s.opt.OutcomeOnly {
 		return
 	}
 	d.Conditions = make([]explain.Condition, 0, len(d.Status.Conditions))
@@ -456,7 +464,7 @@ func (s *syncRun) finish() {
 		d.Events = s.events
 	}
 	d.StatusChanged = !statusEqual(s.oldStatus, &s.status)
-	if !s.set.Brief {
+	if !s.opt.Brief {
 		d.Agreement = compareStatus(s.oldStatus, &s.status, s.snap.Target.SpecReplicas, d)
 		s.checkSync(&d.Agreement)
 	}
@@ -528,7 +536,7 @@ func (s *syncRun) computeReplicasForMetrics(cur int32) (replicas int32, metric s
 			msg := fail.eventMsg
 			tr.Error = &msg
 			tr.ErrorReason = fail.reason
-			if !s.set.OutcomeOnly {
+			if !s.opt.OutcomeOnly {
 				tr.Steps = append(tr.Steps, "invalid: "+fail.err.Error())
 			}
 			if invalid == 0 {
@@ -621,8 +629,8 @@ func (s *syncRun) newCalculator(sel labels.Selector, pods []*corev1.Pod) *calcul
 		readinessDelay: s.set.InitialReadinessDelay,
 		sw:             s.set.Profile.Switches,
 		foreign:        s.snap.ForeignPods,
-		brief:          s.set.Brief,
-		outcomeOnly:    s.set.OutcomeOnly,
+		brief:          s.opt.Brief,
+		outcomeOnly:    s.opt.OutcomeOnly,
 		sc:             s.sc,
 	}
 	return &s.calc
@@ -632,7 +640,7 @@ func (s *syncRun) newCalculator(sel labels.Selector, pods []*corev1.Pod) *calcul
 // short-circuit decides the outcome; nothing it does reaches the status,
 // events or controller state.
 func (s *syncRun) shadowMetrics() {
-	shadow := &syncRun{snap: s.snap, set: s.set, now: s.now, sc: s.sc}
+	shadow := &syncRun{snap: s.snap, set: s.set, opt: s.opt, now: s.now, sc: s.sc}
 	shadow.init()
 	shadow.status.Conditions = nil
 	_, _, _, _, _ = shadow.computeReplicasForMetrics(s.snap.Target.SpecReplicas)

@@ -106,7 +106,7 @@ func checkDecision(t *testing.T, data []byte) {
 	})
 }
 
-// TestBriefChangesNoOutcome: a brief replay (Settings.Brief) leaves out
+// TestBriefChangesNoOutcome: a brief replay (EvalOptions.Brief) leaves out
 // only what an explanation prints; everything the controller computes is
 // the same as in a full replay, on random snapshots.
 func TestBriefChangesNoOutcome(t *testing.T) {
@@ -121,8 +121,7 @@ func TestBriefChangesNoOutcome(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		set.Brief = true
-		brief, err := engine.Evaluate(snap, set)
+		brief, err := engine.EvaluateWith(snap, set, engine.EvalOptions{Brief: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -151,7 +150,7 @@ func TestBriefChangesNoOutcome(t *testing.T) {
 }
 
 // TestOutcomeOnlyChangesNoOutcome: an outcome-only replay
-// (Settings.OutcomeOnly) decides what a full one does on random
+// (EvalOptions.OutcomeOnly) decides what a full one does on random
 // snapshots, and writes nothing of them.
 func TestOutcomeOnlyChangesNoOutcome(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
@@ -166,8 +165,7 @@ func TestOutcomeOnlyChangesNoOutcome(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		set.OutcomeOnly = true
-		outcome, err := engine.Evaluate(snap, set)
+		outcome, err := engine.EvaluateWith(snap, set, engine.EvalOptions{OutcomeOnly: true})
 		if err != nil {
 			t.Fatal(err)
 		}

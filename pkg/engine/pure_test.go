@@ -29,8 +29,7 @@ func TestEvaluateWritesNoSnapshot(t *testing.T) {
 		snap, set := enginetest.Snapshot(data)
 		before := snap.DeepCopy()
 		for _, brief := range []bool{false, true} {
-			set.Brief = brief
-			if _, err := engine.Evaluate(snap, set); err != nil {
+			if _, err := engine.EvaluateWith(snap, set, engine.EvalOptions{Brief: brief}); err != nil {
 				t.Fatal(err)
 			}
 			// Both sides through DeepCopy, which writes nil and empty

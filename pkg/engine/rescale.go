@@ -18,7 +18,7 @@ const scaleConflictMessage = "Operation cannot be fulfilled on scale: the object
 // repeats) and returns the error the rescale ends with, "" for success.
 // v1.34+ retry a conflict (five attempts in all, client-go's default
 // retry); older versions fail at the first one. The result feeds
-// Settings.ScaleUpdateError.
+// Target.UpdateError.
 func ScaleUpdateOutcome(results []string, sw profile.Switches) string {
 	if len(results) == 0 {
 		return ""

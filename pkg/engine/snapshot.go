@@ -92,6 +92,12 @@ type Target struct {
 	Selector string `json:"selector"`
 	// GetError, when set, is the error the scale GET returned.
 	GetError string `json:"getError,omitempty"`
+	// UpdateError, when set, is the error the scale UPDATE of a rescale
+	// ends with, after the retries the controller makes: what the replay
+	// assumes the API server answers the sync's write (upstream's test
+	// fixtures, the hidden --assume-scale-update-error). A sync that does
+	// not rescale never writes, and never meets it.
+	UpdateError string `json:"updateError,omitempty"`
 }
 
 // HPASelector names another HPA together with the selector of its target.
@@ -111,7 +117,9 @@ type Recommendation = explain.TimestampedRecommendation
 // ScaleEvent is one stored rescale, used by the behavior rate limits.
 type ScaleEvent = explain.ScaleEvent
 
-// Settings are the kube-controller-manager flags that shape HPA decisions.
+// Settings are the kube-controller-manager flags that shape HPA decisions,
+// and where they came from: the controller's settings, nothing of one sync
+// (the snapshot) or of one call (EvalOptions).
 type Settings struct {
 	// Tolerance is --horizontal-pod-autoscaler-tolerance.
 	Tolerance float64
@@ -142,14 +150,17 @@ type Settings struct {
 	// Source says where the settings came from (defaults, flags, a
 	// kube-controller-manager pod); it is echoed in the decision.
 	Source string
-	// ScaleUpdateError, when set, makes the engine assume the scale UPDATE
-	// fails with this error (after the retries the controller makes).
-	ScaleUpdateError string
+}
+
+// EvalOptions are the knobs of one EvaluateWith call: how much of the
+// explanation of the sync the decision keeps. Nothing the controller
+// computes changes with them; the zero value keeps everything (Evaluate).
+type EvalOptions struct {
 	// Brief leaves out what only an explanation of the sync prints: the
 	// per-pod entries of the pod accounting (the counts stay), the step
 	// narratives of the metrics, and the agreement with the status the
-	// snapshot carries. Nothing the controller computes changes. Replays
-	// of thousands of syncs that keep only their outcomes set it.
+	// snapshot carries. Replays of thousands of syncs that keep only their
+	// outcomes set it.
 	Brief bool
 	// OutcomeOnly is Brief, and leaves out the rest of the explanation
 	// too: the settings echoed, the state before, the assumptions, the

@@ -343,9 +343,7 @@ func TestStaleAfter(t *testing.T) {
 func TestSyncCheck_brief(t *testing.T) {
 	snap := steadySnapshot(t, t0.Add(-5*time.Minute))
 	loadDoubled(snap)
-	set := DefaultSettings()
-	set.Brief = true
-	dec, err := Evaluate(snap, set)
+	dec, err := EvaluateWith(snap, DefaultSettings(), EvalOptions{Brief: true})
 	if err != nil {
 		t.Fatal(err)
 	}

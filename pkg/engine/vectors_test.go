@@ -426,7 +426,7 @@ func reconcileVectorDecision(t *testing.T, v Vector) (*explain.Decision, Setting
 	snap := vectorSnapshot(t, v)
 	set := vectorSettings(t, v)
 	if v.Target != nil {
-		set.ScaleUpdateError = ScaleUpdateOutcome(v.Target.UpdateResults, set.Profile.Switches)
+		snap.Target.UpdateError = ScaleUpdateOutcome(v.Target.UpdateResults, set.Profile.Switches)
 	}
 	dec, err := Evaluate(snap, set)
 	if err != nil {

@@ -1,10 +1,6 @@
 // Copyright 2026 The kubectl-hpa Authors.
 // SPDX-License-Identifier: Apache-2.0
 
-// Package explain holds the decision model: plain data describing one replay
-// of the HPA controller, with every step and number. The engine fills it; the
-// renderers print it. Field names are part of the JSON/YAML contract
-// documented in docs/output-schema.md.
 package explain
 
 import (

@@ -48,33 +48,33 @@ type connArgs struct {
 // The args of each tool: its own, and its declared options bound to in.
 
 func explainArgs(in *action.ExplainInput, s *action.SettingsInput) [][]options.Bound {
-	return [][]options.Bound{action.ExplainOneOptions.Bind(in), action.SettingsOptions.Bind(s)}
+	return [][]options.Bound{action.ExplainOneRows.Bind(in), action.SettingsRows.Bind(s)}
 }
 
 func explainManyArgs(in *action.ExplainInput, s *action.SettingsInput) [][]options.Bound {
-	return [][]options.Bound{action.ExplainManyOptions.Bind(in), action.SettingsOptions.Bind(s)}
+	return [][]options.Bound{action.ExplainManyRows.Bind(in), action.SettingsRows.Bind(s)}
 }
 
 func whatIfArgs(in *action.WhatIfInput, s *action.SettingsInput) [][]options.Bound {
 	return [][]options.Bound{
-		action.WhatIfLoadOptions.Bind(in), action.WhatIfHPAOptions.Bind(in), action.ProjectionReplayOptions.Bind(in),
-		action.WhatIfProjectionOptions.Bind(in), action.WhatIfKEDAOptions.Bind(in), action.SettingsOptions.Bind(s),
+		action.WhatIfLoadRows.Bind(in), action.WhatIfHPARows.Bind(in), action.ProjectionReplayRows.Bind(in),
+		action.WhatIfProjectionRows.Bind(in), action.WhatIfKEDARows.Bind(in), action.SettingsRows.Bind(s),
 	}
 }
 
 func backtestArgs(in *action.WhatIfInput, s *action.SettingsInput) [][]options.Bound {
 	return [][]options.Bound{
-		action.BacktestOptions.Bind(in), action.WhatIfHPAOptions.Bind(in), action.BacktestReplayOptions.Bind(in),
-		action.BacktestRecordedOptions.Bind(in), action.SettingsOptions.Bind(s),
+		action.BacktestPeriodRows.Bind(in), action.WhatIfHPARows.Bind(in), action.BacktestReplayRows.Bind(in),
+		action.BacktestRecordedRows.Bind(in), action.SettingsRows.Bind(s),
 	}
 }
 
 func tuneArgs(in *action.TuneInput, s *action.SettingsInput) [][]options.Bound {
-	return [][]options.Bound{action.TuneOptions.Bind(in), action.SettingsOptions.Bind(s)}
+	return [][]options.Bound{action.TuneRows.Bind(in), action.SettingsRows.Bind(s)}
 }
 
 func migrateApplyArgs(in *action.MigrateInput) [][]options.Bound {
-	return [][]options.Bound{action.MigrateOptions.Bind(in)}
+	return [][]options.Bound{action.MigrateRows.Bind(in)}
 }
 
 // inputSchema is a tool's input schema: its own arguments, then the
@@ -125,7 +125,7 @@ func inputSchema(own []ownArg, groups [][]options.Bound, required ...string) *js
 			case o.Value.Type() == "int32":
 				p.Minimum, p.Maximum = jsonschema.Ptr(float64(math.MinInt32)), jsonschema.Ptr(float64(math.MaxInt32))
 			}
-			for _, e := range o.Enum {
+			for _, e := range o.ArgEnum {
 				p.Enum = append(p.Enum, e)
 			}
 			if slices.Contains(required, o.Name) {

@@ -86,7 +86,7 @@ func TestCommandsAndToolsOfferTheSameOptions(t *testing.T) {
 		t.Fatal(err)
 	}
 	flags := commandFlags(c)
-	for _, o := range prom.Declared {
+	for _, o := range prom.Rows {
 		if _, ok := flags[o.Name]; !ok {
 			t.Errorf("mcp --%s: missing", o.Name)
 		}
@@ -127,9 +127,9 @@ func commandFlags(c *cobra.Command) map[string]string {
 func declaredFlagOnly() map[string]bool {
 	out := map[string]bool{}
 	for _, g := range [][]opts.Bound{
-		action.ExplainOptions.Bind(&action.ExplainInput{}), action.WhatIfOptions.Bind(&action.WhatIfInput{}),
-		action.MigrateOptions.Bind(&action.MigrateInput{}), action.SourceOptions.Bind(&action.SourceInput{}), action.TuneOptions.Bind(&action.TuneInput{}),
-		action.SettingsOptions.Bind(&action.SettingsInput{}), prom.Declared.Bind(&prom.Options{}),
+		action.ExplainRows.Bind(&action.ExplainInput{}), action.WhatIfRows.Bind(&action.WhatIfInput{}),
+		action.MigrateRows.Bind(&action.MigrateInput{}), action.SourceRows.Bind(&action.SourceInput{}), action.TuneRows.Bind(&action.TuneInput{}),
+		action.SettingsRows.Bind(&action.SettingsInput{}), prom.Rows.Bind(&prom.Config{}),
 	} {
 		for _, o := range g {
 			if o.CLIOnly {

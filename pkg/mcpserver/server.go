@@ -43,7 +43,7 @@ type Options struct {
 	// Prometheus are the defaults of the recorded-load flags (the
 	// server's --prometheus...); a call's prometheus argument names
 	// another endpoint.
-	Prometheus prom.Options
+	Prometheus prom.Config
 
 	// NewFactory builds a call's clients from its connection flags; nil
 	// means action.NewFactory (tests inject fakes).

@@ -375,6 +375,8 @@ func cliLine(t *testing.T, c *gather.Clients, args []string) string {
 			o.Clients.GatherClients = c
 			return o.Run(context.Background())
 		})
+		// tune replays a period, not a sync at an instant: no --now.
+		extra = []string{"-n", "shop", "--controller-version", "1.37"}
 	case "migrate":
 		cc = cmd.NewCmdMigrate(streams, nil, nil)
 		extra = []string{"-n", "shop"}

@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
 // Package options is how an option of kubectl-hpa is declared once and
-// offered by every face: one Option row names it, gives the command
-// line's help and the MCP argument's description, and says which field of
-// an input it sets. pkg/cmd turns the rows into cobra flags and
+// offered by every face: one Row names it, gives the command line's help
+// and the MCP argument's description, lists the values it takes, and says
+// which field of an input it sets. pkg/cmd turns the rows into cobra flags and
 // pkg/mcpserver into tool arguments (their JSON Schema and their
 // decoding), so the two cannot drift apart.
 //
@@ -12,7 +12,8 @@
 // pflag.Value's methods, so pkg/cmd binds it as it is, and JSONType says
 // what an argument's JSON is. The rows themselves live beside the inputs
 // they fill (pkg/action's options.go, pkg/prom's options.go), so that the
-// errors of those packages name an option through its row.
+// errors of those packages name an option through its row. A table of
+// rows is Rows; a row bound to the field of one input is a Bound.
 package options
 
 import (
@@ -29,8 +30,8 @@ type Value interface {
 	Type() string
 }
 
-// Option declares one option of an input of type T.
-type Option[T any] struct {
+// Row declares one option of an input of type T.
+type Row[T any] struct {
 	// Name is the flag's long name and the MCP argument's name.
 	Name string
 	// Shorthand is the flag's one-letter name ("" for none).
@@ -42,8 +43,13 @@ type Option[T any] struct {
 	// Hidden hides the flag from the help (options for tests and upstream
 	// replays); a hidden option is CLIOnly.
 	Hidden bool
-	// Enum lists the values an MCP argument may take (nil: any).
+	// Enum lists the values the option takes (nil: any), in the order the
+	// help gives them: the flag completes them, and the MCP argument's
+	// schema lists them (but for CLIOnlyValues).
 	Enum []string
+	// CLIOnlyValues are the values of Enum that only the flag takes, each
+	// with why no MCP argument does (nil: the argument takes all of Enum).
+	CLIOnlyValues map[string]string
 	// NoOpt is the value of the flag given without one (as
 	// pflag.Flag.NoOptDefVal; booleans have "true" without saying so).
 	NoOpt string
@@ -54,20 +60,20 @@ type Option[T any] struct {
 	Field func(in *T) Value
 }
 
-// Flag returns the option's name as the command line spells it, for
+// Flag returns the row's name as the command line spells it, for
 // messages: "--cpu".
-func (o Option[T]) Flag() string { return "--" + o.Name }
+func (o Row[T]) Flag() string { return "--" + o.Name }
 
-// Options are the options of one input type, in the order the help of a
-// tool lists them.
-type Options[T any] []Option[T]
+// Rows are the rows of one input type, in the order the help of a tool
+// lists them: a table of options.
+type Rows[T any] []Row[T]
 
-// Only returns the options named, in their order: a face that offers part
-// of a group of rows takes them from the one declaration. A name that is
-// no option's is a programming error, and panics.
-func (os Options[T]) Only(names ...string) Options[T] {
-	out := make(Options[T], 0, len(names))
-	for _, o := range os {
+// Only returns the rows named, in their order: a face that offers part of
+// a group of rows takes them from the one declaration. A name that is no
+// row's is a programming error, and panics.
+func (rs Rows[T]) Only(names ...string) Rows[T] {
+	out := make(Rows[T], 0, len(names))
+	for _, o := range rs {
 		for _, n := range names {
 			if o.Name == n {
 				out = append(out, o)
@@ -75,45 +81,53 @@ func (os Options[T]) Only(names ...string) Options[T] {
 		}
 	}
 	if len(out) != len(names) {
-		panic(fmt.Sprintf("options.Only(%v): not every name is an option", names))
+		panic(fmt.Sprintf("options.Only(%v): not every name is a row's", names))
 	}
 	return out
 }
 
-// Bind returns the options bound to the fields of in.
-func (os Options[T]) Bind(in *T) []Bound {
-	out := make([]Bound, len(os))
-	for i, o := range os {
+// Bind returns the rows bound to the fields of in.
+func (rs Rows[T]) Bind(in *T) []Bound {
+	out := make([]Bound, len(rs))
+	for i, o := range rs {
 		desc := o.Desc
 		if desc == "" {
 			desc = o.Help
 		}
+		var argEnum []string
+		for _, v := range o.Enum {
+			if _, only := o.CLIOnlyValues[v]; !only {
+				argEnum = append(argEnum, v)
+			}
+		}
 		out[i] = Bound{
-			Name: o.Name, Shorthand: o.Shorthand, Help: o.Help, Desc: desc, Hidden: o.Hidden, Enum: o.Enum,
+			Name: o.Name, Shorthand: o.Shorthand, Help: o.Help, Desc: desc, Hidden: o.Hidden, Enum: o.Enum, ArgEnum: argEnum,
 			NoOpt: o.NoOpt, CLIOnly: o.CLIOnly != "" || o.Hidden, Value: o.Field(in),
 		}
 	}
 	return out
 }
 
-// Named returns the option whose field is field (a pointer into an input
-// of type T), for a message that names it; it panics when no option sets
-// that field, which is a mistake of the declaration.
-func (os Options[T]) Named(in *T, field any) Option[T] {
-	for _, o := range os {
+// Named returns the row whose field is field (a pointer into an input of
+// type T), for a message that names its option; it panics when no row
+// sets that field, which is a mistake of the declaration.
+func (rs Rows[T]) Named(in *T, field any) Row[T] {
+	for _, o := range rs {
 		if p, ok := o.Field(in).(interface{ ptr() any }); ok && p.ptr() == field {
 			return o
 		}
 	}
-	panic(fmt.Sprintf("options: no option sets the field %T", field))
+	panic(fmt.Sprintf("options: no row sets the field %T", field))
 }
 
 // Bound is an option bound to a field: what a face offers and sets.
 type Bound struct {
 	Name, Shorthand, Help, Desc string
 	Hidden                      bool
-	Enum                        []string
-	NoOpt                       string
+	// Enum are the values the flag takes (and completes), ArgEnum those
+	// the MCP argument takes (nil: any).
+	Enum, ArgEnum []string
+	NoOpt         string
 	// CLIOnly is set for a flag that is no MCP argument (hidden ones too).
 	CLIOnly bool
 	Value   Value
@@ -204,16 +218,16 @@ func (b Bound) SetJSON(v any) error {
 	return nil
 }
 
-// Embed returns the options of an input of type U as options of an input
-// of type T that holds one (field returns it): a group shared by several
+// Embed returns the rows of an input of type U as rows of an input of
+// type T that holds one (field returns it): a group shared by several
 // inputs, declared once.
-func Embed[T, U any](os Options[U], field func(*T) *U) Options[T] {
-	out := make(Options[T], len(os))
-	for i, o := range os {
+func Embed[T, U any](rs Rows[U], field func(*T) *U) Rows[T] {
+	out := make(Rows[T], len(rs))
+	for i, o := range rs {
 		bind := o.Field
-		out[i] = Option[T]{
+		out[i] = Row[T]{
 			Name: o.Name, Shorthand: o.Shorthand, Help: o.Help, Desc: o.Desc, Hidden: o.Hidden, Enum: o.Enum,
-			NoOpt: o.NoOpt, CLIOnly: o.CLIOnly,
+			CLIOnlyValues: o.CLIOnlyValues, NoOpt: o.NoOpt, CLIOnly: o.CLIOnly,
 			Field: func(in *T) Value { return bind(field(in)) },
 		}
 	}

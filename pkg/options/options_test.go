@@ -24,7 +24,7 @@ type input struct {
 	Plain time.Duration
 }
 
-var table = Options[input]{
+var table = Rows[input]{
 	{Name: "s", Help: "S", Field: func(in *input) Value { return String(&in.S) }},
 	{Name: "l", Help: "L", Field: func(in *input) Value { return Strings(&in.L) }},
 	{Name: "c", Shorthand: "c", Help: "C", Field: func(in *input) Value { return CommaStrings(&in.C) }},

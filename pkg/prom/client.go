@@ -46,7 +46,7 @@ func (c *Client) Endpoint() Endpoint { return c.endpoint }
 // NewClient builds a client from validated options. A service endpoint is
 // reached through the API server of kube (the run's REST config: its
 // credentials, TLS and request counting); a URL endpoint needs no kube.
-func NewClient(o Options, kube *rest.Config) (*Client, error) {
+func NewClient(o Config, kube *rest.Config) (*Client, error) {
 	ep, err := ParseEndpoint(o.Endpoint)
 	if err != nil {
 		return nil, err
@@ -111,7 +111,7 @@ func transportOf(hc *http.Client) http.RoundTripper {
 
 // urlClient is the HTTP client of a URL endpoint: TLS from the options, the
 // bearer token in every request.
-func urlClient(o Options, u *url.URL) (*http.Client, error) {
+func urlClient(o Config, u *url.URL) (*http.Client, error) {
 	base, ok := http.DefaultTransport.(*http.Transport)
 	if !ok {
 		return nil, errors.New("the default HTTP transport is not an *http.Transport")

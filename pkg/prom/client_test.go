@@ -53,7 +53,7 @@ func TestServiceProxy(t *testing.T) {
 	defer api.Close()
 	kube := &rest.Config{Host: api.URL + "/k8s/clusters/c1", BearerToken: "kube-token"}
 
-	c, err := NewClient(Options{Endpoint: "monitoring/https:prom:web", Headers: []string{"X-Scope-OrgID: team-a"}}, kube)
+	c, err := NewClient(Config{Endpoint: "monitoring/https:prom:web", Headers: []string{"X-Scope-OrgID: team-a"}}, kube)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestServiceProxy(t *testing.T) {
 		{"monitoring/down:9090", `prometheus monitoring/down:9090: read a test: server_error: server error: 503: no endpoints available for service "down" (query: up)`},
 		{"monitoring/secret:9090", `needs get on services/proxy in namespace monitoring`},
 	} {
-		cl, err := NewClient(Options{Endpoint: c.endpoint}, kube)
+		cl, err := NewClient(Config{Endpoint: c.endpoint}, kube)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,7 +80,7 @@ func TestServiceProxy(t *testing.T) {
 			t.Errorf("%s: %v; want one line with %q", c.endpoint, err, c.want)
 		}
 	}
-	if _, err := NewClient(Options{Endpoint: "monitoring/prom:9090"}, nil); err == nil || !strings.Contains(err.Error(), "no kubeconfig") {
+	if _, err := NewClient(Config{Endpoint: "monitoring/prom:9090"}, nil); err == nil || !strings.Contains(err.Error(), "no kubeconfig") {
 		t.Errorf("a service without a kubeconfig: %v", err)
 	}
 }
@@ -102,7 +102,7 @@ func TestURLClientAuthAndTLS(t *testing.T) {
 	if err := os.WriteFile(tokenFile, []byte("from-file\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	query := func(o Options) error {
+	query := func(o Config) error {
 		c, err := NewClient(o, nil)
 		if err != nil {
 			return err
@@ -110,24 +110,24 @@ func TestURLClientAuthAndTLS(t *testing.T) {
 		_, _, err = c.instant(context.Background(), "a test", "up", t0)
 		return err
 	}
-	if err := query(Options{Endpoint: srv.URL, CAFile: ca, BearerTokenFile: tokenFile, Headers: []string{"X-Scope-OrgID: a"}}); err != nil {
+	if err := query(Config{Endpoint: srv.URL, CAFile: ca, BearerTokenFile: tokenFile, Headers: []string{"X-Scope-OrgID: a"}}); err != nil {
 		t.Fatal(err)
 	}
 	if seen.Get("Authorization") != "Bearer from-file" || seen.Get("X-Scope-OrgID") != "a" {
 		t.Errorf("headers = %v", seen)
 	}
-	if err := query(Options{Endpoint: srv.URL, InsecureSkipTLSVerify: true, BearerToken: "tok"}); err != nil || seen.Get("Authorization") != "Bearer tok" {
+	if err := query(Config{Endpoint: srv.URL, InsecureSkipTLSVerify: true, BearerToken: "tok"}); err != nil || seen.Get("Authorization") != "Bearer tok" {
 		t.Errorf("insecure: %v, %v", err, seen)
 	}
 	u := strings.Replace(srv.URL, "https://", "https://me:pw@", 1)
-	if err := query(Options{Endpoint: u, CAFile: ca}); err != nil || !strings.HasPrefix(seen.Get("Authorization"), "Basic ") {
+	if err := query(Config{Endpoint: u, CAFile: ca}); err != nil || !strings.HasPrefix(seen.Get("Authorization"), "Basic ") {
 		t.Errorf("basic auth: %v, %v", err, seen)
 	}
-	err := query(Options{Endpoint: srv.URL})
+	err := query(Config{Endpoint: srv.URL})
 	if err == nil || !strings.Contains(err.Error(), "cannot reach it") || !strings.Contains(err.Error(), "certificate") {
 		t.Errorf("an unknown CA: %v", err)
 	}
-	if err := query(Options{Endpoint: srv.URL, CAFile: tokenFile}); err == nil || !strings.Contains(err.Error(), "holds no PEM certificate") {
+	if err := query(Config{Endpoint: srv.URL, CAFile: tokenFile}); err == nil || !strings.Contains(err.Error(), "holds no PEM certificate") {
 		t.Errorf("a CA file without a certificate: %v", err)
 	}
 }
@@ -172,7 +172,7 @@ func TestQueryErrors(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "the server warned: PromQL warning: partial response: store gateway unavailable (the data may be incomplete; --prometheus-allow-warnings keeps it) (query: up)") {
 		t.Errorf("warning: %v", err)
 	}
-	_, w, err := newTestClient(t, srv.URL, func(o *Options) { o.AllowWarnings = true }).instant(context.Background(), "cpu usage", "up", t0)
+	_, w, err := newTestClient(t, srv.URL, func(o *Config) { o.AllowWarnings = true }).instant(context.Background(), "cpu usage", "up", t0)
 	if err != nil || len(w) != 1 || w[0] != "cpu usage: PromQL warning: partial response: store gateway unavailable" {
 		t.Errorf("allowed warning: %v, %q", err, w)
 	}
@@ -188,7 +188,7 @@ func TestTimeoutAndCancel(t *testing.T) {
 	}))
 	defer srv.Close()
 	defer close(release)
-	c := newTestClient(t, srv.URL, func(o *Options) { o.Timeout = 50 * time.Millisecond })
+	c := newTestClient(t, srv.URL, func(o *Config) { o.Timeout = 50 * time.Millisecond })
 	_, _, err := c.instant(context.Background(), "cpu usage", "up", t0)
 	if err == nil || !strings.Contains(err.Error(), "no answer within 50ms (--prometheus-timeout)") {
 		t.Errorf("timeout: %v", err)

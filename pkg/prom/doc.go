@@ -7,7 +7,7 @@
 // --at). It belongs to the gather layer: it does I/O, and the replay never
 // sees it.
 //
-// Options say how to reach the server: a URL, or NAMESPACE/SERVICE:PORT
+// A Config says how to reach the server: a URL, or NAMESPACE/SERVICE:PORT
 // through the Kubernetes API server's service proxy with the kubeconfig's
 // credentials (NewClient takes the run's REST config). Client.Read takes a
 // Request (the workload, what the gather layer knows live, the HPA's

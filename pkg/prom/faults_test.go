@@ -133,7 +133,7 @@ func TestPartialResponse(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "the server warned: No StoreAPIs matched for this query; receive-0: context deadline exceeded (the data may be incomplete; --prometheus-allow-warnings keeps it) (query: ") {
 		t.Errorf("error %v", err)
 	}
-	rec, err := newTestClient(t, srv.URL, func(o *Options) { o.AllowWarnings = true }).Read(context.Background(), req)
+	rec, err := newTestClient(t, srv.URL, func(o *Config) { o.AllowWarnings = true }).Read(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,8 +21,8 @@ import (
 // flag does.
 const EnvEndpoint = "KUBECTL_HPA_PROMETHEUS"
 
-// The names of the options of Options (the declaration, Declared, binds
-// them); Validate and the client name them in their messages.
+// The names of the options that set a Config (its rows, Rows, bind them);
+// Validate and the client name them in their messages.
 const (
 	FlagEndpoint      = "prometheus"
 	FlagToken         = "prometheus-token"
@@ -37,9 +37,10 @@ const (
 	FlagQuery         = "query"
 )
 
-// Options say how to reach a server that speaks Prometheus's HTTP API
-// (Prometheus, Thanos, Mimir, VictoriaMetrics).
-type Options struct {
+// Config says how to reach a server that speaks Prometheus's HTTP API
+// (Prometheus, Thanos, Mimir, VictoriaMetrics): the client's configuration,
+// which Rows fill from flags (and the endpoint from an MCP argument).
+type Config struct {
 	// Endpoint is a URL (http://prometheus.example:9090, with a path
 	// prefix if the server has one), or a service reached through the
 	// Kubernetes API server's service proxy: NAMESPACE/SERVICE:PORT, where
@@ -79,65 +80,65 @@ type Options struct {
 // clientOnly is why the options of the client are no MCP tool arguments.
 const clientOnly = "kubectl hpa mcp takes them as its own flags: one Prometheus client for every call"
 
-// Declared are the options of Options, with their help: every command
-// that reads recorded load offers the same ones, as cli-runtime's
+// Rows are the option rows that fill a Config, with their help: every
+// command that reads recorded load offers the same ones, as cli-runtime's
 // ConfigFlags offer the kubeconfig's. Only the endpoint is also an
 // argument of the MCP tools that read recorded load.
-var Declared = options.Options[Options]{
+var Rows = options.Rows[Config]{
 	{
 		Name: FlagEndpoint, Help: "Where the recorded load is: a URL (http://prometheus:9090) or NAMESPACE/SERVICE:PORT reached through the API server's service proxy (default $" + EnvEndpoint + ")",
 		Desc:  "Where the recorded load is: a URL (http://prometheus:9090) or NAMESPACE/SERVICE:PORT through the API server's service proxy; default: the server's --prometheus or $" + EnvEndpoint,
-		Field: func(o *Options) options.Value { return options.String(&o.Endpoint) },
+		Field: func(o *Config) options.Value { return options.String(&o.Endpoint) },
 	},
 	{
 		Name: FlagToken, Help: "Bearer token for a --prometheus URL", CLIOnly: clientOnly,
-		Field: func(o *Options) options.Value { return options.String(&o.BearerToken) },
+		Field: func(o *Config) options.Value { return options.String(&o.BearerToken) },
 	},
 	{
 		Name: FlagTokenFile, Help: "File holding the bearer token for a --prometheus URL", CLIOnly: clientOnly,
-		Field: func(o *Options) options.Value { return options.String(&o.BearerTokenFile) },
+		Field: func(o *Config) options.Value { return options.String(&o.BearerTokenFile) },
 	},
 	{
 		Name: FlagCAFile, Help: "PEM file of the CA to trust for a --prometheus https URL", CLIOnly: clientOnly,
-		Field: func(o *Options) options.Value { return options.String(&o.CAFile) },
+		Field: func(o *Config) options.Value { return options.String(&o.CAFile) },
 	},
 	{
 		Name: FlagCertFile, Help: "PEM client certificate for a --prometheus https URL", CLIOnly: clientOnly,
-		Field: func(o *Options) options.Value { return options.String(&o.CertFile) },
+		Field: func(o *Config) options.Value { return options.String(&o.CertFile) },
 	},
 	{
 		Name: FlagKeyFile, Help: "PEM client key for a --prometheus https URL", CLIOnly: clientOnly,
-		Field: func(o *Options) options.Value { return options.String(&o.KeyFile) },
+		Field: func(o *Config) options.Value { return options.String(&o.KeyFile) },
 	},
 	{
 		Name: FlagInsecure, Help: "Do not check the --prometheus server's certificate", CLIOnly: clientOnly,
-		Field: func(o *Options) options.Value { return options.Bool(&o.InsecureSkipTLSVerify) },
+		Field: func(o *Config) options.Value { return options.Bool(&o.InsecureSkipTLSVerify) },
 	},
 	{
 		Name: FlagHeader, Help: "Extra request header for Prometheus, NAME: VALUE (repeatable; e.g. X-Scope-OrgID: team-a for Mimir)", CLIOnly: clientOnly,
-		Field: func(o *Options) options.Value { return options.Strings(&o.Headers) },
+		Field: func(o *Config) options.Value { return options.Strings(&o.Headers) },
 	},
 	{
 		Name: FlagTimeout, Help: "Time limit of each Prometheus request, its retries included (0: the default, 2m)", CLIOnly: clientOnly,
-		Field: func(o *Options) options.Value { return options.PlainDuration(&o.Timeout) },
+		Field: func(o *Config) options.Value { return options.PlainDuration(&o.Timeout) },
 	},
 	{
 		Name: FlagAllowWarnings, Help: "Go on when Prometheus answers with warnings (a partial answer), listing them", CLIOnly: clientOnly,
-		Field: func(o *Options) options.Value { return options.Bool(&o.AllowWarnings) },
+		Field: func(o *Config) options.Value { return options.Bool(&o.AllowWarnings) },
 	},
 }
 
 // ResolveEndpoint fills Endpoint from KUBECTL_HPA_PROMETHEUS, read with
 // getenv (os.Getenv; tests pass their own), when no flag set it.
-func (o *Options) ResolveEndpoint(getenv func(string) string) {
+func (o *Config) ResolveEndpoint(getenv func(string) string) {
 	if strings.TrimSpace(o.Endpoint) == "" && getenv != nil {
 		o.Endpoint = strings.TrimSpace(getenv(EnvEndpoint))
 	}
 }
 
-// Validate checks the options, one line per bad field (errors.Join: the
+// Validate checks the configuration, one line per bad field (errors.Join: the
 // lines are separated by newlines).
-func (o *Options) Validate() error {
+func (o *Config) Validate() error {
 	var errs []error
 	bad := func(flag, format string, args ...any) {
 		errs = append(errs, fmt.Errorf("--%s: %s", flag, fmt.Sprintf(format, args...)))
@@ -229,7 +230,7 @@ func parseHeader(h string) (string, string, error) {
 	return http.CanonicalHeaderKey(name), value, nil
 }
 
-// Endpoint is a parsed Options.Endpoint: a URL, or a service reached
+// Endpoint is a parsed Config.Endpoint: a URL, or a service reached
 // through the Kubernetes API server.
 type Endpoint struct {
 	// URL is set for a URL endpoint.

@@ -68,12 +68,12 @@ func TestResolveEndpoint(t *testing.T) {
 			return ""
 		}
 	}
-	o := Options{}
+	o := Config{}
 	o.ResolveEndpoint(env(" http://from-env:9090 "))
 	if o.Endpoint != "http://from-env:9090" {
 		t.Errorf("from the environment: %q", o.Endpoint)
 	}
-	o = Options{Endpoint: "http://flag:9090"}
+	o = Config{Endpoint: "http://flag:9090"}
 	o.ResolveEndpoint(env("http://from-env:9090"))
 	if o.Endpoint != "http://flag:9090" {
 		t.Errorf("the flag wins: %q", o.Endpoint)
@@ -89,29 +89,29 @@ func TestOptionsValidate(t *testing.T) {
 	missing := filepath.Join(dir, "missing")
 	for _, c := range []struct {
 		name string
-		o    Options
+		o    Config
 		want []string // one line each, in order
 	}{
-		{"ok url", Options{Endpoint: "https://prom", BearerTokenFile: file, CAFile: file, CertFile: file, KeyFile: file, Headers: []string{"X-Scope-OrgID: team-a"}, Timeout: time.Minute}, nil},
-		{"ok service", Options{Endpoint: "monitoring/prom:9090", Headers: []string{"X-Scope-OrgID: a"}}, nil},
-		{"no endpoint", Options{}, []string{"--prometheus: no Prometheus endpoint"}},
-		{"token twice", Options{Endpoint: "http://p", BearerToken: "t", BearerTokenFile: file}, []string{"--prometheus-token: give the token or --prometheus-token-file, not both"}},
-		{"missing files", Options{Endpoint: "http://p", CAFile: missing, CertFile: file}, []string{
+		{"ok url", Config{Endpoint: "https://prom", BearerTokenFile: file, CAFile: file, CertFile: file, KeyFile: file, Headers: []string{"X-Scope-OrgID: team-a"}, Timeout: time.Minute}, nil},
+		{"ok service", Config{Endpoint: "monitoring/prom:9090", Headers: []string{"X-Scope-OrgID: a"}}, nil},
+		{"no endpoint", Config{}, []string{"--prometheus: no Prometheus endpoint"}},
+		{"token twice", Config{Endpoint: "http://p", BearerToken: "t", BearerTokenFile: file}, []string{"--prometheus-token: give the token or --prometheus-token-file, not both"}},
+		{"missing files", Config{Endpoint: "http://p", CAFile: missing, CertFile: file}, []string{
 			"--prometheus-ca-file: cannot read " + missing + ": no such file or directory",
 			"--prometheus-key-file: a client certificate (--prometheus-cert-file) needs its key",
 		}},
-		{"key alone", Options{Endpoint: "http://p", KeyFile: file}, []string{"--prometheus-cert-file: a client key (--prometheus-key-file) needs its certificate"}},
-		{"insecure and ca", Options{Endpoint: "https://p", CAFile: file, InsecureSkipTLSVerify: true}, []string{"--prometheus-insecure-skip-tls-verify: skipping the certificate check and trusting --prometheus-ca-file contradict each other"}},
-		{"tls through the proxy", Options{Endpoint: "monitoring/prom:9090", BearerToken: "t", InsecureSkipTLSVerify: true}, []string{
+		{"key alone", Config{Endpoint: "http://p", KeyFile: file}, []string{"--prometheus-cert-file: a client key (--prometheus-key-file) needs its certificate"}},
+		{"insecure and ca", Config{Endpoint: "https://p", CAFile: file, InsecureSkipTLSVerify: true}, []string{"--prometheus-insecure-skip-tls-verify: skipping the certificate check and trusting --prometheus-ca-file contradict each other"}},
+		{"tls through the proxy", Config{Endpoint: "monitoring/prom:9090", BearerToken: "t", InsecureSkipTLSVerify: true}, []string{
 			"--prometheus-token: does not apply to monitoring/prom:9090",
 			"--prometheus-insecure-skip-tls-verify: does not apply",
 		}},
-		{"headers", Options{Endpoint: "http://p", BearerToken: "t", Headers: []string{"novalue", "Bad Name: x", "Authorization: Basic x"}}, []string{
+		{"headers", Config{Endpoint: "http://p", BearerToken: "t", Headers: []string{"novalue", "Bad Name: x", "Authorization: Basic x"}}, []string{
 			`--prometheus-header: "novalue": give a header as "Name: value"`,
 			`--prometheus-header: "Bad Name: x": "Bad Name" is not a valid header name`,
 			"--prometheus-header: an Authorization header conflicts",
 		}},
-		{"timeout", Options{Endpoint: "http://p", Timeout: -time.Second}, []string{"--prometheus-timeout: must not be negative"}},
+		{"timeout", Config{Endpoint: "http://p", Timeout: -time.Second}, []string{"--prometheus-timeout: must not be negative"}},
 	} {
 		err := c.o.Validate()
 		if len(c.want) == 0 {

@@ -29,9 +29,9 @@ func at(d string) time.Time {
 	return t0.Add(dd)
 }
 
-func newTestClient(tb testing.TB, url string, mod ...func(*Options)) *Client {
+func newTestClient(tb testing.TB, url string, mod ...func(*Config)) *Client {
 	tb.Helper()
-	o := Options{Endpoint: url}
+	o := Config{Endpoint: url}
 	for _, m := range mod {
 		m(&o)
 	}

@@ -64,7 +64,7 @@ func TestDefaultBound(t *testing.T) {
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("the read ended after %s", d)
 	}
-	_, _, err = newTestClient(t, srv.URL, func(o *Options) { o.Timeout = 100 * time.Millisecond }).queryRange(context.Background(), "cpu usage", "up", rangeOf(t0, 2), nil)
+	_, _, err = newTestClient(t, srv.URL, func(o *Config) { o.Timeout = 100 * time.Millisecond }).queryRange(context.Background(), "cpu usage", "up", rangeOf(t0, 2), nil)
 	if err == nil || !strings.Contains(err.Error(), "no answer within 100ms (--prometheus-timeout)") {
 		t.Errorf("--prometheus-timeout: %v", err)
 	}
@@ -103,7 +103,7 @@ func TestSilentServerEndsWithinTheBound(t *testing.T) {
 			_ = c.Close()
 		}
 	}()
-	c := newTestClient(t, "http://"+ln.Addr().String(), func(o *Options) { o.Timeout = 200 * time.Millisecond })
+	c := newTestClient(t, "http://"+ln.Addr().String(), func(o *Config) { o.Timeout = 200 * time.Millisecond })
 	start := time.Now()
 	_, _, err = c.queryRange(context.Background(), "cpu usage", "up", rangeOf(t0, 2), nil)
 	elapsed := time.Since(start)
@@ -234,7 +234,7 @@ func TestRetryAfter(t *testing.T) {
 	srv2 := httptest.NewServer(f)
 	defer srv2.Close()
 	start := time.Now()
-	_, _, err := newTestClient(t, srv2.URL, func(o *Options) { o.Timeout = 2 * time.Second }).queryRange(context.Background(), "cpu usage", "up", rangeOf(t0, 2), nil)
+	_, _, err := newTestClient(t, srv2.URL, func(o *Config) { o.Timeout = 2 * time.Second }).queryRange(context.Background(), "cpu usage", "up", rangeOf(t0, 2), nil)
 	if err == nil || !strings.Contains(err.Error(), "client error: 429") || time.Since(start) > 10*time.Second || f.n.Load() != 1 { // not the 30 s it was told to wait
 		t.Errorf("a Retry-After past the bound: %v after %s and %d attempts", err, time.Since(start), f.n.Load())
 	}
@@ -325,7 +325,7 @@ func TestNotPrometheusThroughTheServiceProxy(t *testing.T) {
 		{"monitoring/nope:9090", `services "nope" not found`},
 		{"monitoring/web:80", "monitoring/web:80 does not answer as a Prometheus HTTP API (POST /api/v1/query_range: 404 text/plain); check --prometheus"},
 	} {
-		c, err := NewClient(Options{Endpoint: tc.endpoint}, kube)
+		c, err := NewClient(Config{Endpoint: tc.endpoint}, kube)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -36,9 +36,13 @@ type Figures struct {
 // Evaluator replays the period under one setting.
 type Evaluator func(ctx context.Context, s Setting) (Figures, error)
 
+// DefaultBudget is how many candidates a search replays unless told: tune's
+// --budget and hpa_tune's budget default to it.
+const DefaultBudget = 300
+
 // Options bound a search.
 type Options struct {
-	// Budget is the most candidates replayed (default 300).
+	// Budget is the most candidates replayed (DefaultBudget when 0).
 	Budget int
 	// Workers is how many replays run at once (default GOMAXPROCS).
 	Workers int
@@ -100,7 +104,7 @@ const riskSlack = 1e-9
 // recommendation until a round adds nothing or the budget is spent.
 func Search(ctx context.Context, sp *Space, eval Evaluator, o Options) (*Result, error) {
 	if o.Budget <= 0 {
-		o.Budget = 300
+		o.Budget = DefaultBudget
 	}
 	if o.Workers <= 0 {
 		o.Workers = runtime.GOMAXPROCS(0)

@@ -501,13 +501,11 @@ func (p *replayPath) sync(k int) (*explain.Decision, error) {
 	}
 	p.mark(t, p.readyNow)
 	// Only the last sync of a replay is explained in full: the others keep
-	// their outcomes (Settings.Brief), and without the steps of a
+	// their outcomes (EvalOptions.Brief), and without the steps of a
 	// projection to write (countReady), nothing but their outcomes
-	// (Settings.OutcomeOnly: what outcomeOf and apply read).
-	set := p.set
-	set.Brief = k < rec.Len-1 && !p.full
-	set.OutcomeOnly = set.Brief && !p.countReady
-	return engine.Evaluate(snap, set)
+	// (EvalOptions.OutcomeOnly: what outcomeOf and apply read).
+	brief := k < rec.Len-1 && !p.full
+	return engine.EvaluateWith(snap, p.set, engine.EvalOptions{Brief: brief, OutcomeOnly: brief && !p.countReady})
 }
 
 // checkPodCopies makes every sync check that the snapshot's pods equal the

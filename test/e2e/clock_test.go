@@ -243,7 +243,7 @@ func rawRecording(t *testing.T, s *scenario, start, end time.Time) *recording.Re
 	if err != nil {
 		t.Fatalf("read metrics-server's timing: %v", err)
 	}
-	client, err := prom.NewClient(prom.Options{Endpoint: prometheusURL()}, nil)
+	client, err := prom.NewClient(prom.Config{Endpoint: prometheusURL()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

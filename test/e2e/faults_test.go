@@ -475,7 +475,7 @@ func faultsClockUnderLoad(t *testing.T, run func(...string) runResult) {
 		_ = build.Wait()
 	}()
 
-	r := &histRun{s: s, load: func(d time.Duration) int64 {
+	r := &patternRun{s: s, load: func(d time.Duration) int64 {
 		if int(d/(25*time.Second))%2 == 0 {
 			return 1500
 		}

@@ -153,12 +153,12 @@ func TestHistoryBacktest(t *testing.T) {
 		t.Fatalf("the local cluster's Prometheus does not answer (%v): hack/cluster/up.sh starts it", err)
 	}
 	a, b := newScenario(t, "history-a"), newScenario(t, "history-b")
-	runs := []*histRun{{s: a, window: 60}, {s: b, window: 20}}
+	runs := []*patternRun{{s: a, window: 60}, {s: b, window: 20}}
 	all := runs
 	// C has A's HPA until tune's recommendation is applied to it.
-	var tuned *histRun
+	var tuned *patternRun
 	if v := os.Getenv("E2E_TUNE_PROOF"); v != "0" && v != "false" {
-		tuned = &histRun{s: newScenario(t, "history-c"), window: 60}
+		tuned = &patternRun{s: newScenario(t, "history-c"), window: 60}
 		all = append(all, tuned)
 	}
 	for _, r := range all {
@@ -416,8 +416,10 @@ func TestHistoryBacktest(t *testing.T) {
 	}
 }
 
-// histRun is one namespace of the proof.
-type histRun struct {
+// patternRun is one namespace's run of the proof's load pattern: its
+// scenario and scale-down window, the load drive sets on its pods, and the
+// rescales and passes of drive seen there.
+type patternRun struct {
 	s      *scenario
 	window int32
 	// load is the pattern's total load (loadAt when nil).
@@ -439,7 +441,7 @@ type loadPass struct {
 
 // drive sets each ready pod's usage to the pattern's total over the ready
 // pods, every second, until ctx ends.
-func (r *histRun) drive(ctx context.Context, start time.Time) {
+func (r *patternRun) drive(ctx context.Context, start time.Time) {
 	set := map[string]string{}
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
@@ -486,7 +488,7 @@ func (r *histRun) drive(ctx context.Context, start time.Time) {
 }
 
 // watchScale records every change of the Deployment's spec.replicas.
-func (r *histRun) watchScale(ctx context.Context) {
+func (r *patternRun) watchScale(ctx context.Context) {
 	last := int32(-1)
 	tick := time.NewTicker(200 * time.Millisecond)
 	defer tick.Stop()

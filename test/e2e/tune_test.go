@@ -27,7 +27,7 @@ import (
 
 // tunedRunResult is the tuned namespace's run of the pattern.
 type tunedRunResult struct {
-	run        *histRun
+	run        *patternRun
 	start, end time.Time
 }
 
@@ -37,7 +37,7 @@ type tunedRunResult struct {
 // emitted patch to that run's HPA (A's until then), lets its controller
 // settle on it, and starts the same load pattern there. It returns tune's
 // document and, with a tuned run, a function that waits for its end.
-func tuneAndRun(t *testing.T, a *scenario, promService string, tuned *histRun, start, end time.Time, offsets *rand.Rand) (*explain.Tune, func() tunedRunResult) {
+func tuneAndRun(t *testing.T, a *scenario, promService string, tuned *patternRun, start, end time.Time, offsets *rand.Rand) (*explain.Tune, func() tunedRunResult) {
 	t.Helper()
 	// No clock flags: the sync period is inferred from the HPA's events,
 	// metrics-server's window and phase read off its PodMetrics.
@@ -160,7 +160,7 @@ func tuneAndRun(t *testing.T, a *scenario, promService string, tuned *histRun, s
 
 // podHours integrates a run's spec.replicas from start to end: the count
 // before its first rescale is initial.
-func (r *histRun) podHours(start, end time.Time, initial int32) float64 {
+func (r *patternRun) podHours(start, end time.Time, initial int32) float64 {
 	n, at, sum := initial, start, 0.0
 	for _, rs := range r.rescales {
 		if rs.At.After(end) {
@@ -178,7 +178,7 @@ func (r *histRun) podHours(start, end time.Time, initial int32) float64 {
 // aboveBound is how long, between start and end, the load each ready pod
 // was given (drive's passes: the total over the ready pods) was above the
 // bound, in millicores: each pass counts until the next.
-func (r *histRun) aboveBound(start, end time.Time, bound int64) time.Duration {
+func (r *patternRun) aboveBound(start, end time.Time, bound int64) time.Duration {
 	var sum time.Duration
 	for i, p := range r.passes {
 		next := end
@@ -197,11 +197,11 @@ func (r *histRun) aboveBound(start, end time.Time, bound int64) time.Duration {
 }
 
 // checkTuned compares the tuned run with tune's prediction and with run A.
-func checkTuned(t *testing.T, doc *explain.Tune, runA *histRun, startA time.Time, c tunedRunResult) {
+func checkTuned(t *testing.T, doc *explain.Tune, runA *patternRun, startA time.Time, c tunedRunResult) {
 	t.Helper()
 	period := c.end.Sub(c.start)
 	rec := doc.Candidates[doc.Recommended].Figures
-	initial := func(r *histRun) int32 {
+	initial := func(r *patternRun) int32 {
 		if len(r.rescales) > 0 {
 			return r.rescales[0].From
 		}
