@@ -305,7 +305,7 @@ func (r *Replayer) ReplayFigures(hpa *autoscalingv2.HorizontalPodAutoscaler) (*R
 		r.loadOnce.Do(func() { r.load = p.totalLoad() })
 		p.load = r.load
 	}
-	outcomes, err := p.run(first, nil)
+	outcomes, err := r.replayOutcomes(p, first)
 	if err != nil {
 		return nil, err
 	}

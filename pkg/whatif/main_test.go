@@ -19,6 +19,7 @@ func TestMain(m *testing.M) {
 	if f := flag.Lookup("test.bench"); f == nil || f.Value.String() == "" {
 		checkPodCopies = true
 		checkPodSort = true
+		checkFastReplay = true
 	}
 	os.Exit(m.Run())
 }
