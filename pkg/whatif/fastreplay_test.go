@@ -5,6 +5,7 @@ package whatif
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -13,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -24,6 +26,7 @@ import (
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/recording"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/tune"
 )
 
 // fastCase is one random replay: a recording, the live snapshot, the
@@ -311,6 +314,9 @@ func TestFastReplayRandom(t *testing.T) {
 		total += len(c.hpas)
 	}
 	t.Logf("%d of %d random replays served by the fast path, the others by the reference", served, total)
+	if served*2 < total {
+		t.Errorf("the fast path served %d of %d random replays; the recordings should mostly be ones it models", served, total)
+	}
 }
 
 // TestFastReplayFallsBack lists the cases the fast path leaves to the
@@ -371,5 +377,130 @@ func TestFastReplayFallsBack(t *testing.T) {
 	}
 	if len(missing) > 0 {
 		t.Errorf("the fast path served replays it should leave to the reference: %s", strings.Join(missing, "; "))
+	}
+}
+
+// tuneDocument runs a search as action.Tune does (the as-is backtest,
+// the candidates replayed by a Replayer, the finalists again under each
+// variant of the recording) and returns its result with every
+// candidate's replay, as JSON.
+func tuneDocument(t *testing.T, snap *engine.Snapshot, rec *recording.Recording, set engine.Settings, opts BacktestOptions) []byte {
+	t.Helper()
+	ref, err := Backtest(snap, rec, set, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Censoring = ref.Censoring
+	unit := CostUnit(&ref.Backtest.AsIs.Summary)
+	refFig := TuneFigures(&ref.Backtest.AsIs.Summary, &ref.AsIsFigures, unit)
+	cur, err := tune.FromHPA(snap.HPA, set.DownscaleStabilization)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := tune.NewSpace(cur, tune.SpaceOptions{
+		Metrics: []tune.MetricInfo{{Name: "cpu", Type: autoscalingv2.UtilizationMetricType}}, MaxReplicas: snap.HPA.Spec.MaxReplicas,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	replayer, err := NewReplayer(snap, rec, set, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var paths []*Replayed
+	eval := func(_ context.Context, s tune.Setting) (tune.Figures, error) {
+		h, err := s.Apply(snap.HPA)
+		if err != nil {
+			return tune.Figures{}, err
+		}
+		r, err := replayer.ReplayFigures(h)
+		if err != nil {
+			return tune.Figures{}, err
+		}
+		f := TuneFigures(&r.Path.Summary, &r.Figures, unit)
+		mu.Lock()
+		defer mu.Unlock()
+		paths = append(paths, r)
+		return tune.Figures{Cost: f.Cost, Risk: f.Risk, Rescales: f.Rescales, Ref: len(paths) - 1}, nil
+	}
+	res, err := tune.Search(context.Background(), sp, eval, tune.Options{Budget: 40, Reference: tune.Figures{Cost: refFig.Cost, Risk: refFig.Risk}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	variants := rec.Variants()
+	variant := func(v int) (tune.Evaluator, func(), error) {
+		r, err := NewReplayer(snap, rec.AtScrapes(variants[v-1].Scrapes), set, opts)
+		if err != nil {
+			return nil, nil, err
+		}
+		return func(_ context.Context, s tune.Setting) (tune.Figures, error) {
+			h, err := s.Apply(snap.HPA)
+			if err != nil {
+				return tune.Figures{}, err
+			}
+			rp, err := r.ReplayFigures(h)
+			if err != nil {
+				return tune.Figures{}, err
+			}
+			return tune.Figures{Cost: rp.Figures.Cost(unit), Risk: rp.Figures.Risk(), Rescales: rp.Figures.Rescales}, nil
+		}, nil, nil
+	}
+	if err := tune.Robust(context.Background(), res, tune.RobustOptions{Variants: len(variants), Variant: variant}); err != nil {
+		t.Fatal(err)
+	}
+	// The replays in candidate order (the search runs them at once).
+	doc := struct {
+		Result *tune.Result
+		Paths  []*Replayed
+	}{Result: res}
+	for i := range res.Candidates {
+		if c := &res.Candidates[i]; c.Err == "" {
+			doc.Paths = append(doc.Paths, paths[c.Figures.Ref])
+			c.Figures.Ref = 0
+		}
+	}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestFastReplayTuneDocument: a tune's search, its finalists replayed
+// under the variants of a recording of raw counters, and every
+// candidate's replay are the same with the fast path off and on.
+func TestFastReplayTuneDocument(t *testing.T) {
+	w := newWorld(bt0, 15*time.Second, 240)
+	wave := func(phase float64) func(time.Time) float64 {
+		return func(at time.Time) float64 { return 0.25 + 0.2*math.Sin(at.Sub(bt0).Minutes()/7+phase) }
+	}
+	for i := range 4 {
+		w.rawPod(fmt.Sprintf("web-%d", i), bt0.Add(-time.Hour), nil, wave(float64(i)))
+	}
+	late := bt0.Add(20 * time.Minute)
+	w.rawPod("web-late", late, nil, wave(1))
+	w.replicas(bt0.Add(-2*time.Hour), 4)
+	w.replicas(late, 5)
+	w.rec.Resample(recording.Scrapes{Anchor: bt0.Add(1300 * time.Millisecond), Window: 15 * time.Second})
+	if len(w.rec.Variants()) == 0 {
+		t.Fatal("the recording has no variants")
+	}
+	snap := btSnapshot(&autoscalingv2.HorizontalPodAutoscalerBehavior{ScaleDown: &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: ptr(int32(120))}})
+	set := engine.DefaultSettings()
+	opts := BacktestOptions{Start: bt0.Add(10 * time.Minute)}
+	doc := func(fast bool) []byte {
+		old := fastReplay
+		fastReplay = fast
+		defer func() { fastReplay = old }()
+		return tuneDocument(t, snap, w.rec, set, opts)
+	}
+	before := fastServed.Load()
+	want, got := doc(false), doc(true)
+	if fastServed.Load() == before {
+		t.Fatal("the fast path served none of the search's replays")
+	}
+	if !bytes.Equal(want, got) {
+		t.Errorf("the tune's document differs with the fast path:\nref  %s\nfast %s", want, got)
 	}
 }
