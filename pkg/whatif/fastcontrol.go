@@ -34,15 +34,16 @@ func (f *fastPath) decide(now int64, exact bool) (syncOutcome, fastMiss) {
 	}
 	s := &f.spec
 	o := syncOutcome{current: cur, maxReplicas: s.maxR}
-	missing := f.missing
-	if exact {
-		missing = f.sh.missReq
-	}
+
 	// The metrics (computed too where a bound decides, for what the
 	// outcome shows of them).
 	replicas, name, invalid := int32(0), "", 0
 	for i := range s.metrics {
 		m := &s.metrics[i]
+		missing := f.missing
+		if exact {
+			missing = f.exactMiss[m.r]
+		}
 		n, ok := f.metric(m, i, &o, &f.sums[m.r], missing, cur, f.npods)
 		if !ok {
 			invalid++

@@ -130,13 +130,16 @@ func compareOutcomes(want, got []syncOutcome, first int) {
 // sync (built once, read by every replay).
 type fastShared struct {
 	miss fastMiss
-	// frames[from[k]:from[k+1]] are the real pods of the sync at k (those
+	// frames[fstart[k]:fend[k]] are the real pods of the sync at k (those
 	// that exist, and those alignToActual adds early) in the replay's
 	// order, as refresh and alignToActual leave them; sorted[from[k]+j]
-	// is the place in the frame of the j-th by podOrder (sortPods).
+	// is the place in the frame of the j-th by podOrder (sortPods);
+	// sorted[fstart[k]+j] likewise.
 	frames []framePod
 	sorted []int32
-	from   []int
+	// fstart[k], fend[k] bound the frame of the sync at k in frames and
+	// sorted; a frame the same as the one before is not kept again.
+	fstart, fend []int32
 	// actual[k] is the real count at k, known[k] whether it was recorded;
 	// readyShare[k] the recorded pods' share of the load between k and the
 	// next sync (Recording.ReadyShare).
@@ -150,11 +153,15 @@ type fastShared struct {
 	instant, sampleEnd, sampleTs []int64
 	ext                          []int32
 	readyNow                     []int32
-	// exact[k*len(resources)+r] is resource r's accounting at k where the
-	// replay runs the real pods (the same in every replay); missReq holds
-	// the requests of the pods without a sample it lists.
-	exact   []podSums
-	missReq []int64
+	// exact[r][k] is resource r's accounting at k where the replay runs
+	// the real pods (the same in every replay), worked out when a replay
+	// first reads r (exactOnce[r]); missReq[r] holds the requests of the
+	// pods without a sample it lists. scratch is the replay that laid the
+	// pods out, whose series it reads.
+	exact     [][]podSums
+	missReq   [][]int64
+	exactOnce []sync.Once
+	scratch   *replayPath
 	// Per real pod: created, deleted (maxTime: never), start (the pod's
 	// startTime), and its request of each resource (requests[i*nr+r],
 	// ok where every container requests it); the template's likewise.
@@ -367,22 +374,10 @@ func containerRequest(pod *corev1.Pod, res corev1.ResourceName) (int64, bool) {
 func (sh *fastShared) lay(p *replayPath) fastMiss {
 	rec := p.rec
 	nr := len(p.resources)
-	sh.from = make([]int, rec.Len+1)
+	sh.fstart, sh.fend = make([]int32, rec.Len), make([]int32, rec.Len)
 	sh.actual, sh.known, sh.readyShare = make([]int32, rec.Len), make([]bool, rec.Len), make([]float64, rec.Len)
-	sh.exact = make([]podSums, rec.Len*nr)
-	// Room for every pod at every instant it exists (and a few early).
-	room := rec.Len
-	if rec.Step > 0 {
-		for i := range rec.Pods {
-			from := max(rec.Pods[i].Created.Sub(rec.Start)/rec.Step, 0)
-			to := time.Duration(rec.Len)
-			if d := rec.Pods[i].Deleted; d != nil {
-				to = min(d.Sub(rec.Start)/rec.Step+1, to)
-			}
-			room += int(max(to-from, 0))
-		}
-	}
-	sh.frames, sh.sorted = make([]framePod, 0, room), make([]int32, 0, room)
+	sh.exact, sh.missReq, sh.exactOnce, sh.scratch = make([][]podSums, nr), make([][]int64, nr), make([]sync.Once, nr), p
+	shares := newShareCuts(rec)
 	sh.instant, sh.sampleEnd, sh.sampleTs = make([]int64, rec.Len), make([]int64, rec.Len), make([]int64, rec.Len)
 	sh.ext, sh.readyNow = make([]int32, rec.Len), make([]int32, rec.Len)
 	for k := 0; k < rec.Len; k++ {
@@ -401,7 +396,7 @@ func (sh *fastShared) lay(p *replayPath) fastMiss {
 		}
 		actual, known := p.actualAt(k)
 		sh.actual[k], sh.known[k] = actual, known
-		sh.readyShare[k] = rec.ReadyShare(t, t.Add(rec.Step))
+		sh.readyShare[k] = shares.at(k)
 		p.cur = p.cur[:0]
 		live := 0
 		for i := range rec.Pods {
@@ -414,7 +409,7 @@ func (sh *fastShared) lay(p *replayPath) fastMiss {
 			}
 		}
 		p.alignToActual(int(actual), live, t)
-		sh.from[k] = len(sh.frames)
+		begin := len(sh.frames)
 		for j := range p.cur {
 			sp := &p.cur[j]
 			pod := sp.pod
@@ -439,20 +434,21 @@ func (sh *fastShared) lay(p *replayPath) fastMiss {
 				sh.readyNow[k]++
 			}
 		}
+		fr := sh.frames[begin:]
+		if k > 0 && slices.Equal(fr, sh.frames[sh.fstart[k-1]:sh.fend[k-1]]) {
+			// The pods of the sync before, as they were: kept once.
+			sh.frames = sh.frames[:begin]
+			sh.fstart[k], sh.fend[k] = sh.fstart[k-1], sh.fend[k-1]
+			continue
+		}
+		sh.fstart[k], sh.fend[k] = int32(begin), int32(len(sh.frames))
 		// The order sortPods gives these pods.
-		fr := sh.frames[sh.from[k]:]
-		perm := make([]int32, len(fr))
-		for j := range perm {
-			perm[j] = int32(j)
+		for j := range fr {
+			sh.sorted = append(sh.sorted, int32(j))
 		}
+		perm := sh.sorted[begin:]
 		slices.SortStableFunc(perm, func(a, b int32) int { return sh.order(&fr[a], &fr[b], p) })
-		sh.sorted = append(sh.sorted, perm...)
-		// The accounting where the replay runs these pods.
-		for ri := range nr {
-			sh.exact[k*nr+ri] = sh.exactSums(p, k, ri, fr)
-		}
 	}
-	sh.from[rec.Len] = len(sh.frames)
 	return ""
 }
 
@@ -484,6 +480,25 @@ func (sh *fastShared) order(a, b *framePod, p *replayPath) int {
 // ready is isReady of the pod: Running, its Ready condition true.
 func (f *framePod) ready() bool { return f.phase == phaseRunning && f.st&flagReady != 0 }
 
+// frame is the real pods of the sync at k; perm their podOrder.
+func (sh *fastShared) frame(k int) []framePod { return sh.frames[sh.fstart[k]:sh.fend[k]] }
+
+func (sh *fastShared) perm(k int) []int32 { return sh.sorted[sh.fstart[k]:sh.fend[k]] }
+
+// exactOf is resource r's accounting at every sync where the replay runs
+// the real pods, and the requests of the pods without a sample it lists.
+func (sh *fastShared) exactOf(r int) ([]podSums, []int64) {
+	sh.exactOnce[r].Do(func() {
+		p := sh.scratch
+		out := make([]podSums, p.rec.Len)
+		for k := range out {
+			out[k] = sh.exactSums(p, k, r, sh.frame(k))
+		}
+		sh.exact[r] = out
+	})
+	return sh.exact[r], sh.missReq[r]
+}
+
 // exactSums is the accounting of resource ri over the real pods fr of
 // the sync at k, with their recorded samples.
 func (sh *fastShared) exactSums(p *replayPath, k, ri int, fr []framePod) podSums {
@@ -491,7 +506,7 @@ func (sh *fastShared) exactSums(p *replayPath, k, ri int, fr []framePod) podSums
 	nr := len(p.resources)
 	ts, window := sh.sampleTs[k], p.rec.SampleWindow.Nanoseconds()
 	now := sh.instant[k]
-	s := podSums{missFrom: int32(len(sh.missReq))}
+	s := podSums{missFrom: int32(len(sh.missReq[ri]))}
 	for j := range fr {
 		fp := &fr[j]
 		i := int(fp.i)
@@ -506,13 +521,12 @@ func (sh *fastShared) exactSums(p *replayPath, k, ri int, fr []framePod) podSums
 					has = false
 					break
 				}
-				q := usageQuantity(res, v)
-				milli += q.MilliValue()
+				milli += usageMilli(res, v)
 			}
 		}
 		cls := classify(fp.st, fp.phase, fp.since, sh.start[i], has, res == corev1.ResourceCPU, ts, window, now, p.set.CPUInitializationPeriod.Nanoseconds(), p.set.InitialReadinessDelay.Nanoseconds())
 		req := sh.requests[i*nr+ri]
-		s.add(cls, milli, req, &sh.missReq)
+		s.add(cls, milli, req, &sh.missReq[ri])
 	}
 	return s
 }

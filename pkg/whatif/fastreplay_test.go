@@ -297,7 +297,7 @@ func checkFastCase(t *testing.T, seed uint64, c fastCase) (served int) {
 // replay's document is the same byte for byte. FAST_REPLAY_SEEDS=n runs
 // n seeds instead (the long run).
 func TestFastReplayRandom(t *testing.T) {
-	seeds := 150
+	seeds := 100
 	if s := os.Getenv("FAST_REPLAY_SEEDS"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil {
@@ -424,7 +424,7 @@ func tuneDocument(t *testing.T, snap *engine.Snapshot, rec *recording.Recording,
 		paths = append(paths, r)
 		return tune.Figures{Cost: f.Cost, Risk: f.Risk, Rescales: f.Rescales, Ref: len(paths) - 1}, nil
 	}
-	res, err := tune.Search(context.Background(), sp, eval, tune.Options{Budget: 40, Reference: tune.Figures{Cost: refFig.Cost, Risk: refFig.Risk}})
+	res, err := tune.Search(context.Background(), sp, eval, tune.Options{Budget: 24, Reference: tune.Figures{Cost: refFig.Cost, Risk: refFig.Risk}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -471,7 +471,7 @@ func tuneDocument(t *testing.T, snap *engine.Snapshot, rec *recording.Recording,
 // under the variants of a recording of raw counters, and every
 // candidate's replay are the same with the fast path off and on.
 func TestFastReplayTuneDocument(t *testing.T) {
-	w := newWorld(bt0, 15*time.Second, 240)
+	w := newWorld(bt0, 15*time.Second, 160)
 	wave := func(phase float64) func(time.Time) float64 {
 		return func(at time.Time) float64 { return 0.25 + 0.2*math.Sin(at.Sub(bt0).Minutes()/7+phase) }
 	}

@@ -3,7 +3,12 @@
 
 package whatif
 
-import "time"
+import (
+	"slices"
+	"time"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/recording"
+)
 
 // The fast replay's count of ready pods from moment to moment, and the
 // share of the load each served (replayPath.mark, countFrom, shareOver,
@@ -73,4 +78,59 @@ func (f *fastPath) sampleShare(k int) float64 {
 	}
 	end := f.sh.sampleEnd[k]
 	return f.shareOver(end-f.window, end)
+}
+
+// shareCuts works out Recording.ReadyShare between each sync and the
+// next in one pass: where no pod is created, deleted, starts terminating
+// or changes readiness within the interval, the share is that of the
+// pods ready at its start, which change only at those moments; elsewhere
+// Recording.ReadyShare itself.
+type shareCuts struct {
+	rec   *recording.Recording
+	cuts  []int64
+	next  int
+	ready int
+	known bool
+}
+
+func newShareCuts(rec *recording.Recording) *shareCuts {
+	s := &shareCuts{rec: rec}
+	for i := range rec.Pods {
+		p := &rec.Pods[i]
+		s.cuts = append(s.cuts, p.Created.UnixNano())
+		if p.Deleted != nil {
+			s.cuts = append(s.cuts, p.Deleted.UnixNano())
+		}
+		if p.Terminating != nil {
+			s.cuts = append(s.cuts, p.Terminating.UnixNano())
+		}
+		for _, c := range p.Ready {
+			s.cuts = append(s.cuts, c.At.UnixNano())
+		}
+	}
+	slices.Sort(s.cuts)
+	return s
+}
+
+// at is ReadyShare(Instant(k), Instant(k)+Step), for k ascending.
+func (s *shareCuts) at(k int) float64 {
+	rec := s.rec
+	t := rec.Instant(k)
+	if rec.Step <= 0 {
+		return rec.ReadyShare(t, t.Add(rec.Step))
+	}
+	tn, end := t.UnixNano(), t.Add(rec.Step).UnixNano()
+	// The pods ready at t change only at a cut at or before t.
+	moved := !s.known
+	for s.next < len(s.cuts) && s.cuts[s.next] <= tn {
+		s.next++
+		moved = true
+	}
+	if moved {
+		s.ready, s.known = rec.ReadyPods(k), true
+	}
+	if s.next < len(s.cuts) && s.cuts[s.next] < end {
+		return rec.ReadyShare(t, t.Add(rec.Step))
+	}
+	return rec.Step.Seconds() / float64(max(s.ready, 1)) / rec.Step.Seconds()
 }

@@ -57,6 +57,10 @@ type fastPath struct {
 	reads   []bool
 	sums    []podSums
 	missing []int64
+	// exact[r] and exactMiss[r] are the shared accounting of resource r
+	// where the replay runs the real pods (fastShared.exactOf).
+	exact     [][]podSums
+	exactMiss [][]int64
 	// The controller's memory: its recommendations, scale events and the
 	// status's desired count.
 	recsInit      bool
@@ -128,8 +132,10 @@ func newFastPath(p *replayPath, sh *fastShared) (*fastPath, fastMiss) {
 	for i := range f.backAt {
 		f.backAt[i] = noTime
 	}
+	f.exact, f.exactMiss = make([][]podSums, f.nr), make([][]int64, f.nr)
 	for _, m := range spec.metrics {
 		f.reads[m.r] = true
+		f.exact[m.r], f.exactMiss[m.r] = sh.exactOf(m.r)
 	}
 	return f, ""
 }
@@ -204,11 +210,11 @@ func (f *fastPath) sync(k int) (syncOutcome, fastMiss) {
 		// their bookkeeping are the recording's, worked out once.
 		f.lastK, f.skipped = k, k
 		p.exactAt = k
-		f.npods = sh.from[k+1] - sh.from[k]
+		f.npods = int(sh.fend[k] - sh.fstart[k])
 		f.readyNow = int(sh.readyNow[k])
 		for r := range f.sums {
 			if f.reads[r] {
-				f.sums[r] = sh.exact[k*f.nr+r]
+				f.sums[r] = f.exact[r][k]
 			}
 		}
 		return f.finish(tn, true)
@@ -216,7 +222,7 @@ func (f *fastPath) sync(k int) (syncOutcome, fastMiss) {
 	if f.skipped >= 0 && f.skipped == k-1 {
 		// The bookkeeping of the syncs skipped: that of the last one.
 		f.prevReal = f.prevReal[:0]
-		fr := sh.frames[sh.from[k-1]:sh.from[k]]
+		fr := sh.frame(k - 1)
 		for j := range fr {
 			if fp := &fr[j]; fp.st&flagEarly == 0 {
 				f.st[fp.i] = podState{since: fp.since, st: fp.st & (flagReady | flagDeleting), phase: fp.phase}
@@ -228,7 +234,7 @@ func (f *fastPath) sync(k int) (syncOutcome, fastMiss) {
 	f.skipped = -1
 	f.wasExact = exact
 	// The real pods, as refresh and alignToActual leave them.
-	fr := sh.frames[sh.from[k]:sh.from[k+1]]
+	fr := sh.frame(k)
 	f.cur = f.cur[:0]
 	for j := range fr {
 		fp := &fr[j]
@@ -259,7 +265,7 @@ func (f *fastPath) sync(k int) (syncOutcome, fastMiss) {
 	case p.replicas < actual:
 		f.extras, f.gone = f.extras[:0], f.gone[:0]
 		drop := min(int(actual-p.replicas), len(f.cur))
-		perm := sh.sorted[sh.from[k]:sh.from[k+1]]
+		perm := sh.perm(k)
 		f.buf = append(f.buf[:0], f.cur...)
 		for j, at := range perm {
 			f.cur[j] = f.buf[at]
@@ -313,7 +319,7 @@ func (f *fastPath) sync(k int) (syncOutcome, fastMiss) {
 			continue
 		}
 		if exact {
-			f.sums[r] = sh.exact[k*f.nr+r]
+			f.sums[r] = f.exact[r][k]
 			continue
 		}
 		f.sums[r] = f.spread(r, k, tn)
@@ -400,8 +406,7 @@ func (f *fastPath) spread(r, k int, now int64) podSums {
 			if p.opts.LoadModel == explain.LoadConstantTotal {
 				v = totals[c] * share
 			}
-			q := usageQuantity(res, v)
-			milli += q.MilliValue()
+			milli += usageMilli(res, v)
 		}
 	}
 	ts, window := sh.sampleTs[k], f.window
