@@ -47,10 +47,22 @@ type fastPath struct {
 	// last syncs and at the sync being built (fastshare.go); window,
 	// step and startup the samples' window, the sync period and a new
 	// pod's start-up.
-	marks                 []fastMark
-	readyNow              int
-	npods                 int
-	window, step, startup int64
+	// The steady lane (holdSteady): steadyOK says the last sync ran the
+	// replay's own pods of frame steadyFrame at steadyReplicas with the
+	// real count at steadyActual, nothing of them changing before
+	// stableUntil (and the samples' time stableTs); steadyHas[r] whether
+	// they showed a sample of resource r; steadyAt the last sync the lane
+	// replayed (-1: none since a full sync).
+	steadyOK                     bool
+	steadyFrame                  int32
+	steadyReplicas, steadyActual int32
+	stableUntil, stableTs        int64
+	steadyHas                    []bool
+	steadyAt                     int
+	marks                        []fastMark
+	readyNow                     int
+	npods                        int
+	window, step, startup        int64
 	// reads[r] says whether a metric reads resource r; sums[r] its
 	// accounting at the sync being built, missing the requests of its
 	// pods without a sample where the replay runs its own pods.
@@ -120,9 +132,9 @@ func newFastPath(p *replayPath, sh *fastShared) (*fastPath, fastMiss) {
 	f := &fastPath{
 		p: p, sh: sh, spec: spec, nr: len(p.resources),
 		st: make([]podState, n), backAt: make([]int64, n), inSync: make([]int32, n),
-		scaledUp: noTime, lastK: -1, skipped: -1, recorded: len(p.rec.Replicas.Changes) > 0,
+		scaledUp: noTime, lastK: -1, skipped: -1, steadyAt: -1, recorded: len(p.rec.Replicas.Changes) > 0,
 		window: p.rec.SampleWindow.Nanoseconds(), step: p.rec.Step.Nanoseconds(), startup: p.opts.PodStartup.Nanoseconds(),
-		reads: make([]bool, len(p.resources)), sums: make([]podSums, len(p.resources)),
+		reads: make([]bool, len(p.resources)), sums: make([]podSums, len(p.resources)), steadyHas: make([]bool, len(p.resources)),
 		factor: p.set.LegacyScaleUpLimitFactor, floor: p.set.LegacyScaleUpLimitMinimum,
 		cpuInit: p.set.CPUInitializationPeriod.Nanoseconds(), readyDelay: p.set.InitialReadinessDelay.Nanoseconds(),
 	}
@@ -219,6 +231,20 @@ func (f *fastPath) sync(k int) (syncOutcome, fastMiss) {
 		}
 		return f.finish(tn, true)
 	}
+	if !exact && f.steadyOK && f.lastK == k-1 && sh.fstart[k] == f.steadyFrame && p.replicas == f.steadyReplicas &&
+		actual == f.steadyActual && tn < f.stableUntil && sh.sampleTs[k] < f.stableTs {
+		if o, ok := f.steady(k, tn); ok {
+			return o, ""
+		}
+	}
+	if f.steadyAt >= 0 {
+		// The syncs the steady lane skipped kept the same pods.
+		for _, i := range f.prevReal {
+			f.inSync[i] = int32(f.steadyAt + 1)
+		}
+		f.steadyAt = -1
+	}
+	f.steadyOK = false
 	if f.skipped >= 0 && f.skipped == k-1 {
 		// The bookkeeping of the syncs skipped: that of the last one.
 		f.prevReal = f.prevReal[:0]
@@ -322,7 +348,10 @@ func (f *fastPath) sync(k int) (syncOutcome, fastMiss) {
 			f.sums[r] = f.exact[r][k]
 			continue
 		}
-		f.sums[r] = f.spread(r, k, tn)
+		f.sums[r], f.steadyHas[r] = f.spread(r, k, tn)
+	}
+	if !exact {
+		f.holdSteady(k, tn)
 	}
 	return f.finish(tn, exact)
 }
@@ -390,7 +419,7 @@ func (f *fastPath) growExtras(n int, t int64) {
 // spread is the accounting of resource r at k where the replay runs its
 // own pods: each reporting pod shows the recorded load spread by the load
 // model (fillResource), the same for every one.
-func (f *fastPath) spread(r, k int, now int64) podSums {
+func (f *fastPath) spread(r, k int, now int64) (podSums, bool) {
 	p, sh := f.p, f.sh
 	res := corev1.ResourceName(p.resources[r].Name)
 	totals, n := p.load.at(r, k)
@@ -433,5 +462,93 @@ func (f *fastPath) spread(r, k int, now int64) podSums {
 		cls := classify(st.st, st.phase, st.since, start, sp.reports && has, cpu, ts, window, now, f.cpuInit, f.readyDelay)
 		s.add(cls, milli, req, &f.missing)
 	}
-	return s
+	return s, has
+}
+
+// spreadMilli is the milli-value each reporting pod shows of resource r
+// at k where the replay runs its own pods, and whether they show one.
+func (f *fastPath) spreadMilli(r, k int) (int64, bool) {
+	p := f.p
+	res := corev1.ResourceName(p.resources[r].Name)
+	totals, n := p.load.at(r, k)
+	if n == 0 || len(totals) < f.sh.containers {
+		return 0, false
+	}
+	share := 0.0
+	if p.opts.LoadModel == explain.LoadConstantTotal {
+		share = f.sampleShare(k)
+	}
+	var milli int64
+	for c := range f.sh.containers {
+		v := totals[c] / float64(n)
+		if p.opts.LoadModel == explain.LoadConstantTotal {
+			v = totals[c] * share
+		}
+		milli += usageMilli(res, v)
+	}
+	return milli, true
+}
+
+// holdSteady notes, after a sync on the replay's own pods, until when
+// nothing of its pods can change while the recording's frame, the
+// replay's count and the real one stay: the next moment a pod taken back
+// reports or is ready again, an extra is ready or reports, a pod leaves
+// the cpu initialization period or its samples leave the window of its
+// last readiness change.
+func (f *fastPath) holdSteady(k int, tn int64) {
+	p, sh := f.p, f.sh
+	until, untilTs := maxTime, maxTime
+	soon := func(at int64) {
+		if at > tn && at < until {
+			until = at
+		}
+	}
+	delay := p.opts.SampleDelay.Nanoseconds()
+	ts := sh.sampleTs[k]
+	for j := range f.cur {
+		sp := &f.cur[j]
+		var start int64
+		switch {
+		case sp.real >= 0:
+			start = sh.start[sp.real]
+			if back := f.backAt[sp.real]; back != noTime && !sp.early {
+				soon(back + delay)
+				soon(back + f.startup)
+			}
+		default:
+			x := &f.extras[sp.ext]
+			start = x.start
+			if x.kept < 0 {
+				soon(x.readyAt)
+				soon(x.reportAt)
+			}
+		}
+		soon(start + f.cpuInit)
+		st := f.state(sp)
+		if st.st&flagReady != 0 && start+f.cpuInit > tn && ts < st.since+f.window && st.since+f.window < untilTs {
+			untilTs = st.since + f.window
+		}
+	}
+	f.steadyOK, f.steadyFrame, f.steadyReplicas, f.steadyActual = true, sh.fstart[k], p.replicas, sh.actual[k]
+	f.stableUntil, f.stableTs = until, untilTs
+}
+
+// steady replays the sync at k on the pods of the sync before, which
+// nothing changed (holdSteady): their classes are the last sync's, the
+// load they show this sync's.
+func (f *fastPath) steady(k int, tn int64) (syncOutcome, bool) {
+	for r := range f.sums {
+		if !f.reads[r] {
+			continue
+		}
+		milli, has := f.spreadMilli(r, k)
+		if has != f.steadyHas[r] {
+			return syncOutcome{}, false
+		}
+		f.sums[r].sumU = milli * int64(f.sums[r].ready)
+	}
+	f.lastK, f.steadyAt = k, k
+	f.p.exactAt = -1
+	o, _ := f.finish(tn, false)
+	return o, true
 }
