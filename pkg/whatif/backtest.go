@@ -268,6 +268,8 @@ type Replayer struct {
 	load     *recordedLoad
 	loadOnce sync.Once
 	alone    bool
+	// fastSharedOnce holds what the fast replays share (fastreplay.go).
+	fastSharedOnce
 }
 
 // NewReplayer checks the recording and the options for replays of it.
@@ -305,7 +307,7 @@ func (r *Replayer) ReplayFigures(hpa *autoscalingv2.HorizontalPodAutoscaler) (*R
 		r.loadOnce.Do(func() { r.load = p.totalLoad() })
 		p.load = r.load
 	}
-	outcomes, err := p.run(first, nil)
+	outcomes, err := r.replayOutcomes(p, first)
 	if err != nil {
 		return nil, err
 	}
@@ -318,6 +320,7 @@ func (r *Replayer) ReplayFigures(hpa *autoscalingv2.HorizontalPodAutoscaler) (*R
 			acc.rescale(rec.Instant(k), o)
 		}
 	}
+	keepOutcomes(outcomes)
 	acc.describe(p)
 	path := acc.path("changed", "replay")
 	return &Replayed{Path: &path, Figures: acc.figures(&path.Summary)}, nil

@@ -5,6 +5,7 @@ package whatif
 
 import (
 	"math"
+	"math/bits"
 	"time"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
@@ -32,8 +33,10 @@ type summer struct {
 	// the bound still running, worst and worstAt the longest one.
 	beyond, over, failed []time.Duration
 	overFrom             []*time.Time
-	worst                []time.Duration
-	worstAt              []time.Time
+	// open has bit i set while metric i's stretch above its bound runs.
+	open    uint64
+	worst   []time.Duration
+	worstAt []time.Time
 	// bounds name each metric's bound; cpuMilli and memBytes are a pod's
 	// requests (memBytes only counted when the HPA scales on memory).
 	bounds   []string
@@ -90,7 +93,10 @@ func (s *summer) add(k int, n int32, o *syncOutcome) {
 	if o == nil {
 		return
 	}
-	for i := range s.above {
+	// Only the metrics with a bit set, or a stretch above the bound open,
+	// have anything to count.
+	for todo := o.above | o.beyond | o.failed | o.over | s.open; todo != 0; todo &= todo - 1 {
+		i := bits.TrailingZeros64(todo)
 		bit := uint64(1) << i
 		if o.above&bit != 0 {
 			s.above[i] += step
@@ -110,6 +116,7 @@ func (s *summer) add(k int, n int32, o *syncOutcome) {
 			if s.overFrom[i] == nil {
 				at := t
 				s.overFrom[i] = &at
+				s.open |= bit
 			}
 		case s.overFrom[i] != nil:
 			s.endStretch(i, t)
@@ -140,6 +147,7 @@ func (s *summer) endStretch(i int, t time.Time) {
 		s.worst[i], s.worstAt[i] = d, *s.overFrom[i]
 	}
 	s.overFrom[i] = nil
+	s.open &^= 1 << i
 }
 
 func (s *summer) rescale(t time.Time, o *syncOutcome) {

@@ -211,14 +211,44 @@ func BenchmarkReplaySyncs(b *testing.B) {
 	}
 }
 
+// weekRecordingRaw is weekRecording with each pod's cpu kept as the
+// store keeps it, a raw counter read every 15 s, from which the samples
+// of every instant are worked out (Resample, scrapes every 15 s): a
+// recording that tune can replay under variants (other phases of the
+// scrapes, the load 1% lower and higher).
+func weekRecordingRaw() *recording.Recording {
+	rec := weekRecordingOf(50)
+	cpu := &rec.Metrics[0]
+	cpu.PerPod, cpu.Raw, cpu.Cumulative = map[string]map[string]*recording.Series{}, map[string]map[string]*recording.Raw{}, true
+	rec.StoreInterval = 15 * time.Second
+	from, to := rec.Start.Add(-time.Hour), rec.End().Add(time.Minute)
+	n := int(to.Sub(from)/(15*time.Second)) + 1
+	for i := range rec.Pods {
+		raw := &recording.Raw{T: make([]int64, 0, n), V: make([]float64, 0, n)}
+		v := 0.0
+		for at := from; at.Before(to); at = at.Add(15 * time.Second) {
+			k := float64(at.Sub(rec.Start) / (15 * time.Second))
+			day := 2 * math.Pi * k / (24 * 240)
+			v += 15 * 0.25 * (1 + 0.07*math.Sin(day) + 0.01*math.Sin(k*7+float64(i)))
+			raw.Append(at.UnixMilli(), v, true)
+		}
+		cpu.Raw[rec.Pods[i].Name] = map[string]*recording.Raw{"app": raw}
+	}
+	rec.Resample(recording.Scrapes{Anchor: rec.Start.Add(1300 * time.Millisecond), Window: 15 * time.Second})
+	return rec
+}
+
 // BenchmarkTuneWeek is the bound of kubectl hpa tune: a search over at
 // least 200 candidates, each replayed exactly over the week of
-// weekRecording (50 pods, 40,320 syncs), on GOMAXPROCS workers, as
+// weekRecordingRaw (50 pods, 40,320 syncs), on GOMAXPROCS workers, as
 // action.Tune runs it (each candidate's setting applied to the HPA, the
-// path kept as the candidate's detail). It reports the candidates replayed
-// and the peak of the heap in use, sampled while the search runs.
+// path kept as the candidate's detail), then the finalists replayed again
+// under each variant of the recording (tune.Robust, each variant's
+// recording resampled and replayed in turn, as action.Tune does). It
+// reports the candidates and the replays under variants, and the peak of
+// the heap in use, sampled while the search runs.
 func BenchmarkTuneWeek(b *testing.B) {
-	rec := weekRecording()
+	rec := weekRecordingRaw()
 	s := weekSnapshot(50)
 	set := engine.DefaultSettings()
 	// A behavior of its own, so that the policy axes vary around it.
@@ -279,7 +309,7 @@ func BenchmarkTuneWeek(b *testing.B) {
 			}
 		}
 	}()
-	replayed := 0
+	replayed, robust := 0, 0
 	b.ReportAllocs()
 	b.ResetTimer()
 	start := cpuTime(b)
@@ -292,6 +322,34 @@ func BenchmarkTuneWeek(b *testing.B) {
 		if replayed < 200 {
 			b.Fatalf("%d candidates replayed, want at least 200", replayed)
 		}
+		variants := rec.Variants()
+		var again atomic.Int64
+		variant := func(v int) (tune.Evaluator, func(), error) {
+			r, err := NewReplayer(s, rec.AtScrapes(variants[v-1].Scrapes), set, opts)
+			if err != nil {
+				return nil, nil, err
+			}
+			return func(_ context.Context, st tune.Setting) (tune.Figures, error) {
+				h, err := st.Apply(s.HPA)
+				if err != nil {
+					return tune.Figures{}, err
+				}
+				rp, err := r.ReplayFigures(h)
+				if err != nil {
+					return tune.Figures{}, err
+				}
+				again.Add(1)
+				return figures(rp), nil
+			}, nil, nil
+		}
+		grain := float64(rec.Step) / float64(rec.End().Sub(rec.Start))
+		if err := tune.Robust(context.Background(), res, tune.RobustOptions{Variants: len(variants), Variant: variant, RiskGrain: grain}); err != nil {
+			b.Fatal(err)
+		}
+		robust = int(again.Load())
+		if len(variants) == 0 || robust == 0 {
+			b.Fatalf("%d variants, %d replays under them", len(variants), robust)
+		}
 		if res.Recommended < 0 {
 			b.Fatal("no recommendation")
 		}
@@ -300,6 +358,7 @@ func BenchmarkTuneWeek(b *testing.B) {
 	close(stop)
 	wg.Wait()
 	b.ReportMetric(float64(replayed), "candidates")
+	b.ReportMetric(float64(robust), "variant-replays")
 	b.ReportMetric(float64(peak.Load())/(1<<20), "peak-heap-MiB")
 	runtime.KeepAlive(ref)
 }
