@@ -58,7 +58,7 @@ const (
 	missSelector      fastMiss = "a selector that is empty, does not parse, or misses a pod"
 	missOtherHPAs     fastMiss = "other HPAs in the snapshot"
 	missTargetRef     fastMiss = "a target that cannot be read (its apiVersion or a get error)"
-	missScaleError    fastMiss = "a failing scale update (Settings.ScaleUpdateError)"
+	missScaleError    fastMiss = "a failing scale update (Target.UpdateError)"
 	missNoPods        fastMiss = "a recording without pods"
 	missContainers    fastMiss = "pods whose containers differ from one another"
 	missRequests      fastMiss = "a pod without a request of a resource a Utilization target reads"
@@ -267,7 +267,7 @@ func buildFastShared(r *Replayer, p *replayPath) *fastShared {
 	case len(r.snap.OtherHPAs) > 0:
 		sh.miss = missOtherHPAs
 		return sh
-	case p.set.ScaleUpdateError != "":
+	case p.snap.Target.UpdateError != "":
 		sh.miss = missScaleError
 		return sh
 	case r.snap.Target.GetError != "":

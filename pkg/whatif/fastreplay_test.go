@@ -351,7 +351,7 @@ func TestFastReplayFallsBack(t *testing.T) {
 			c.snap.OtherHPAs = []engine.HPASelector{{Namespace: "shop", Name: "web2", Selector: "app=web"}}
 		}},
 		{missTargetRef, func(c *fastCase) { c.snap.Target.GetError = "forbidden" }},
-		{missScaleError, func(c *fastCase) { c.set.ScaleUpdateError = "conflict" }},
+		{missScaleError, func(c *fastCase) { c.snap.Target.UpdateError = "conflict" }},
 		{missContainers, func(c *fastCase) {
 			c.rec.Pods[0].Containers = append(c.rec.Pods[0].Containers, recording.Container{Name: "extra"})
 		}},
