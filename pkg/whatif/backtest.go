@@ -108,17 +108,17 @@ func Backtest(snap *engine.Snapshot, rec *recording.Recording, set engine.Settin
 		bt.Notes = append(bt.Notes, n)
 	}
 
-	asIs, err := newReplayPath("as-is", snap, snap.HPA, rec, set, opts)
+	asIs, err := newReplayRun("as-is", snap, snap.HPA, rec, set, opts)
 	if err != nil {
 		return nil, err
 	}
-	paths := []*replayPath{asIs}
+	paths := []*replayRun{asIs}
 	if opts.Changes != nil && !opts.Changes.Empty() {
 		edited, changes, err := Apply(snap, opts.Changes, set)
 		if err != nil {
 			return nil, err
 		}
-		changed, err := newReplayPath("changed", snap, edited.HPA, rec, set, opts)
+		changed, err := newReplayRun("changed", snap, edited.HPA, rec, set, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -156,17 +156,17 @@ func Backtest(snap *engine.Snapshot, rec *recording.Recording, set engine.Settin
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	acc := make([]*summer, len(paths))
+	acc := make([]*pathTally, len(paths))
 	for i := range paths {
-		acc[i] = newSummer(rec, first)
+		acc[i] = newPathTally(rec, first)
 		acc[i].censored = opts.Censoring
 	}
-	forced, err := newReplayPath("actual", snap, snap.HPA, rec, set, opts)
+	forced, err := newReplayRun("actual", snap, snap.HPA, rec, set, opts)
 	if err != nil {
 		return nil, err
 	}
 	forced.load = load
-	actual := newSummer(rec, first)
+	actual := newPathTally(rec, first)
 	actual.censored = opts.Censoring
 	for k := first; k < rec.Len; k++ {
 		for i := range paths {
@@ -299,7 +299,7 @@ func (r *Replayer) ReplayFigures(hpa *autoscalingv2.HorizontalPodAutoscaler) (*R
 		return nil, errors.New("no HorizontalPodAutoscaler to replay")
 	}
 	rec, first := r.rec, r.first
-	p, err := newReplayPath("changed", r.snap, hpa, rec, r.set, r.opts)
+	p, err := newReplayRun("changed", r.snap, hpa, rec, r.set, r.opts)
 	if err != nil {
 		return nil, err
 	}
@@ -311,7 +311,7 @@ func (r *Replayer) ReplayFigures(hpa *autoscalingv2.HorizontalPodAutoscaler) (*R
 	if err != nil {
 		return nil, err
 	}
-	acc := newSummer(rec, first)
+	acc := newPathTally(rec, first)
 	acc.censored = r.opts.Censoring
 	for k := first; k < rec.Len; k++ {
 		o := &outcomes[k-first]
@@ -342,7 +342,7 @@ func ReplayAt(snap *engine.Snapshot, rec *recording.Recording, set engine.Settin
 		return nil, fmt.Errorf("%s is before the recorded load, which begins at %s", at.UTC().Format(time.RFC3339), rec.Start.UTC().Format(time.RFC3339))
 	}
 	opts = estimateDelays(rec, opts)
-	p, err := newReplayPath("as-is", snap, snap.HPA, rec, set, opts)
+	p, err := newReplayRun("as-is", snap, snap.HPA, rec, set, opts)
 	if err != nil {
 		return nil, err
 	}

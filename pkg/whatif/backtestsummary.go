@@ -12,8 +12,8 @@ import (
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/recording"
 )
 
-// summer sums one curve up over the counted syncs.
-type summer struct {
+// pathTally sums one curve up over the counted syncs.
+type pathTally struct {
 	rec       *recording.Recording
 	first     int
 	labels    []string
@@ -48,9 +48,9 @@ type summer struct {
 	overCensored []time.Duration
 }
 
-func newSummer(rec *recording.Recording, first int) *summer {
+func newPathTally(rec *recording.Recording, first int) *pathTally {
 	const n = 64
-	return &summer{
+	return &pathTally{
 		rec: rec, first: first, above: make([]time.Duration, n),
 		beyond: make([]time.Duration, n), over: make([]time.Duration, n), failed: make([]time.Duration, n),
 		overFrom: make([]*time.Time, n), worst: make([]time.Duration, n), worstAt: make([]time.Time, n),
@@ -58,9 +58,9 @@ func newSummer(rec *recording.Recording, first int) *summer {
 	}
 }
 
-// describe gives the summer what names the metrics, their bounds and a
+// describe gives the pathTally what names the metrics, their bounds and a
 // pod's requests: those of the replay p.
-func (s *summer) describe(p *replayPath) {
+func (s *pathTally) describe(p *replayRun) {
 	s.labels = p.labels
 	s.bounds = make([]string, len(p.bounds))
 	for i, b := range p.bounds {
@@ -79,7 +79,7 @@ func (s *summer) describe(p *replayPath) {
 // add counts the sync at k, after which the curve had n replicas; o, when
 // given, is a replayed sync on this curve's pods (its metrics and
 // recommendation).
-func (s *summer) add(k int, n int32, o *syncOutcome) {
+func (s *pathTally) add(k int, n int32, o *syncOutcome) {
 	t := s.rec.Instant(k)
 	if len(s.points) == 0 || s.points[len(s.points)-1].Replicas != n {
 		s.points = append(s.points, explain.ReplicaPoint{Time: t, Replicas: n})
@@ -142,7 +142,7 @@ func (s *summer) add(k int, n int32, o *syncOutcome) {
 }
 
 // endStretch closes metric i's stretch above its bound at t.
-func (s *summer) endStretch(i int, t time.Time) {
+func (s *pathTally) endStretch(i int, t time.Time) {
 	if d := t.Sub(*s.overFrom[i]); d > s.worst[i] {
 		s.worst[i], s.worstAt[i] = d, *s.overFrom[i]
 	}
@@ -150,7 +150,7 @@ func (s *summer) endStretch(i int, t time.Time) {
 	s.open &^= 1 << i
 }
 
-func (s *summer) rescale(t time.Time, o *syncOutcome) {
+func (s *pathTally) rescale(t time.Time, o *syncOutcome) {
 	s.rescales = append(s.rescales, explain.ProjectedRescale{Time: t, Offset: offset(t.Sub(s.rec.Instant(s.first))), From: o.current, To: o.desired, Reason: o.reason})
 }
 
@@ -182,7 +182,7 @@ func aboveTarget(m *explain.MetricResult) bool {
 
 // figures are the curve's typed figures (after path, which closes the
 // stretches still open at the end).
-func (s *summer) figures(sum *explain.PathSummary) Figures {
+func (s *pathTally) figures(sum *explain.PathSummary) Figures {
 	f := Figures{
 		Period: s.rec.End().Sub(s.rec.Instant(s.first)), PodHours: sum.PodHours, CoreHours: sum.CoreHours, GiBHours: sum.GiBHours,
 		Rescales: len(s.rescales), AboveBound: make([]time.Duration, 0, len(s.labels)),
@@ -195,7 +195,7 @@ func (s *summer) figures(sum *explain.PathSummary) Figures {
 	return f
 }
 
-func (s *summer) path(name, source string) explain.BacktestPath {
+func (s *pathTally) path(name, source string) explain.BacktestPath {
 	end := s.rec.End()
 	if s.lagStart != nil {
 		lag := end.Sub(*s.lagStart)
@@ -241,7 +241,7 @@ func (s *summer) path(name, source string) explain.BacktestPath {
 }
 
 // measures fills in the cost and risk figures tune compares curves by.
-func (s *summer) measures(sum *explain.PathSummary, period time.Duration) {
+func (s *pathTally) measures(sum *explain.PathSummary, period time.Duration) {
 	share := func(d time.Duration) float64 {
 		if period <= 0 {
 			return 0

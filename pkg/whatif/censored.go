@@ -100,7 +100,7 @@ func CensoredNote(c *explain.Censored) string {
 
 // markCensored marks metric i's time above its bound as a lower bound
 // when the period had censored stretches.
-func (s *summer) markCensored(bt *explain.BoundTime, i int) {
+func (s *pathTally) markCensored(bt *explain.BoundTime, i int) {
 	if s.censored == nil || len(s.censored.Stretches) == 0 {
 		return
 	}

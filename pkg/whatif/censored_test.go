@@ -207,7 +207,7 @@ func TestCensoredSummaryCap(t *testing.T) {
 // TestSummerCensoredTime: the time above the bound at censored instants.
 func TestSummerCensoredTime(t *testing.T) {
 	rec := &recording.Recording{Start: bt0, Step: 15 * time.Second, Len: 10}
-	s := newSummer(rec, 0)
+	s := newPathTally(rec, 0)
 	s.labels = []string{"cpu"}
 	// Above the bound at 1-2 and 4-6; censored at 2-5.
 	s.censored = &recording.Censoring{Mask: make([]bool, 10), Stretches: []recording.CensoredStretch{{From: 2, To: 5, Pods: 1}}}

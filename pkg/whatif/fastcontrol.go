@@ -415,7 +415,7 @@ func (f *fastPath) over(o *syncOutcome, k int) {
 	}
 }
 
-// intervalShare is replayPath.intervalShare with the recorded share
+// intervalShare is replayRun.intervalShare with the recorded share
 // worked out once.
 func (f *fastPath) intervalShare(k int) float64 {
 	p := f.p

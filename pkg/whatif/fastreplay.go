@@ -25,7 +25,7 @@ import (
 // flat arrays instead of pod objects and the engine's full sync, for the
 // HPAs and recordings it models (resource metrics of the pods, read with a
 // Utilization or an AverageValue target). It decides what the reference
-// replay (replayPath.run, engine.Evaluate at every sync) decides, sync by
+// replay (replayRun.run, engine.Evaluate at every sync) decides, sync by
 // sync: the tests run both and compare every outcome (checkFastReplay,
 // fastreplay_test.go). Where it does not model a case it says so before
 // the first sync (fastMiss), or gives up at the sync that meets it, and
@@ -71,7 +71,7 @@ const (
 // replayOutcomes replays every sync of p's recording and returns the
 // outcomes of those from first on, as p.run(first, nil) does: by the fast
 // path where it serves, else by p.run.
-func (r *Replayer) replayOutcomes(p *replayPath, first int) ([]syncOutcome, error) {
+func (r *Replayer) replayOutcomes(p *replayRun, first int) ([]syncOutcome, error) {
 	if !fastReplay {
 		return p.run(first, nil)
 	}
@@ -91,7 +91,7 @@ func (r *Replayer) replayOutcomes(p *replayPath, first int) ([]syncOutcome, erro
 	}
 	fastServed.Add(1)
 	if checkFastReplay {
-		ref, err := newReplayPath(p.name, r.snap, p.snap.HPA, p.rec, p.set, p.opts)
+		ref, err := newReplayRun(p.name, r.snap, p.snap.HPA, p.rec, p.set, p.opts)
 		if err != nil {
 			panic(err)
 		}
@@ -161,7 +161,7 @@ type fastShared struct {
 	exact     [][]podSums
 	missReq   [][]int64
 	exactOnce []sync.Once
-	scratch   *replayPath
+	scratch   *replayRun
 	// Per real pod: created, deleted (maxTime: never), start (the pod's
 	// startTime), and its request of each resource (requests[i*nr+r],
 	// ok where every container requests it); the template's likewise.
@@ -231,11 +231,11 @@ type podSums struct {
 
 // fastShared returns the Replayer's shared part of the fast replays,
 // built by the first one.
-func (r *Replayer) fastShared(p *replayPath) *fastShared {
+func (r *Replayer) fastShared(p *replayRun) *fastShared {
 	r.fastOnce.Do(func() {
 		r.loadOnce.Do(func() { r.load = p.totalLoad() })
 		// A replay of its own lays the pods out: p's are left as they are.
-		scratch, err := newReplayPath(p.name, r.snap, p.snap.HPA, p.rec, p.set, p.opts)
+		scratch, err := newReplayRun(p.name, r.snap, p.snap.HPA, p.rec, p.set, p.opts)
 		if err != nil {
 			r.fast = &fastShared{miss: missNoPods}
 			return
@@ -257,7 +257,7 @@ type fastSharedOnce struct {
 // buildFastShared checks the recording and the snapshot for the fast
 // path and works out what its replays share, with p's replay (whose
 // first sync has not run) as the scratch that lays out the pods.
-func buildFastShared(r *Replayer, p *replayPath) *fastShared {
+func buildFastShared(r *Replayer, p *replayRun) *fastShared {
 	sh := &fastShared{}
 	rec := p.rec
 	switch {
@@ -371,7 +371,7 @@ func containerRequest(pod *corev1.Pod, res corev1.ResourceName) (int64, bool) {
 // lay builds the frames, the recorded counts and shares, and the exact
 // accounting, replaying the first part of every sync (the real pods as
 // refresh and alignToActual leave them) on p's pods.
-func (sh *fastShared) lay(p *replayPath) fastMiss {
+func (sh *fastShared) lay(p *replayRun) fastMiss {
 	rec := p.rec
 	nr := len(p.resources)
 	sh.fstart, sh.fend = make([]int32, rec.Len), make([]int32, rec.Len)
@@ -453,7 +453,7 @@ func (sh *fastShared) lay(p *replayPath) fastMiss {
 }
 
 // order is podCompare of two real pods of a frame.
-func (sh *fastShared) order(a, b *framePod, p *replayPath) int {
+func (sh *fastShared) order(a, b *framePod, p *replayRun) int {
 	ra, rb := a.ready(), b.ready()
 	if ra != rb {
 		if ra {
@@ -501,7 +501,7 @@ func (sh *fastShared) exactOf(r int) ([]podSums, []int64) {
 
 // exactSums is the accounting of resource ri over the real pods fr of
 // the sync at k, with their recorded samples.
-func (sh *fastShared) exactSums(p *replayPath, k, ri int, fr []framePod) podSums {
+func (sh *fastShared) exactSums(p *replayRun, k, ri int, fr []framePod) podSums {
 	res := corev1.ResourceName(p.resources[ri].Name)
 	nr := len(p.resources)
 	ts, window := sh.sampleTs[k], p.rec.SampleWindow.Nanoseconds()
@@ -615,7 +615,7 @@ type fastMetric struct {
 }
 
 // specOf checks the HPA of p for the fast path.
-func specOf(p *replayPath, sh *fastShared) (fastSpec, fastMiss) {
+func specOf(p *replayRun, sh *fastShared) (fastSpec, fastMiss) {
 	h := p.snap.HPA
 	var s fastSpec
 	if _, err := schema.ParseGroupVersion(h.Spec.ScaleTargetRef.APIVersion); err != nil {

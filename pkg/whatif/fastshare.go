@@ -11,7 +11,7 @@ import (
 )
 
 // The fast replay's count of ready pods from moment to moment, and the
-// share of the load each served (replayPath.mark, countFrom, shareOver,
+// share of the load each served (replayRun.mark, countFrom, shareOver,
 // sampleShare), on times in nanoseconds.
 
 // fastMark is the replay's count of ready pods from a moment on.
@@ -20,7 +20,7 @@ type fastMark struct {
 	n  int
 }
 
-// mark notes n ready pods from at on, as replayPath.mark does.
+// mark notes n ready pods from at on, as replayRun.mark does.
 func (f *fastPath) mark(at int64, n int) {
 	for len(f.marks) > 0 && f.marks[len(f.marks)-1].at >= at {
 		f.marks = f.marks[:len(f.marks)-1]

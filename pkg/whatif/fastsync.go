@@ -17,7 +17,7 @@ import (
 // controller's memory as short lists, and p, the reference replay it
 // stands for, whose load model (marks, shares, served load) it shares.
 type fastPath struct {
-	p    *replayPath
+	p    *replayRun
 	sh   *fastShared
 	spec fastSpec
 	nr   int
@@ -123,7 +123,7 @@ type fastEvent struct {
 // noTime is a time not set.
 const noTime = math.MinInt64
 
-func newFastPath(p *replayPath, sh *fastShared) (*fastPath, fastMiss) {
+func newFastPath(p *replayRun, sh *fastShared) (*fastPath, fastMiss) {
 	spec, miss := specOf(p, sh)
 	if miss != "" {
 		return nil, miss
@@ -153,7 +153,7 @@ func newFastPath(p *replayPath, sh *fastShared) (*fastPath, fastMiss) {
 }
 
 // run replays every sync and returns the outcomes from first on, as
-// replayPath.run does, or why it could not.
+// replayRun.run does, or why it could not.
 func (f *fastPath) run(first int) ([]syncOutcome, fastMiss) {
 	p := f.p
 	out := outcomesFor(p.rec.Len - first)
@@ -203,8 +203,8 @@ func (f *fastPath) exists(i int32, t int64) bool {
 	return t >= f.sh.created[i] && t < f.sh.deleted[i]
 }
 
-// sync replays the sync at k (replayPath.sync and engine.Evaluate) and
-// carries its decision into the replay (replayPath.apply).
+// sync replays the sync at k (replayRun.sync and engine.Evaluate) and
+// carries its decision into the replay (replayRun.apply).
 func (f *fastPath) sync(k int) (syncOutcome, fastMiss) {
 	p, sh := f.p, f.sh
 	tn := sh.instant[k]
@@ -305,7 +305,7 @@ func (f *fastPath) sync(k int) (syncOutcome, fastMiss) {
 			f.prevReal = append(f.prevReal, sp.real)
 		}
 	}
-	// Real pods taken back (replayPath.sync).
+	// Real pods taken back (replayRun.sync).
 	delay := p.opts.SampleDelay.Nanoseconds()
 	var prevT int64
 	if k > 0 {
@@ -357,7 +357,7 @@ func (f *fastPath) sync(k int) (syncOutcome, fastMiss) {
 }
 
 // finish decides the sync at tn and carries the decision into the replay
-// (replayPath.apply).
+// (replayRun.apply).
 func (f *fastPath) finish(tn int64, exact bool) (syncOutcome, fastMiss) {
 	p := f.p
 	f.mark(tn, f.readyNow)
@@ -381,7 +381,7 @@ func (f *fastPath) finish(tn int64, exact bool) (syncOutcome, fastMiss) {
 	return o, ""
 }
 
-// startedAgain is replayPath.startedAgain on a pod's state.
+// startedAgain is replayRun.startedAgain on a pod's state.
 func (f *fastPath) startedAgain(s *podState, back, t int64) {
 	readyAt := back + f.p.opts.PodStartup.Nanoseconds()
 	ready := s.st&flagReady != 0
@@ -396,7 +396,7 @@ func (f *fastPath) startedAgain(s *podState, back, t int64) {
 	}
 }
 
-// growExtras is replayPath.growExtras.
+// growExtras is replayRun.growExtras.
 func (f *fastPath) growExtras(n int, t int64) {
 	if f.scaledUp != noTime && f.scaledUp < t {
 		t = f.scaledUp

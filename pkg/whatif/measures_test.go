@@ -29,7 +29,7 @@ import (
 // counted: the HPA does not scale on it).
 func TestSummerMeasures(t *testing.T) {
 	rec := &recording.Recording{Start: bt0, Step: 15 * time.Second, Len: 10}
-	s := newSummer(rec, 0)
+	s := newPathTally(rec, 0)
 	s.labels = []string{"cpu"}
 	s.bounds = []string{"90% of the request"}
 	s.cpuMilli = 250
@@ -249,7 +249,7 @@ func TestDemandOver(t *testing.T) {
 		// Constant-per-pod: each pod serves the recorded average.
 		{explain.LoadConstantPerPod, []int{3, 3, 3, 3, 3, 3, 3, 3}, "..######"},
 	} {
-		p, err := newReplayPath("as-is", btSnapshot(nil), hpa, w.rec, engine.Settings{}, BacktestOptions{LoadModel: tc.model})
+		p, err := newReplayRun("as-is", btSnapshot(nil), hpa, w.rec, engine.Settings{}, BacktestOptions{LoadModel: tc.model})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -28,7 +28,7 @@ import (
 // pods: the recorded samples when the pods are the real ones, else the
 // real pods' total (or average) spread by the load model. The first
 // pods of the sync that are real come first.
-func (p *replayPath) fillResource(r int, res corev1.ResourceName, k int, exact bool) {
+func (p *replayRun) fillResource(r int, res corev1.ResourceName, k int, exact bool) {
 	if exact {
 		for j := range p.cur {
 			sp := &p.cur[j]
@@ -76,7 +76,7 @@ func (p *replayPath) fillResource(r int, res corev1.ResourceName, k int, exact b
 // and how many had a sample: every real pod that existed counts, kept or
 // not, as soon as the store has its sample (the load was on it, reported
 // or not). It appends the totals to buf.
-func (p *replayPath) totalAt(r, k int, t time.Time, buf []float64) ([]float64, int) {
+func (p *replayRun) totalAt(r, k int, t time.Time, buf []float64) ([]float64, int) {
 	totals := buf
 	n := 0
 	for i := range p.rec.Pods {
@@ -127,7 +127,7 @@ type recordedLoad struct {
 
 // totalLoad works out the recorded load of every resource and Pods
 // metric at every instant.
-func (p *replayPath) totalLoad() *recordedLoad {
+func (p *replayRun) totalLoad() *recordedLoad {
 	q := len(p.resources) + len(p.pods)
 	l := &recordedLoad{totals: make([][]float64, q), from: make([][]int, q), n: make([][]int, q)}
 	l.served = make([][]float64, q)
@@ -208,7 +208,7 @@ func (p *replayPath) totalLoad() *recordedLoad {
 
 // containerNames are the names of the containers whose usage a pod of the
 // replay reports, in its PodMetrics' order.
-func (p *replayPath) containerNames() []string {
+func (p *replayRun) containerNames() []string {
 	pm := podMetricsFor(&p.template)
 	out := make([]string, len(pm.Containers))
 	for i, c := range pm.Containers {
@@ -290,7 +290,7 @@ func steadyTotals(l *recordedLoad, rescaled []bool, resolution, step time.Durati
 // podsTotalAt returns the real pods' total of Pods metric j at k, and how
 // many had a sample (every real pod that existed), appended to buf; none
 // is appended without a sample.
-func (p *replayPath) podsTotalAt(j, k int, t time.Time, buf []float64) ([]float64, int) {
+func (p *replayRun) podsTotalAt(j, k int, t time.Time, buf []float64) ([]float64, int) {
 	var total float64
 	n := 0
 	for i := range p.rec.Pods {
@@ -322,7 +322,7 @@ func (l *recordedLoad) at(r, k int) ([]float64, int) {
 // old, larger one, as the controller's samples do; a window that spans
 // the change shows a mix. Without a window (a recording of grid samples
 // whose window is not known) it is the share at the sync.
-func (p *replayPath) sampleShare(k int) float64 {
+func (p *replayRun) sampleShare(k int) float64 {
 	end := p.rec.SampleTime(k)
 	if p.rec.SampleWindow <= 0 {
 		return 1 / float64(max(p.readyNow, 1))
@@ -334,7 +334,7 @@ func (p *replayPath) sampleShare(k int) float64 {
 // count of ready pods at each moment as its marks give it (before the
 // first mark, and with no mark at all, the count at the sync being
 // built).
-func (p *replayPath) shareOver(from, to time.Time) float64 {
+func (p *replayRun) shareOver(from, to time.Time) float64 {
 	span := to.Sub(from)
 	if span <= 0 {
 		return 1 / float64(max(p.countAt(to), 1))
@@ -353,14 +353,14 @@ func (p *replayPath) shareOver(from, to time.Time) float64 {
 }
 
 // countAt is the replay's count of ready pods at t.
-func (p *replayPath) countAt(t time.Time) int {
+func (p *replayRun) countAt(t time.Time) int {
 	n, _ := p.countFrom(t)
 	return n
 }
 
 // countFrom is the replay's count of ready pods at t and when it next
 // changes (zero: not before the last mark).
-func (p *replayPath) countFrom(t time.Time) (int, time.Time) {
+func (p *replayRun) countFrom(t time.Time) (int, time.Time) {
 	n := p.readyNow
 	var next time.Time
 	for i := len(p.marks) - 1; i >= 0; i-- {
@@ -376,7 +376,7 @@ func (p *replayPath) countFrom(t time.Time) (int, time.Time) {
 // mark notes that the replay runs n ready pods from at on (a mark at or
 // after at is replaced: the later knowledge wins), and drops the marks no
 // sample's window or sync interval reaches back to any more.
-func (p *replayPath) mark(at time.Time, n int) {
+func (p *replayRun) mark(at time.Time, n int) {
 	for len(p.marks) > 0 && !p.marks[len(p.marks)-1].at.Before(at) {
 		p.marks = p.marks[:len(p.marks)-1]
 	}
@@ -396,7 +396,7 @@ func (p *replayPath) mark(at time.Time, n int) {
 // load at once (the pods it removes are ready ones, at most), a scale-up
 // adds them once they are ready (PodStartup after it; a start-up longer
 // than a sync is left to the next syncs' marks).
-func (p *replayPath) markDecision(d *explain.Decision) {
+func (p *replayRun) markDecision(d *explain.Decision) {
 	if !d.Rescale {
 		return
 	}
@@ -419,7 +419,7 @@ func usageQuantity(res corev1.ResourceName, v float64) resource.Quantity {
 
 // fillPods adds the samples of Pods metric j: the recorded ones when the
 // pods are the real ones, else spread by the load model.
-func (p *replayPath) fillPods(j, k int, exact bool, ts metav1.Time) {
+func (p *replayRun) fillPods(j, k int, exact bool, ts metav1.Time) {
 	m := p.pods[j]
 	add := func(pod *corev1.Pod, v float64) {
 		p.snap.CustomMetrics = append(p.snap.CustomMetrics, custommetricsv1beta2.MetricValue{
@@ -462,7 +462,7 @@ func (p *replayPath) fillPods(j, k int, exact bool, ts metav1.Time) {
 
 // fillTotal adds the value of an Object or External metric at k, or the
 // error the controller would meet without one.
-func (p *replayPath) fillTotal(m *recording.Metric, k int, ts metav1.Time) {
+func (p *replayRun) fillTotal(m *recording.Metric, k int, ts metav1.Time) {
 	v, ok := m.Total.At(k)
 	if !ok {
 		if p.snap.APIErrors == nil {

@@ -21,8 +21,8 @@ import (
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/recording"
 )
 
-// replayPath is the controller replayed over a recording with one HPA spec.
-type replayPath struct {
+// replayRun is the controller replayed over a recording with one HPA spec.
+type replayRun struct {
 	name string
 	rec  *recording.Recording
 	set  engine.Settings
@@ -141,7 +141,7 @@ type podSortKey struct {
 // stable sort depends only on the sequence of keys it is given: when the
 // sync's pods and their keys are the last sorted ones, in the same order,
 // the last permutation is the outcome again, without sorting.
-func (p *replayPath) sortPods() {
+func (p *replayRun) sortPods() {
 	o := &p.order
 	same := len(o.in) == len(p.cur)
 	for j := range p.cur {
@@ -197,8 +197,8 @@ type extraPod struct {
 	kept     int
 }
 
-func newReplayPath(name string, base *engine.Snapshot, hpa *autoscalingv2.HorizontalPodAutoscaler, rec *recording.Recording, set engine.Settings, opts BacktestOptions) (*replayPath, error) {
-	p := &replayPath{name: name, rec: rec, set: set, opts: opts, bounds: bounds(hpa, opts.Bounds), lastK: -1, exactAt: -1}
+func newReplayRun(name string, base *engine.Snapshot, hpa *autoscalingv2.HorizontalPodAutoscaler, rec *recording.Recording, set engine.Settings, opts BacktestOptions) (*replayRun, error) {
+	p := &replayRun{name: name, rec: rec, set: set, opts: opts, bounds: bounds(hpa, opts.Bounds), lastK: -1, exactAt: -1}
 	p.snap = engine.Snapshot{HPA: hpa.DeepCopy(), Target: base.Target, OtherHPAs: base.OtherHPAs}
 	p.snap.HPA.Status = autoscalingv2.HorizontalPodAutoscalerStatus{}
 	p.sel = labels.Everything()
@@ -349,11 +349,11 @@ func podMetricsFor(p *corev1.Pod) metricsv1beta1.PodMetrics {
 
 // recordedCount reports whether the recording has the real replica count
 // (else it is the number of pods that existed).
-func (p *replayPath) recordedCount() bool { return len(p.rec.Replicas.Changes) > 0 }
+func (p *replayRun) recordedCount() bool { return len(p.rec.Replicas.Changes) > 0 }
 
 // actualAt returns the real replica count at instant k and whether it was
 // recorded (else it is the number of pods that existed).
-func (p *replayPath) actualAt(k int) (int32, bool) {
+func (p *replayRun) actualAt(k int) (int32, bool) {
 	if n, ok := p.rec.Replicas.ReplicasAt(p.rec.Instant(k)); ok {
 		return n, true
 	}
@@ -361,7 +361,7 @@ func (p *replayPath) actualAt(k int) (int32, bool) {
 }
 
 // sync builds the inputs of the sync at instant k and replays it.
-func (p *replayPath) sync(k int) (*explain.Decision, error) {
+func (p *replayRun) sync(k int) (*explain.Decision, error) {
 	rec := p.rec
 	t := rec.Instant(k)
 	actual, known := p.actualAt(k)
@@ -517,7 +517,7 @@ var checkPodCopies bool
 // replay writes only the fields that copyWritten copies on a pod once it
 // is built (refresh, alignToActual, refreshExtra), so those alone are
 // copied again. A pod built anew is a new object, copied whole.
-func (p *replayPath) fillPodsOfSnapshot() {
+func (p *replayRun) fillPodsOfSnapshot() {
 	snap := &p.snap
 	old := len(p.copied)
 	snap.Pods = snap.Pods[:0]
@@ -560,7 +560,7 @@ const lookAhead = 30 * time.Second
 // pods the recording shows within lookAhead are added, Pending; with more,
 // the newest are marked terminating, as the controller ignores the pods a
 // scale-down is removing.
-func (p *replayPath) alignToActual(actual, live int, t time.Time) {
+func (p *replayRun) alignToActual(actual, live int, t time.Time) {
 	switch {
 	case live < actual:
 		for i := range p.rec.Pods {
@@ -596,7 +596,7 @@ func (p *replayPath) alignToActual(actual, live int, t time.Time) {
 
 // reports says whether real pod i has a sample at k: a recorded one, once
 // its creation is SampleDelay old.
-func (p *replayPath) reports(i, k int, t time.Time) bool {
+func (p *replayRun) reports(i, k int, t time.Time) bool {
 	if !p.hasSample(i, k) {
 		return false
 	}
@@ -610,7 +610,7 @@ func (p *replayPath) reports(i, k int, t time.Time) bool {
 }
 
 // hasSample reports whether real pod i has a recorded sample at k.
-func (p *replayPath) hasSample(i, k int) bool {
+func (p *replayRun) hasSample(i, k int) bool {
 	for _, s := range p.samples[i] {
 		if _, ok := s.At(k); ok {
 			return true
@@ -645,7 +645,7 @@ func (o *syncOutcome) after() int32 {
 // run replays every sync of the recording and returns the outcomes of
 // those from first on; with proj, it also appends their steps and
 // rescales to it.
-func (p *replayPath) run(first int, proj *explain.Projection) ([]syncOutcome, error) {
+func (p *replayRun) run(first int, proj *explain.Projection) ([]syncOutcome, error) {
 	out := make([]syncOutcome, 0, p.rec.Len-first)
 	p.countReady = proj != nil
 	for k := 0; k < p.rec.Len; k++ {
@@ -678,7 +678,7 @@ func (p *replayPath) run(first int, proj *explain.Projection) ([]syncOutcome, er
 }
 
 // outcomeOf keeps what the summaries need of a decision.
-func (p *replayPath) outcomeOf(dec *explain.Decision, k int) syncOutcome {
+func (p *replayRun) outcomeOf(dec *explain.Decision, k int) syncOutcome {
 	o := syncOutcome{
 		current: dec.CurrentReplicas, desired: dec.DesiredReplicas, rescale: dec.Rescale, reason: dec.RescaleReason,
 		maxReplicas: dec.Target.MaxReplicas, filled: filledIn(dec),
@@ -715,7 +715,7 @@ func (p *replayPath) outcomeOf(dec *explain.Decision, k int) syncOutcome {
 // this path decided before: the metrics of the actual curve. (The
 // controller history it carries is not the real one; the metrics do not
 // depend on it.)
-func (p *replayPath) syncAt(k int, n int32) (syncOutcome, error) {
+func (p *replayRun) syncAt(k int, n int32) (syncOutcome, error) {
 	p.replicas, p.started = n, true
 	dec, err := p.sync(k)
 	if err != nil {
@@ -728,7 +728,7 @@ func (p *replayPath) syncAt(k int, n int32) (syncOutcome, error) {
 // apply carries a decision into the next sync. The next sync reads the
 // status and the state without writing them (the engine works on copies),
 // so they are shared with the decision rather than copied.
-func (p *replayPath) apply(d *explain.Decision) {
+func (p *replayRun) apply(d *explain.Decision) {
 	p.markDecision(d)
 	if d.Rescale {
 		p.exactAt = -1
@@ -747,7 +747,7 @@ func (p *replayPath) apply(d *explain.Decision) {
 // startedAgain makes a real pod the replay took back at back (zero: never)
 // a pod that started then, in the replay's world: not ready until
 // PodStartup after it, and ready since then at the earliest.
-func (p *replayPath) startedAgain(pod *corev1.Pod, back, t time.Time) {
+func (p *replayRun) startedAgain(pod *corev1.Pod, back, t time.Time) {
 	if back.IsZero() {
 		return
 	}
@@ -764,7 +764,7 @@ func (p *replayPath) startedAgain(pod *corev1.Pod, back, t time.Time) {
 }
 
 // refresh sets a real pod's readiness at t.
-func (p *replayPath) refresh(i int, t time.Time) {
+func (p *replayRun) refresh(i int, t time.Time) {
 	rp, pod := &p.rec.Pods[i], &p.real[i]
 	ready, since := rp.ReadyAt(t)
 	c := &pod.Status.Conditions[0]
@@ -785,7 +785,7 @@ func (p *replayPath) refresh(i int, t time.Time) {
 // growExtras keeps n extra pods: new ones are created at the replay's last
 // scale-up (at t when there was none since the period began), the newest
 // go first.
-func (p *replayPath) growExtras(n int, t time.Time) {
+func (p *replayRun) growExtras(n int, t time.Time) {
 	if !p.scaledUp.IsZero() && p.scaledUp.Before(t) {
 		t = p.scaledUp
 	}
@@ -816,7 +816,7 @@ func (p *replayPath) growExtras(n int, t time.Time) {
 	p.extras = p.extras[:n]
 }
 
-func (p *replayPath) refreshExtra(e *extraPod, t time.Time) {
+func (p *replayRun) refreshExtra(e *extraPod, t time.Time) {
 	if e.kept >= 0 {
 		return
 	}

@@ -45,7 +45,7 @@ type demandOf struct {
 }
 
 // demandsOf finds what each metric's load per ready pod is worked out of.
-func (p *replayPath) demandsOf(hpa *autoscalingv2.HorizontalPodAutoscaler) []demandOf {
+func (p *replayRun) demandsOf(hpa *autoscalingv2.HorizontalPodAutoscaler) []demandOf {
 	out := make([]demandOf, len(hpa.Spec.Metrics))
 	names := p.containerNames()
 	for i := range out {
@@ -113,7 +113,7 @@ func requestOf(pod *corev1.Pod, res corev1.ResourceName, c string) float64 {
 // is the ready pods' share over the interval (the mean of 1/n), replicas
 // the count an AverageValue target divides by. ok is false when nothing
 // recorded measures it.
-func (p *replayPath) servedPerPod(i, k int, share float64, replicas int32) (float64, bool) {
+func (p *replayRun) servedPerPod(i, k int, share float64, replicas int32) (float64, bool) {
 	if i >= len(p.demand) {
 		return 0, false
 	}
@@ -172,7 +172,7 @@ func (p *replayPath) servedPerPod(i, k int, share float64, replicas int32) (floa
 // demandOver reports whether the load per ready pod of metric i was above
 // its bound between the sync at k and the next (ok false when nothing
 // recorded measures it: the controller's view stands, Bound.over).
-func (p *replayPath) demandOver(i, k int) (over, ok bool) {
+func (p *replayRun) demandOver(i, k int) (over, ok bool) {
 	v, ok := p.servedPerPod(i, k, p.intervalShare(k), p.replicas)
 	if !ok {
 		return false, i < len(p.demand) && p.demand[i].kind != ""
@@ -185,7 +185,7 @@ func (p *replayPath) demandOver(i, k int) (over, ok bool) {
 // (its decision kept it), the recorded pods' readiness tells it, as for
 // the recorded workload (ServedCurves); elsewhere the replay's own count
 // from moment to moment (its marks).
-func (p *replayPath) intervalShare(k int) float64 {
+func (p *replayRun) intervalShare(k int) float64 {
 	t := p.rec.Instant(k)
 	next := t.Add(p.rec.Step)
 	if actual, known := p.actualAt(k); known && actual == p.replicas && p.exactAt == k {
@@ -231,7 +231,7 @@ func ServedCurves(snap *engine.Snapshot, rec *recording.Recording, set engine.Se
 	if err != nil {
 		return nil, nil, err
 	}
-	path, err := newReplayPath("actual", snap, snap.HPA, rec, set, opts)
+	path, err := newReplayRun("actual", snap, snap.HPA, rec, set, opts)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -109,7 +109,7 @@ func TestSteadyPodsMetricTotals(t *testing.T) {
 	}
 	w.replicas(bt0.Add(-time.Hour), 3)
 	w.replicas(gone, 2)
-	p, err := newReplayPath("as-is", btSnapshot(nil), btSnapshot(nil).HPA, w.rec, engine.Settings{}, BacktestOptions{LoadModel: explain.LoadConstantTotal})
+	p, err := newReplayRun("as-is", btSnapshot(nil), btSnapshot(nil).HPA, w.rec, engine.Settings{}, BacktestOptions{LoadModel: explain.LoadConstantTotal})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestSteadyPodsMetricTotals(t *testing.T) {
 // one), and a window across the change a mix.
 func TestSampleShare(t *testing.T) {
 	step, window := 5*time.Second, 10*time.Second
-	p := &replayPath{rec: &recording.Recording{Start: bt0, Step: step, Len: 20, SampleWindow: window}}
+	p := &replayRun{rec: &recording.Recording{Start: bt0, Step: step, Len: 20, SampleWindow: window}}
 	// Ready pods at the syncs 0..9: 4, then 2 from 3 (a scale-down), 5 from 6.
 	ready := []int{4, 4, 4, 2, 2, 2, 5, 5, 5, 5}
 	var got []float64
@@ -160,7 +160,7 @@ func TestSampleShare(t *testing.T) {
 	}
 	// A decision's marks: a scale-down takes the pods out at once, a
 	// scale-up adds them once ready.
-	p = &replayPath{rec: &recording.Recording{Start: bt0, Step: step, Len: 20, SampleWindow: window}, opts: BacktestOptions{PodStartup: 2 * time.Second}}
+	p = &replayRun{rec: &recording.Recording{Start: bt0, Step: step, Len: 20, SampleWindow: window}, opts: BacktestOptions{PodStartup: 2 * time.Second}}
 	p.readyNow = 4
 	p.mark(bt0, 4)
 	p.markDecision(&explain.Decision{Now: bt0, Rescale: true, CurrentReplicas: 4, DesiredReplicas: 2})
@@ -177,7 +177,7 @@ func TestSampleShare(t *testing.T) {
 		t.Errorf("three seconds after a scale-up 2 → 5, %d ready, want 5", n)
 	}
 	// Without a window (a recording that does not say): the pods now.
-	p = &replayPath{rec: &recording.Recording{Start: bt0, Step: step, Len: 20}}
+	p = &replayRun{rec: &recording.Recording{Start: bt0, Step: step, Len: 20}}
 	p.readyNow = 4
 	p.mark(bt0, 4)
 	p.readyNow = 2
@@ -197,7 +197,7 @@ func TestTakenBackPodReportsLate(t *testing.T) {
 		w.pod(name, bt0.Add(-time.Hour), nil, func(time.Time) float64 { return 0.2 })
 	}
 	w.replicas(bt0.Add(-2*time.Hour), 4)
-	p, err := newReplayPath("changed", btSnapshot(nil), btSnapshot(nil).HPA, w.rec, engine.Settings{}, BacktestOptions{LoadModel: explain.LoadConstantTotal, SampleDelay: 15 * time.Second})
+	p, err := newReplayRun("changed", btSnapshot(nil), btSnapshot(nil).HPA, w.rec, engine.Settings{}, BacktestOptions{LoadModel: explain.LoadConstantTotal, SampleDelay: 15 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +287,7 @@ func TestCounterLoadHasNoDip(t *testing.T) {
 	w.replicas(joined, 4)
 	w.replicas(left, 3)
 	w.rec.Resample(recording.Scrapes{Anchor: bt0.Add(1300 * time.Millisecond), Window: 10 * time.Second})
-	p, err := newReplayPath("changed", btSnapshot(nil), btSnapshot(nil).HPA, w.rec, engine.Settings{}, BacktestOptions{LoadModel: explain.LoadConstantTotal})
+	p, err := newReplayRun("changed", btSnapshot(nil), btSnapshot(nil).HPA, w.rec, engine.Settings{}, BacktestOptions{LoadModel: explain.LoadConstantTotal})
 	if err != nil {
 		t.Fatal(err)
 	}
