@@ -397,18 +397,7 @@ func (sh *fastShared) lay(p *replayRun) fastMiss {
 		actual, known := p.actualAt(k)
 		sh.actual[k], sh.known[k] = actual, known
 		sh.readyShare[k] = shares.at(k)
-		p.cur = p.cur[:0]
-		live := 0
-		for i := range rec.Pods {
-			if rec.Pods[i].Exists(t) {
-				p.refresh(i, t)
-				p.cur = append(p.cur, syncPod{pod: &p.real[i], metrics: &p.realMetrics[i], real: i})
-				if p.real[i].DeletionTimestamp == nil {
-					live++
-				}
-			}
-		}
-		p.alignToActual(int(actual), live, t)
+		p.realPodsAt(t, actual)
 		begin := len(sh.frames)
 		for j := range p.cur {
 			sp := &p.cur[j]

@@ -384,18 +384,7 @@ func (p *replayRun) sync(k int) (*explain.Decision, error) {
 		}
 	}
 	// The pods of this sync: the real ones, less or more.
-	p.cur = p.cur[:0]
-	live := 0
-	for i := range rec.Pods {
-		if rec.Pods[i].Exists(t) {
-			p.refresh(i, t)
-			p.cur = append(p.cur, syncPod{pod: &p.real[i], metrics: &p.realMetrics[i], real: i})
-			if p.real[i].DeletionTimestamp == nil {
-				live++
-			}
-		}
-	}
-	p.alignToActual(int(actual), live, t)
+	p.realPodsAt(t, actual)
 	for _, i := range p.prevReal {
 		if !rec.Pods[i].Exists(t) && !slices.Contains(p.gone, i) {
 			p.gone = append(p.gone, i)
@@ -742,6 +731,23 @@ func (p *replayRun) apply(d *explain.Decision) {
 		}
 		p.replicas = d.DesiredReplicas
 	}
+}
+
+// realPodsAt makes the sync's pods the recorded ones that exist at t, as
+// they were then, less or more to the actual count (alignToActual).
+func (p *replayRun) realPodsAt(t time.Time, actual int32) {
+	p.cur = p.cur[:0]
+	live := 0
+	for i := range p.rec.Pods {
+		if p.rec.Pods[i].Exists(t) {
+			p.refresh(i, t)
+			p.cur = append(p.cur, syncPod{pod: &p.real[i], metrics: &p.realMetrics[i], real: i})
+			if p.real[i].DeletionTimestamp == nil {
+				live++
+			}
+		}
+	}
+	p.alignToActual(int(actual), live, t)
 }
 
 // startedAgain makes a real pod the replay took back at back (zero: never)
