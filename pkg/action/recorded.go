@@ -280,12 +280,6 @@ func readRecording(ctx context.Context, in *snapshot, extra *recordedExtra, from
 			refined = scrapesFromRecord(&clock, sr)
 		}
 	}
-	if refined {
-		rec.Resample(recording.Scrapes{Anchor: clock.ScrapeAnchor, Window: clock.Window})
-	}
-	if rec.SampleWindow == 0 {
-		rec.SampleWindow = clock.Window
-	}
 	rec.Clock = clock
 	if periodNote != "" {
 		rec.Reconstructed = append(rec.Reconstructed, periodNote)
@@ -304,6 +298,18 @@ func readRecording(ctx context.Context, in *snapshot, extra *recordedExtra, from
 				rec.Replicas = h
 			}
 		}
+	}
+	// The samples again, now that the clock and the record of the count
+	// are what they will be: at the scrapes read live, and with the pods
+	// the controller's scale-downs removed ending at its syncs.
+	switch {
+	case refined:
+		rec.Resample(recording.Scrapes{Anchor: clock.ScrapeAnchor, Window: clock.Window})
+	case !clock.SyncAnchor.IsZero():
+		rec.ResampleAgain()
+	}
+	if rec.SampleWindow == 0 {
+		rec.SampleWindow = clock.Window
 	}
 	return rec, nil
 }

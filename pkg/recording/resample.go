@@ -149,7 +149,7 @@ type sweep struct {
 	raw      *Raw
 	counter  bool
 	interval time.Duration
-	gone     *time.Time
+	gone     podEnd
 	window   time.Duration
 	scale    float64
 }
@@ -269,16 +269,21 @@ func (o *overs) over(from, to int64) (float64, bool) {
 // sample), a gauge from half an interval before its first sample; both
 // until half an interval after the last.
 //
-// When the pod's deletion is known (gone, the first instant it no longer
-// existed) and falls within an interval after the last sample, the
-// series runs until then: the pod served load up to it, which the store,
-// scraping every interval, missed.
-func (raw *Raw) spanMs(counter bool, interval time.Duration, gone *time.Time) (from, until int64) {
-	f, u := raw.span(counter, interval, gone)
+// When the pod's deletion is known (end.gone, the first instant it no
+// longer existed), the series runs until the pod went, as far as the
+// recording tells it: the store, scraping every interval, missed its last
+// moments. A pod the controller's scale-down removed went at the
+// controller's sync: where the syncs are known and one alone falls
+// between the last sample and the next scrape that no longer found the
+// pod (or its deletion, when earlier), the series runs until that sync.
+// Else, when the deletion falls within an interval after the last sample,
+// until the deletion.
+func (raw *Raw) spanMs(counter bool, interval time.Duration, end podEnd) (from, until int64) {
+	f, u := raw.span(counter, interval, end)
 	return f.UnixMilli(), u.UnixMilli()
 }
 
-func (raw *Raw) span(counter bool, interval time.Duration, gone *time.Time) (from, until time.Time) {
+func (raw *Raw) span(counter bool, interval time.Duration, end podEnd) (from, until time.Time) {
 	from = raw.First().Add(-interval / 2)
 	if counter && raw.Len() >= 2 {
 		if rt, ok := raw.rate(1); ok && rt > 0 {
@@ -286,23 +291,98 @@ func (raw *Raw) span(counter bool, interval time.Duration, gone *time.Time) (fro
 			from = raw.First().Add(-min(max(back, 0), interval))
 		}
 	}
-	until = raw.Last().Add(interval / 2)
-	if gone != nil && gone.After(raw.Last()) && !gone.After(raw.Last().Add(interval)) {
-		until = *gone
+	last := raw.Last()
+	until = last.Add(interval / 2)
+	if g := end.gone; g != nil && g.After(last) {
+		next := last.Add(interval)
+		if s, ok := end.onlySync(last, minTime(*g, next)); ok {
+			until = s
+		} else if !g.After(next) {
+			until = *g
+		}
 	}
 	return from, until
 }
 
-// deletions maps each pod of r that was deleted in the period to the
-// first instant it no longer existed.
-func (r *Recording) deletions() map[string]*time.Time {
-	out := map[string]*time.Time{}
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+// podEnd is what a recording tells of a pod's end: the first instant it
+// no longer existed, and, when the controller's scale-down removed it and
+// its syncs are known, their grid.
+type podEnd struct {
+	gone *time.Time
+	// syncStep and syncAnchor place the controller's syncs (zero: the pod
+	// did not go by a scale-down, or the syncs are not known).
+	syncStep   time.Duration
+	syncAnchor time.Time
+}
+
+// onlySync is the controller's sync in (after, until] when exactly one
+// falls there.
+func (e podEnd) onlySync(after, until time.Time) (time.Time, bool) {
+	if e.syncStep <= 0 || !until.After(after) {
+		return time.Time{}, false
+	}
+	// The first sync after after.
+	n := after.Sub(e.syncAnchor) / e.syncStep
+	s := e.syncAnchor.Add(n * e.syncStep)
+	for !s.After(after) {
+		s = s.Add(e.syncStep)
+	}
+	for s.Add(-e.syncStep).After(after) {
+		s = s.Add(-e.syncStep)
+	}
+	if s.After(until) || !s.Add(e.syncStep).After(until) {
+		return time.Time{}, false
+	}
+	return s, true
+}
+
+// deletions maps each pod of r that was deleted in the period to what r
+// tells of its end (podEnd): the first instant it no longer existed and,
+// when the workload's count fell then by the controller's hand and r's
+// clock places the controller's syncs, their grid.
+func (r *Recording) deletions() map[string]podEnd {
+	out := map[string]podEnd{}
 	for i := range r.Pods {
-		if p := &r.Pods[i]; p.Deleted != nil {
-			out[p.Name] = p.Deleted
+		p := &r.Pods[i]
+		if p.Deleted == nil {
+			continue
 		}
+		e := podEnd{gone: p.Deleted}
+		if r.Clock.SyncStep > 0 && !r.Clock.SyncAnchor.IsZero() && r.scaledDownAt(*p.Deleted) {
+			e.syncStep, e.syncAnchor = r.Clock.SyncStep, r.Clock.SyncAnchor
+		}
+		out[p.Name] = e
 	}
 	return out
+}
+
+// scaledDownAt reports whether the record of the workload's count has the
+// controller lower it within a step of t.
+func (r *Recording) scaledDownAt(t time.Time) bool {
+	ch := r.Replicas.Changes
+	for j := 1; j < len(ch); j++ {
+		d := ch[j].At.Sub(t)
+		if !ch[j].External && ch[j].Replicas < ch[j-1].Replicas && d <= r.Step && d >= -r.Step {
+			return true
+		}
+	}
+	return false
+}
+
+// ResampleAgain resamples r at the scrapes it was last resampled at: once
+// its clock or its record of the workload's count changed (see deletions).
+// Nothing when r was never resampled.
+func (r *Recording) ResampleAgain() {
+	if r.scrapes != nil {
+		r.Resample(*r.scrapes)
+	}
 }
 
 // SampleTime is when the samples r holds at instant k were taken: the

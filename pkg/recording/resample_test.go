@@ -309,3 +309,75 @@ func BenchmarkResampleWeek(b *testing.B) {
 		rec.Resample(Scrapes{Anchor: rec.Start.Add(3 * time.Second), Window: 15 * time.Second})
 	}
 }
+
+// TestScaledDownPodEnd checks where the load of a pod that went ends: at
+// the controller's sync when its scale-down removed it and the syncs are
+// known (the only one between its last sample and the scrape that no
+// longer found it), else half a store interval after its last sample, or
+// at its deletion when that came sooner. The case is a real run's (an e2e
+// of 2026-12-02): the store's last sample 0.25 s before the sync that
+// removed the pod, half an interval after it 2.25 s too late, which made
+// the load of the next sample's window 1% too high.
+func TestScaledDownPodEnd(t *testing.T) {
+	t0 := time.Unix(1_700_000_000, 0)
+	// web-2 serves 0.1 core until the controller's sync at t0+60.25s
+	// removes it; the store scrapes every 5 s at whole multiples of t0, so
+	// its last sample is at t0+60s. web-1 serves 0.4 throughout.
+	removed := t0.Add(60250 * time.Millisecond)
+	raw := func(rate float64, until time.Time) *Raw {
+		r := &Raw{}
+		for at := t0; !at.After(until); at = at.Add(5 * time.Second) {
+			r.Append(at.UnixMilli(), rate*at.Sub(t0).Seconds(), true)
+		}
+		return r
+	}
+	// The first instant web-2 no longer existed, on a grid 0.3 s off the
+	// syncs (as a recording's instants are).
+	gone := t0.Add(65550 * time.Millisecond)
+	syncs := Clock{SyncPeriod: 5 * time.Second, SyncStep: 5 * time.Second, SyncAnchor: t0.Add(250 * time.Millisecond)}
+	down := ReplicaHistory{Source: SourceKubeStateMetrics, Changes: []ReplicaChange{{At: t0, Replicas: 2}, {At: gone, Replicas: 1}}}
+	for _, tc := range []struct {
+		name     string
+		clock    Clock
+		replicas ReplicaHistory
+		gone     time.Time
+		until    time.Time
+	}{
+		{"scaled down, syncs known", syncs, down, gone, removed},
+		{"syncs not known", Clock{}, down, gone, t0.Add(62500 * time.Millisecond)},
+		{"not a scale-down", syncs, ReplicaHistory{Source: SourceKubeStateMetrics, Changes: []ReplicaChange{{At: t0, Replicas: 2}}}, gone, t0.Add(62500 * time.Millisecond)},
+		{"deleted sooner than half an interval", Clock{}, down, t0.Add(61 * time.Second), t0.Add(61 * time.Second)},
+		// Two syncs between the last sample and the scrape that missed the
+		// pod (a 2 s period): which one is not known.
+		{"two syncs", Clock{SyncPeriod: 2 * time.Second, SyncStep: 2 * time.Second, SyncAnchor: t0.Add(250 * time.Millisecond)}, down, gone, t0.Add(62500 * time.Millisecond)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := tc.gone
+			rec := &Recording{
+				Start: t0.Add(20 * time.Second), Step: 5 * time.Second, Len: 12, StoreInterval: 5 * time.Second,
+				Clock: tc.clock, Replicas: tc.replicas,
+				Pods: []Pod{{Name: "web-1", Created: t0}, {Name: "web-2", Created: t0, Deleted: &g}},
+				Metrics: []Metric{{Kind: KindResource, Name: "cpu", Cumulative: true, Raw: map[string]map[string]*Raw{
+					"web-1": {"app": raw(0.4, t0.Add(2*time.Minute))},
+					"web-2": {"app": raw(0.1, t0.Add(60*time.Second))},
+				}}},
+			}
+			// Scrapes at 1.5 s past the multiples of 10 s: the window
+			// (51.5, 61.5] holds the pod's end.
+			rec.Resample(Scrapes{Anchor: t0.Add(1500 * time.Millisecond), Window: 10 * time.Second})
+			m := &rec.Metrics[0]
+			for k := range rec.Len {
+				end := rec.SampleTime(k)
+				part := max(0, min(tc.until.Sub(end.Add(-10*time.Second)), 10*time.Second))
+				want := 0.4 + 0.1*part.Seconds()/10
+				if got, ok := m.Load["app"].At(k); !ok || math.Abs(got-want) > 1e-9 {
+					t.Errorf("instant %d (window to %s): load %.5f, want %.5f", k, end.Sub(t0), got, want)
+				}
+				_, own := m.PerPod["web-2"]["app"].At(k)
+				if wantOwn := !end.After(tc.until); own != wantOwn {
+					t.Errorf("instant %d (scrape %s): web-2 has a sample %v, want %v", k, end.Sub(t0), own, wantOwn)
+				}
+			}
+		})
+	}
+}

@@ -450,7 +450,7 @@ func TestFaults(t *testing.T) {
 
 // faultsClockUnderLoad: the clock is inferred and read right on a loaded
 // machine. A build of the plugin from an empty build cache runs beside
-// (nice 0, every core) while a load that steps up and down every 25 s
+// (nice 0, every core) while a load that steps up and down every 25-35 s
 // makes the controller rescale an HPA for six minutes: the controller's
 // syncs drift by its slower work, its events' times are whole seconds, and
 // metrics-server's scrapes are late by the load too. whatif --since over
@@ -475,12 +475,7 @@ func faultsClockUnderLoad(t *testing.T, run func(...string) runResult) {
 		_ = build.Wait()
 	}()
 
-	r := &patternRun{s: s, load: func(d time.Duration) int64 {
-		if int(d/(25*time.Second))%2 == 0 {
-			return 1500
-		}
-		return 500
-	}}
+	r := &patternRun{s: s, load: clockLoad}
 	start := time.Now()
 	ctx, cancel := context.WithCancel(s.ctx)
 	var wg sync.WaitGroup
@@ -512,6 +507,28 @@ func faultsClockUnderLoad(t *testing.T, run func(...string) runResult) {
 		t.Fatalf("whatif --since under load printed no backtest (%v)", err)
 	}
 	checkClock(t, "whatif --since under load", wi.Backtest.Clock)
+}
+
+// clockLoad is the load of faultsClockUnderLoad: 1500m and 500m in turn,
+// each held 25, 30 or 35 s (in that order, over and over), so the steps
+// fall at both halves of a 10 s grid. A load that turns every 25 s repeats
+// every 50 s, and the controller's answers with it: every rescale of a
+// kind, and so every distinct event the recorder keeps (it folds repeats
+// into the first), then sits at one phase of a 10 s grid, and no estimate
+// can tell a 5 s period from a 10 s one on such times (CI, 2026-12-02:
+// 10 event times, all on a 10.04 s grid, rightly left undecided).
+func clockLoad(d time.Duration) int64 {
+	holds := []time.Duration{25 * time.Second, 30 * time.Second, 35 * time.Second}
+	var at time.Duration
+	for i := 0; ; i++ {
+		at += holds[i%len(holds)]
+		if d < at {
+			if i%2 == 0 {
+				return 1500
+			}
+			return 500
+		}
+	}
 }
 
 // faultsStaleStatus: explain on HPA stale (2 pods at the target) says that

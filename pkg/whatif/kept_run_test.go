@@ -1,0 +1,111 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package whatif
+
+import (
+	"encoding/json"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
+)
+
+// A run of the e2e history proof (make test, 2026-12-02 01:30, seed
+// 13722323966540445703), kept: the recording of workload A (a 60 s
+// scale-down window) and the rescales the real controller made there and
+// on B (the same load, a 20 s window), as the test watched them. The
+// replays of A's recording, as it is and with B's behavior, must make the
+// real rescales within a sync. Before the pods a scale-down removed ended
+// at the controller's sync (recording.podEnd), the replay with B's behavior
+// held 3 pods 40 s past B's last step: A's pod removed at 01:39:29.8 was
+// counted 2.25 s longer, and the load it added to the next window took the
+// replay's 3 pods from 33% to 34%, over B's threshold.
+func TestKeptRunReplaysTheController(t *testing.T) {
+	b, err := os.ReadFile("testdata/kept/e2e-history-a-e9g5_web_20261202T013057.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var k Kept
+	if err := json.Unmarshal(b, &k); err != nil {
+		t.Fatal(err)
+	}
+	v, err := profile.Parse(k.ControllerVersion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := engine.DefaultSettings()
+	set.Profile = profile.Default(v)
+	set.SyncPeriod = k.Recording.Clock.SyncPeriod
+	onePod := []autoscalingv2.HPAScalingPolicy{{Type: autoscalingv2.PodsScalingPolicy, Value: 1, PeriodSeconds: 20}}
+	zero, twenty := int32(0), int32(20)
+	behaviorB := &autoscalingv2.HorizontalPodAutoscalerBehavior{
+		ScaleUp:   &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: &zero, Policies: onePod},
+		ScaleDown: &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: &twenty, Policies: onePod},
+	}
+	// The e2e's flags: --since the pattern's start, --pod-startup 1s,
+	// --sample-delay 15s.
+	start := time.Date(2026, 12, 2, 1, 32, 11, 490_000_000, time.UTC)
+	res, err := Backtest(k.Snapshot(), k.Recording, set, BacktestOptions{
+		Start: start, PodStartup: time.Second, SampleDelay: 15 * time.Second,
+		Changes: &Overrides{Behavior: behaviorB},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	realA := "01:32:53.1 2→3 01:33:13.1 3→4 01:33:33.3 4→5 01:33:53.5 5→6 01:35:49.1 6→5 01:36:09.1 5→4 01:36:29.3 4→3 01:37:34.5 3→4 01:37:54.5 4→5 01:38:14.5 5→6 01:39:29.9 6→5 01:39:49.9 5→4 01:40:10.1 4→3 01:40:30.1 3→2"
+	realB := "01:32:53.5 2→3 01:33:13.5 3→4 01:33:33.7 4→5 01:33:53.9 5→6 01:35:09.1 6→5 01:35:29.3 5→4 01:35:49.5 4→3 01:37:34.7 3→4 01:37:54.9 4→5 01:38:14.9 5→6 01:38:49.9 6→5 01:39:10.1 5→4 01:39:30.1 4→3 01:39:50.3 3→2"
+	for _, c := range []struct {
+		what string
+		path []string
+		real string
+	}{
+		{"the as-is replay", keptRescales(res.Backtest.AsIs.Rescales), realA},
+		{"the replay with B's behavior", keptRescales(res.Backtest.Changed.Rescales), realB},
+	} {
+		seen := strings.Fields(c.real)
+		if len(c.path) != len(seen)/2 {
+			t.Errorf("%s made %d rescales, the controller %d:\n  replay     %s\n  controller %s", c.what, len(c.path), len(seen)/2, strings.Join(c.path, " "), c.real)
+			continue
+		}
+		for i, p := range c.path {
+			at, step := seen[2*i], seen[2*i+1]
+			got := strings.Fields(p)
+			if got[1] != step || absDiff(keptClock(t, got[0]), keptClock(t, at)) > set.SyncPeriod {
+				t.Errorf("%s: rescale %d is %s, the controller's %s %s (more than a sync apart)", c.what, i+1, p, at, step)
+			}
+		}
+	}
+}
+
+func keptRescales(rs []explain.ProjectedRescale) []string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = r.Time.UTC().Format("15:04:05.0") + " " + strconv.Itoa(int(r.From)) + "→" + strconv.Itoa(int(r.To))
+	}
+	return out
+}
+
+// keptClock reads a time of day of the kept run's day.
+func keptClock(t *testing.T, s string) time.Time {
+	t.Helper()
+	c, err := time.Parse("15:04:05.0", s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func absDiff(a, b time.Time) time.Duration {
+	if d := a.Sub(b); d >= 0 {
+		return d
+	}
+	return b.Sub(a)
+}
