@@ -22,19 +22,13 @@ type Raw struct {
 	// offset is what Append adds to a counter's values since its last
 	// reset.
 	offset float64
-	// shape holds, once worked out (shapeOnce), each interval's rate (per
-	// millisecond) and where in it a counter's load stepped (see ValueAt).
-	shapeOnce sync.Once
-	shape     []interval
-}
-
-// interval is what ValueAt needs of the interval between samples i-1 and
-// i: its rate (per millisecond), and, for a counter whose load stepped in
-// it, the step's offset from its start (ms) and the rates before and after
-// it (step < 0: a straight line).
-type interval struct {
-	rate, left, right float64
-	step              int64
+	// steps holds, once worked out (stepsOnce), where in each interval a
+	// counter's load stepped (see ValueAt): steps[i] is the step's offset
+	// in ms from sample i-1, -1 where the interval is a straight line.
+	// Four bytes an interval: the rates it needs are the samples' own,
+	// worked out again where a step is (rates).
+	stepsOnce sync.Once
+	steps     []int32
 }
 
 // Len is the number of samples.
@@ -87,35 +81,40 @@ func (r *Raw) rate(i int) (float64, bool) {
 	return (r.V[i] - r.V[i-1]) / dt, true
 }
 
-// intervals works out each interval's shape once (see ValueAt). The
-// samples must not be appended to after: a Raw is read whole before it is
-// resampled.
-func (r *Raw) intervals() []interval {
-	r.shapeOnce.Do(func() {
+// perMs is the counter's rate per millisecond over samples i-1..i; NaN
+// outside the samples.
+func (r *Raw) perMs(i int) float64 {
+	if i < 1 || i >= len(r.T) || r.T[i] <= r.T[i-1] {
+		return math.NaN()
+	}
+	return (r.V[i] - r.V[i-1]) / float64(r.T[i]-r.T[i-1])
+}
+
+// stepsOf works out once where each interval's load stepped (see
+// ValueAt). The samples must not be appended to after: a Raw is read whole
+// before it is resampled.
+func (r *Raw) stepsOf() []int32 {
+	r.stepsOnce.Do(func() {
 		n := len(r.T)
 		if n < 2 {
 			return
 		}
-		r.shape = make([]interval, n)
-		perMs := func(i int) float64 {
-			if i < 1 || i >= n || r.T[i] <= r.T[i-1] {
-				return math.NaN()
-			}
-			return (r.V[i] - r.V[i-1]) / float64(r.T[i]-r.T[i-1])
-		}
+		r.steps = make([]int32, n)
+		r.steps[0] = -1
 		for i := 1; i < n; i++ {
-			iv := interval{rate: perMs(i), step: -1}
-			left, right := perMs(i-1), perMs(i+1)
-			if !math.IsNaN(left) && !math.IsNaN(right) && math.Min(left, right) < iv.rate && iv.rate < math.Max(left, right) {
+			r.steps[i] = -1
+			rate, left, right := r.perMs(i), r.perMs(i-1), r.perMs(i+1)
+			if !math.IsNaN(left) && !math.IsNaN(right) && math.Min(left, right) < rate && rate < math.Max(left, right) {
 				// The step's moment, as a share of the interval:
 				// left·f + right·(1-f) = rate.
-				f := (right - iv.rate) / (right - left)
-				iv.step, iv.left, iv.right = int64(math.Round(f*float64(r.T[i]-r.T[i-1]))), left, right
+				f := (right - rate) / (right - left)
+				if at := math.Round(f * float64(r.T[i]-r.T[i-1])); at <= math.MaxInt32 {
+					r.steps[i] = int32(at)
+				}
 			}
-			r.shape[i] = iv
 		}
 	})
-	return r.shape
+	return r.steps
 }
 
 // ValueAt is the series' value at t, with ok false outside its samples'
@@ -154,31 +153,34 @@ func (r *Raw) valueWith(ms int64, i int, counter bool, before, after time.Durati
 	if n < 2 {
 		return r.V[0], true
 	}
-	shape := r.intervals()
 	switch i {
 	case 0:
 		if !counter {
 			return r.V[0], true
 		}
-		return max(0, r.V[0]-shape[1].rate*float64(r.T[0]-ms)), true
+		return max(0, r.V[0]-r.perMs(1)*float64(r.T[0]-ms)), true
 	case n:
 		if !counter {
 			return r.V[n-1], true
 		}
-		return r.V[n-1] + shape[n-1].rate*float64(ms-r.T[n-1]), true
+		return r.V[n-1] + r.perMs(n-1)*float64(ms-r.T[n-1]), true
 	}
 	dt := ms - r.T[i-1]
 	if dt == 0 {
 		return r.V[i-1], true
 	}
-	iv := &shape[i]
-	if !counter || iv.step < 0 {
+	if !counter {
 		return r.V[i-1] + float64(dt)*(r.V[i]-r.V[i-1])/float64(r.T[i]-r.T[i-1]), true
 	}
-	if dt <= iv.step {
-		return r.V[i-1] + iv.left*float64(dt), true
+	step := int64(r.stepsOf()[i])
+	if step < 0 {
+		return r.V[i-1] + float64(dt)*(r.V[i]-r.V[i-1])/float64(r.T[i]-r.T[i-1]), true
 	}
-	return r.V[i-1] + iv.left*float64(iv.step) + iv.right*float64(dt-iv.step), true
+	left := r.perMs(i - 1)
+	if dt <= step {
+		return r.V[i-1] + left*float64(dt), true
+	}
+	return r.V[i-1] + left*float64(step) + r.perMs(i+1)*float64(dt-step), true
 }
 
 // cursor reads a Raw at times that mostly rise: it keeps the index of the
