@@ -77,8 +77,11 @@ func BenchmarkProject24hFull(b *testing.B) {
 func weekRecording() *recording.Recording { return weekRecordingOf(50) }
 
 // weekRecordingOf is weekRecording with another number of pods.
-func weekRecordingOf(pods int) *recording.Recording {
-	const n = 7 * 24 * 240
+func weekRecordingOf(pods int) *recording.Recording { return recordingOf(pods, 7) }
+
+// recordingOf is weekRecording with another number of pods and of days.
+func recordingOf(pods, days int) *recording.Recording {
+	n := days * 24 * 240
 	start := time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC)
 	rec := &recording.Recording{
 		Namespace: "shop", Workload: "Deployment/web", Start: start, Step: 15 * time.Second, Len: n,
@@ -216,8 +219,11 @@ func BenchmarkReplaySyncs(b *testing.B) {
 // of every instant are worked out (Resample, scrapes every 15 s): a
 // recording that tune can replay under variants (other phases of the
 // scrapes, the load 1% lower and higher).
-func weekRecordingRaw() *recording.Recording {
-	rec := weekRecordingOf(50)
+func weekRecordingRaw() *recording.Recording { return rawRecordingOf(7) }
+
+// rawRecordingOf is weekRecordingRaw over another number of days.
+func rawRecordingOf(days int) *recording.Recording {
+	rec := recordingOf(50, days)
 	cpu := &rec.Metrics[0]
 	cpu.PerPod, cpu.Raw, cpu.Cumulative = map[string]map[string]*recording.Series{}, map[string]map[string]*recording.Raw{}, true
 	rec.StoreInterval = 15 * time.Second
@@ -247,8 +253,13 @@ func weekRecordingRaw() *recording.Recording {
 // recording resampled and replayed in turn, as action.Tune does). It
 // reports the candidates and the replays under variants, and the peak of
 // the heap in use, sampled while the search runs.
-func BenchmarkTuneWeek(b *testing.B) {
-	rec := weekRecordingRaw()
+func BenchmarkTuneWeek(b *testing.B) { benchTune(b, weekRecordingRaw()) }
+
+// BenchmarkTuneMonth is BenchmarkTuneWeek over 30 days (172,800 syncs):
+// the bound is 4 times the week's time and 500 MiB.
+func BenchmarkTuneMonth(b *testing.B) { benchTune(b, rawRecordingOf(30)) }
+
+func benchTune(b *testing.B, rec *recording.Recording) {
 	s := weekSnapshot(50)
 	set := engine.DefaultSettings()
 	// A behavior of its own, so that the policy axes vary around it.

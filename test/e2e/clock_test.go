@@ -178,11 +178,12 @@ func watchSamples(s *scenario, done <-chan struct{}) *sampleWatch {
 // its clock says): for each sample served, the rate of the recorded
 // counter over the window ending at the scrape it was taken at. It
 // returns the relative differences' median, 95th percentile and maximum,
-// and how many were compared.
-func (w *sampleWatch) compareSamples(rec *recording.Recording) (median, p95, worst float64, n int) {
+// and how many were compared; worstAt says which sample the maximum is
+// (the pod, the scrape, both rates, the store's samples around it).
+func (w *sampleWatch) compareSamples(rec *recording.Recording) (median, p95, worst float64, n int, worstAt string) {
 	m := rec.Metric(recording.KindResource, "cpu")
 	if m == nil || m.Raw == nil {
-		return 0, 0, 0, 0
+		return 0, 0, 0, 0, ""
 	}
 	anchor, window := rec.Clock.ScrapeAnchor, rec.Clock.Window
 	w.mu.Lock()
@@ -213,14 +214,34 @@ func (w *sampleWatch) compareSamples(rec *recording.Recording) (median, p95, wor
 				continue
 			}
 			ours := (hi - lo) / s.window.Seconds()
-			diffs = append(diffs, math.Abs(ours-s.cores)/s.cores)
+			d := math.Abs(ours-s.cores) / s.cores
+			if d > worst {
+				worst = d
+				worstAt = fmt.Sprintf("%s at the scrape of %s (window %s): metrics-server %.4f, the store's counters %.4f; the store's samples around it %s",
+					pod, end.UTC().Format("15:04:05.000"), s.window, s.cores, ours, rawAround(raw, end.Add(-s.window), end))
+			}
+			diffs = append(diffs, d)
 		}
 	}
 	if len(diffs) == 0 {
-		return 0, 0, 0, 0
+		return 0, 0, 0, 0, ""
 	}
 	slices.Sort(diffs)
-	return diffs[len(diffs)/2], diffs[len(diffs)*95/100], diffs[len(diffs)-1], len(diffs)
+	return diffs[len(diffs)/2], diffs[len(diffs)*95/100], worst, len(diffs), worstAt
+}
+
+// rawAround lists a raw counter's samples from an interval before from to
+// an interval after to (time and value).
+func rawAround(raw *recording.Raw, from, to time.Time) string {
+	var b strings.Builder
+	for i := range raw.T {
+		at := time.UnixMilli(raw.T[i])
+		if at.Before(from.Add(-10*time.Second)) || at.After(to.Add(10*time.Second)) {
+			continue
+		}
+		fmt.Fprintf(&b, " %s=%.4f", at.UTC().Format("15:04:05.000"), raw.V[i])
+	}
+	return strings.TrimSpace(b.String())
 }
 
 // sampleWords says compareSamples' figures in a line.

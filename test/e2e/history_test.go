@@ -216,12 +216,13 @@ func TestHistoryBacktest(t *testing.T) {
 
 	// The samples the replay works out of the store's counters, at
 	// metrics-server's scrapes, against the ones it served.
-	if med, p95, worst, n := served.compareSamples(rawRecording(t, a, start, end)); n < 50 {
+	if med, p95, worst, n, worstAt := served.compareSamples(rawRecording(t, a, start, end)); n < 50 {
 		t.Errorf("only %d of metrics-server's samples of A could be compared with the recording's", n)
 	} else {
 		line := sampleWords(med, p95, worst, n)
 		t.Log(line)
 		appendArtifact(t, "tune-proof.txt", line)
+		appendArtifact(t, "tune-proof.txt", "the worst: "+worstAt)
 		if med > 0.01 || p95 > 0.05 {
 			t.Errorf("the recording's samples are not metrics-server's: %s", line)
 		}
