@@ -214,7 +214,7 @@ func BenchmarkReplaySyncs(b *testing.B) {
 	}
 }
 
-// weekRecordingRaw is weekRecording with each pod's cpu kept as the
+// weekRecordingRaw is weekRecording without its memory series, each pod's cpu kept as the
 // store keeps it, a raw counter read every 15 s, from which the samples
 // of every instant are worked out (Resample, scrapes every 15 s): a
 // recording that tune can replay under variants (other phases of the
@@ -224,6 +224,9 @@ func weekRecordingRaw() *recording.Recording { return rawRecordingOf(7) }
 // rawRecordingOf is weekRecordingRaw over another number of days.
 func rawRecordingOf(days int) *recording.Recording {
 	rec := recordingOf(50, days)
+	// The HPA reads cpu alone, and tune reads from the store the metrics
+	// its HPA reads (prom.MetricsFor): no memory series.
+	rec.Metrics = rec.Metrics[:1]
 	cpu := &rec.Metrics[0]
 	cpu.PerPod, cpu.Raw, cpu.Cumulative = map[string]map[string]*recording.Series{}, map[string]map[string]*recording.Raw{}, true
 	rec.StoreInterval = 15 * time.Second
