@@ -263,6 +263,7 @@ func BenchmarkTuneWeek(b *testing.B) { benchTune(b, weekRecordingRaw()) }
 func BenchmarkTuneMonth(b *testing.B) { benchTune(b, rawRecordingOf(30)) }
 
 func benchTune(b *testing.B, rec *recording.Recording) {
+	b.Helper()
 	s := weekSnapshot(50)
 	set := engine.DefaultSettings()
 	// A behavior of its own, so that the policy axes vary around it.
