@@ -475,7 +475,7 @@ func faultsClockUnderLoad(t *testing.T, run func(...string) runResult) {
 		_ = build.Wait()
 	}()
 
-	r := &patternRun{s: s, load: clockLoad}
+	r := &patternRun{s: s, load: clockLoad(t)}
 	start := time.Now()
 	ctx, cancel := context.WithCancel(s.ctx)
 	var wg sync.WaitGroup
@@ -510,24 +510,32 @@ func faultsClockUnderLoad(t *testing.T, run func(...string) runResult) {
 }
 
 // clockLoad is the load of faultsClockUnderLoad: 1500m and 500m in turn,
-// each held 25, 30 or 35 s (in that order, over and over), so the steps
-// fall at both halves of a 10 s grid. A load that turns every 25 s repeats
-// every 50 s, and the controller's answers with it: every rescale of a
-// kind, and so every distinct event the recorder keeps (it folds repeats
-// into the first), then sits at one phase of a 10 s grid, and no estimate
-// can tell a 5 s period from a 10 s one on such times (CI, 2026-12-02:
-// 10 event times, all on a 10.04 s grid, rightly left undecided).
-func clockLoad(d time.Duration) int64 {
-	holds := []time.Duration{25 * time.Second, 30 * time.Second, 35 * time.Second}
+// each held 25, 30 or 35 s, drawn from the run's seed (E2E_SEED), so that
+// the rescales, and the events the recorder keeps of them, fall at both
+// halves of a 10 s grid. The recorder folds a rescale it already wrote
+// into its first event, leaving each kind's first and last time; a load
+// that repeats every multiple of 10 s puts them all at one phase of a
+// 10 s grid, where no estimate can tell a 5 s period from a 10 s one:
+// CI's run of 2026-12-02 (a 25 s load, repeating every 50 s: 10 event
+// times, all on a 10.04 s grid) and a warm run of the same day (25, 30 and
+// 35 s in turn, repeating every 180 s: 12 times, all on a 10.03 s grid).
+// Drawn, the holds repeat nothing.
+func clockLoad(t *testing.T) func(time.Duration) int64 {
+	t.Helper()
+	r := offsetRand(t.Name())
+	var ends []time.Duration
 	var at time.Duration
-	for i := 0; ; i++ {
-		at += holds[i%len(holds)]
-		if d < at {
-			if i%2 == 0 {
-				return 1500
-			}
-			return 500
+	for at < 10*time.Minute {
+		at += time.Duration(25+5*r.IntN(3)) * time.Second
+		ends = append(ends, at)
+	}
+	t.Logf("the load's steps (E2E_SEED=%d): %v", proofSeed(), ends)
+	return func(d time.Duration) int64 {
+		i, _ := slices.BinarySearch(ends, d+1)
+		if i%2 == 0 {
+			return 1500
 		}
+		return 500
 	}
 }
 
