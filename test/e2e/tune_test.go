@@ -234,10 +234,14 @@ func checkTuned(t *testing.T, doc *explain.Tune, runA *patternRun, startA time.T
 	// passes are a second or two apart).
 	slack := max(0.02, math.Abs(doc.Reference.PodHours-aHours)/aHours)
 	// How much a setting's time above the bound moves with where the
-	// load's steps fall between scrapes: the spread of A's own setting
-	// over tune's variants (the same recorded load at every phase of the
+	// load's steps fall between scrapes: the spread of each setting over
+	// tune's variants (the same recorded load at every phase of the
 	// scrapes), and drive's passes (a second or two apart, so each stretch
-	// above the bound is measured to within a pass at either end).
+	// above the bound is measured to within a pass at either end). Runs A
+	// and C each ran at one phase, drawn apart: A's figure may sit at the
+	// low end of A's spread and C's at the high end of C's, so the two
+	// spreads add (until warm run 6 of 2026-12-02 only A's counted: C ran
+	// 44 s above against A's 29 s, A's spread 10 s and C's own 5 s).
 	const passSlack = 5 * time.Second
 	phaseNoise := time.Duration(0)
 	if doc.Current >= 0 {
@@ -245,11 +249,14 @@ func checkTuned(t *testing.T, doc *explain.Tune, runA *patternRun, startA time.T
 			phaseNoise = time.Duration((cr.RiskMax - cr.RiskMin) * float64(period))
 		}
 	}
+	if rg != nil {
+		phaseNoise += time.Duration((rg.RiskMax - rg.RiskMin) * float64(period))
+	}
 	figures := []string{
 		fmt.Sprintf("E2E_SEED=%d; recommended curve as tune replayed it (from A's start): %v; as it really ran (from C's start): %v", proofSeed(), predicted, ran),
 		fmt.Sprintf("run A (as it was): %.3f pod-hours, %s above %dm per pod; tune's replay of it: %.3f pod-hours (%+.1f%%), %.1f%% of the period above",
 			aHours, aAbove.Round(time.Second), histBound, doc.Reference.PodHours, 100*(doc.Reference.PodHours-aHours)/aHours, 100*doc.Reference.Risk),
-		fmt.Sprintf("recommendation (%s): tune predicted %.3f pod-hours (%.3f–%.3f over %d replays) and %.1f%% of the period above (%.1f%%–%.1f%%); run for real: %.3f pod-hours (%+.1f%% from the worse end), %s above (%.1f%% of %s); A's own setting moves %s above the bound over the phases",
+		fmt.Sprintf("recommendation (%s): tune predicted %.3f pod-hours (%.3f–%.3f over %d replays) and %.1f%% of the period above (%.1f%%–%.1f%%); run for real: %.3f pod-hours (%+.1f%% from the worse end), %s above (%.1f%% of %s); A's and C's settings move %s above the bound over the phases",
 			strings.Join(doc.Recommendation.Changes, ", "), rec.PodHours, lo, hi, rangeReplays(rg), 100*rec.Risk, 100*rangeRisk(rg, rec.Risk, 0), 100*rangeRisk(rg, rec.Risk, 1),
 			cHours, 100*(cHours-hi)/hi, cAbove.Round(time.Second), 100*cAbove.Seconds()/period.Seconds(), period, phaseNoise.Round(time.Second)),
 	}
@@ -271,7 +278,7 @@ func checkTuned(t *testing.T, doc *explain.Tune, runA *patternRun, startA time.T
 		t.Errorf("the recommendation really used %.3f pod-hours, run A %.3f: not cheaper", cHours, aHours)
 	}
 	if cAbove > aAbove+passSlack+phaseNoise {
-		t.Errorf("the recommendation really ran above the bound for %s, run A for %s: hotter (beyond the %s of the passes and the %s A's own setting moves over the phases)",
+		t.Errorf("the recommendation really ran above the bound for %s, run A for %s: hotter (beyond the %s of the passes and the %s A's and C's settings move over the phases)",
 			cAbove.Round(time.Second), aAbove.Round(time.Second), passSlack, phaseNoise.Round(time.Second))
 	}
 }
