@@ -461,7 +461,17 @@ func faultsClockUnderLoad(t *testing.T, run func(...string) runResult) {
 	s := newScenario(t, "clock-load")
 	s.labelNamespace("kubectl-hpa.io/state-metrics", "true")
 	s.deploy("web", 2, map[string]string{annCPU: "250500u"})
-	s.createHPA(hpaFor("web", 1, 10, histBehavior(0), cpuUtilization(50)))
+	// One pod per 15 s either way: metrics-server scrapes every 10 s, so a
+	// rescale the load starts falls at the first sync after a scrape, one
+	// phase of a 10 s grid each time; policies of 20 s kept every later
+	// step there too (a run of 2026-12-02: 20 rescales, all at :x9-:x0, on
+	// drawn holds). 15 s puts the steps of a run of rescales at both halves.
+	fifteen := []autoscalingv2.HPAScalingPolicy{{Type: autoscalingv2.PodsScalingPolicy, Value: 1, PeriodSeconds: 15}}
+	behavior := &autoscalingv2.HorizontalPodAutoscalerBehavior{
+		ScaleUp:   &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: ptr[int32](0), Policies: fifteen},
+		ScaleDown: &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: ptr[int32](0), Policies: fifteen},
+	}
+	s.createHPA(hpaFor("web", 1, 10, behavior, cpuUtilization(50)))
 	s.settle("web", settleOptions{historyHorizon: 10 * time.Second}, desired(2), metricUtilization(0, 50), samplesForAllPods(s))
 
 	build := exec.Command("go", "build", "-o", os.DevNull, "./...")
