@@ -10,6 +10,7 @@ import (
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/fleet"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/keda"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/options"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/profile"
@@ -414,6 +415,33 @@ var TuneRows = concat(options.Embed(PeriodRows, func(in *TuneInput) *PeriodInput
 			Field: func(in *TuneInput) options.Value { return options.CommaStrings(&in.ReportCandidates) },
 		},
 	})
+
+// tuneManyCLIOnly says why the options of a tune of many HPAs are no
+// argument of a tool yet.
+const tuneManyCLIOnly = "the tool hpa_tune tunes one HPA; a tune of many is the command's alone so far"
+
+// TuneManyRows select the HPAs tune tunes without a NAME, and say when
+// one's recommendation stands.
+var TuneManyRows = options.Rows[TuneInput]{
+	{
+		Name: "all-namespaces", Shorthand: "A", Help: "Without a NAME: tune the HPAs of every namespace, ranked by what each recommendation saves",
+		Desc:    "Tune the HPAs of every namespace (kubectl's -A)",
+		CLIOnly: tuneManyCLIOnly,
+		Field:   func(in *TuneInput) options.Value { return options.Bool(&in.AllNamespaces) },
+	},
+	{
+		Name: "selector", Shorthand: "l", Help: "Without a NAME: tune the HPAs matching this label selector",
+		Desc:    "Only the HPAs matching this label selector (kubectl's -l)",
+		CLIOnly: tuneManyCLIOnly,
+		Field:   func(in *TuneInput) options.Value { return options.String(&in.Selector) },
+	},
+	{
+		Name: "min-fidelity", Help: fmt.Sprintf("Without a NAME: the share of the period an HPA's as-is replay must hold its recorded replica count for its recommendation to stand (like 90%% or 0.9; default %.0f%%)", fleet.DefaultMinFidelity*100),
+		Desc:    "The share of the period an HPA's as-is replay must hold its recorded replica count for its recommendation to stand, like 90% or 0.9",
+		CLIOnly: tuneManyCLIOnly,
+		Field:   func(in *TuneInput) options.Value { return options.String(&in.MinFidelity) },
+	},
+}
 
 // tuneDimensions are tune's dimensions as --vary's help lists them, and
 // tuneNotVaried those it leaves out unless told: tune.Dimensions and

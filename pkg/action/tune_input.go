@@ -45,6 +45,11 @@ type TuneInput struct {
 	// of the candidates it draws beside the recommendation.
 	Report           ReportInput
 	ReportCandidates []string
+	// AllNamespaces (-A) and Selector (-l) select the HPAs tuned without a
+	// NAME; MinFidelity is their --min-fidelity ("" for the default).
+	AllNamespaces bool
+	Selector      string
+	MinFidelity   string
 }
 
 // DefaultTuneInput is the input before any option is given.
@@ -168,6 +173,29 @@ func (in TuneInput) Config(src Source, name string, settings SettingsOverrides) 
 	}
 	return cfg, nil
 }
+
+// ManyConfig checks the options of a tune without a NAME (TuneManyRows)
+// into one over cfg.
+func (in TuneInput) ManyConfig(cfg *TuneConfig) (*TuneManyConfig, error) {
+	out := &TuneManyConfig{Tune: *cfg, AllNamespaces: in.AllNamespaces, Selector: in.Selector}
+	if in.MinFidelity != "" {
+		f, err := parseShare(in.MinFidelity)
+		if err != nil {
+			return nil, usageErrorf("%s %q: %w", in.manyFlag(&in.MinFidelity), in.MinFidelity, err)
+		}
+		out.MinFidelity = f
+	}
+	if in.Emit == EmitPatch {
+		return nil, usageErrorf("%s %s prints one HPA's patch: name the HPA, or use %s %s for every recommendation's command", in.flag(&in.Emit), EmitPatch, in.flag(&in.Emit), EmitCommand)
+	}
+	if in.Report.File != "" {
+		return nil, usageErrorf("%s draws one HPA's tune: name the HPA", in.flag(&in.Report.File))
+	}
+	return out, nil
+}
+
+// manyFlag names an option of TuneManyRows.
+func (in *TuneInput) manyFlag(field any) string { return TuneManyRows.Named(in, field).Flag() }
 
 // parseShare reads a share of the period: 5% or 0.05.
 func parseShare(s string) (float64, error) {

@@ -28,3 +28,12 @@ func manyProgress(errOut io.Writer) func(done, total int) {
 	}
 	return render.GatherProgress(errOut)
 }
+
+// fleetProgress says on errOut, when it is a terminal, which HPA of how
+// many a tune without a NAME is at.
+func fleetProgress(errOut io.Writer) func(done, total int, hpa string) {
+	if !display.IsTerminal(errOut) {
+		return nil
+	}
+	return render.FleetProgress(errOut, time.Now)
+}

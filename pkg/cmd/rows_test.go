@@ -168,7 +168,7 @@ func TestCommandsListOnlyTheOptionsTheyUse(t *testing.T) {
 			},
 		},
 		{
-			command: "tune", own: rowsOf(action.TuneRows),
+			command: "tune", own: append(rowsOf(action.TuneRows), rowsOf(action.TuneManyRows)...),
 			uses: map[string]tableUse{
 				"SourceRows": {without: map[string]string{
 					"now": "tune replays the period from --since to --until, no sync at an instant",

@@ -10,7 +10,7 @@ import (
 
 func TestSchemaCmd(t *testing.T) {
 	code, out, stderr := mainArgs("schema")
-	if code != 0 || !strings.HasPrefix(out, "explanation  explain NAME -o json") || strings.Count(out, "\n") != 9 {
+	if code != 0 || !strings.HasPrefix(out, "explanation  explain NAME -o json") || strings.Count(out, "\n") != 10 {
 		t.Errorf("schema: exit %d, stdout:\n%s\nstderr: %s", code, out, stderr)
 	}
 	code, out, _ = mainArgs("schema", "version")
@@ -18,7 +18,7 @@ func TestSchemaCmd(t *testing.T) {
 		t.Errorf("schema version: exit %d:\n%s", code, out)
 	}
 	code, out, stderr = mainArgs("schema", "explanations")
-	if code != 1 || out != "" || stderr != "error: unknown schema kind \"explanations\" (want one of: explanation, list, whatif, watch, keda, migrate, version, summaries, tune)\n" {
+	if code != 1 || out != "" || stderr != "error: unknown schema kind \"explanations\" (want one of: explanation, list, whatif, watch, keda, migrate, version, summaries, tune, fleet)\n" {
 		t.Errorf("unknown kind: exit %d, stdout %q, stderr %q", code, out, stderr)
 	}
 	code, out, _ = mainArgs("__complete", "schema", "")

@@ -6,6 +6,7 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/kubectl-hpa/kubectl-hpa/internal/textblock"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render/report"
 )
@@ -36,6 +38,8 @@ type TuneOptions struct {
 
 	printer render.Printer
 	cfg     *action.TuneConfig
+	// many is the tune of every selected HPA, without a NAME.
+	many *action.TuneManyConfig
 }
 
 // NewCmdTune returns the tune command; runF, when set, replaces Run after
@@ -43,7 +47,7 @@ type TuneOptions struct {
 func NewCmdTune(streams genericiooptions.IOStreams, cf *genericclioptions.ConfigFlags, runF func(*TuneOptions) error) *cobra.Command {
 	o := &TuneOptions{IOStreams: streams, Input: action.DefaultTuneInput(), HPANames: defaultHPANames}
 	c := &cobra.Command{
-		Use:   "tune NAME --since DURATION|TIME [--until TIME] [--prometheus URL|NS/SERVICE:PORT] [--vary ...] [--set DIM=...] [--slo METRIC=BOUND] [-o text|json|yaml]",
+		Use:   "tune [NAME | -A | -l SELECTOR] --since DURATION|TIME [--until TIME] [--prometheus URL|NS/SERVICE:PORT] [--vary ...] [--set DIM=...] [--slo METRIC=BOUND] [-o text|json|yaml]",
 		Short: "Find the HPA settings that would have cost least over the recorded load without running hotter",
 		Long: textblock.Dedent(`
 			Tune replays the HorizontalPodAutoscaler controller over the load Prometheus
@@ -62,7 +66,14 @@ func NewCmdTune(streams genericiooptions.IOStreams, cf *genericclioptions.Config
 			kubectl patch that applies it. --emit patch prints only that patch.
 
 			The search replays a coarse grid first, then the neighbours of the frontier,
-			within --budget replays; --vary and --set narrow or widen it. See docs/tune.md.`),
+			within --budget replays; --vary and --set narrow or widen it. See docs/tune.md.
+
+			Without a NAME, tune tunes every HPA of the namespace (-n), of every namespace
+			(-A) or of a label selector (-l) alike, one at a time, and prints one line per
+			HPA ranked by what its recommendation saves, with the totals. An HPA whose
+			as-is replay held its recorded replica count less than --min-fidelity of the
+			period gets no recommendation; one that cannot be tuned gets a line saying why,
+			and the others go on. See docs/fleet.md.`),
 		Example: textblock.Dedent(`
 			# The last week, read from Prometheus through the API server's service proxy
 			kubectl hpa tune web --since 7d --prometheus monitoring/prometheus-k8s:9090
@@ -71,8 +82,14 @@ func NewCmdTune(streams genericiooptions.IOStreams, cf *genericclioptions.Config
 			kubectl hpa tune web --since 24h --vary target,down-window --slo cpu=80%
 
 			# Apply the recommendation
-			kubectl patch hpa web --type merge -p "$(kubectl hpa tune web --since 7d --emit patch)"`),
-		Args: cobra.ExactArgs(1),
+			kubectl patch hpa web --type merge -p "$(kubectl hpa tune web --since 7d --emit patch)"
+
+			# Every HPA of every namespace, ranked by what each recommendation saves
+			kubectl hpa tune -A --since 7d --prometheus monitoring/prometheus-k8s:9090
+
+			# The kubectl patch commands of the namespace's recommendations
+			kubectl hpa tune -n shop --since 7d --emit command`),
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := o.Complete(c, args); err != nil {
 				return err
@@ -86,7 +103,7 @@ func NewCmdTune(streams genericiooptions.IOStreams, cf *genericclioptions.Config
 			return o.Run(c.Context())
 		},
 	}
-	addOptions(c, action.TuneRows.Bind(&o.Input), action.TuneSourceRows.Bind(&o.Source), action.SettingsRows.Bind(&o.Settings))
+	addOptions(c, action.TuneRows.Bind(&o.Input), action.TuneManyRows.Bind(&o.Input), action.TuneSourceRows.Bind(&o.Source), action.SettingsRows.Bind(&o.Settings))
 	o.Output.AddFlags(c, false)
 	o.ConfigFlags = addConfigFlags(c.Flags(), cf)
 	c.ValidArgsFunction = func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
@@ -101,7 +118,12 @@ func NewCmdTune(streams genericiooptions.IOStreams, cf *genericclioptions.Config
 // Complete resolves the source, the settings and the output, then checks
 // tune's options (action.TuneInput.Config).
 func (o *TuneOptions) Complete(c *cobra.Command, args []string) error {
-	o.Name = args[0]
+	if len(args) > 0 {
+		o.Name = args[0]
+		if o.Input.AllNamespaces || o.Input.Selector != "" || o.Input.MinFidelity != "" {
+			return usageError(c, fmt.Errorf("-A, -l and --min-fidelity select and judge many HPAs: give them without a NAME"))
+		}
+	}
 	if o.Clients == nil {
 		o.Clients = action.NewFactory(o.ConfigFlags)
 	}
@@ -122,6 +144,13 @@ func (o *TuneOptions) Complete(c *cobra.Command, args []string) error {
 	if err := action.CheckReportDir(o.Input.Report.File); err != nil {
 		return err
 	}
+	if o.Name == "" {
+		if o.many, err = o.Input.ManyConfig(o.cfg); err != nil {
+			return usageError(c, err)
+		}
+		o.many.Progress = fleetProgress(o.ErrOut)
+		return nil
+	}
 	o.cfg.Load.Progress = recordedProgress(o.ErrOut)
 	return nil
 }
@@ -135,6 +164,9 @@ func (o *TuneOptions) Validate() error { return nil }
 func (o *TuneOptions) Run(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
+	}
+	if o.many != nil {
+		return o.runMany(ctx)
 	}
 	res, err := action.Tune(ctx, *o.cfg)
 	if err != nil {
@@ -173,4 +205,40 @@ func tuneReport(res *action.TuneResult) report.Tune {
 		r.Picked = append(r.Picked, report.Picked{Index: p.Index, Replicas: p.Replicas})
 	}
 	return r
+}
+
+// runMany tunes every selected HPA and prints the ranked table (or the
+// document, or with --emit command the commands). Some HPAs that could not
+// be tuned make the exit code 1, after the table; a run stopped (Ctrl-C)
+// prints what it finished.
+func (o *TuneOptions) runMany(ctx context.Context) error {
+	doc, err := action.TuneMany(ctx, *o.many)
+	if doc == nil {
+		return err
+	}
+	reportCalls(o.ErrOut, o.Source, o.Clients, "")
+	result := render.TuneFleetResult(doc)
+	if o.Input.Emit == action.EmitCommand {
+		result = render.TuneFleetCommands(doc)
+	}
+	var buf bytes.Buffer
+	if perr := o.printer.Print(&buf, result); perr != nil {
+		return perr
+	}
+	if _, werr := o.Out.Write(buf.Bytes()); werr != nil {
+		return werr
+	}
+	if err != nil {
+		return err
+	}
+	failed := 0
+	for _, it := range doc.Items {
+		if it.Status == explain.FleetFailed {
+			failed++
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of %d HPAs could not be tuned (their lines say why)", failed, len(doc.Items))
+	}
+	return nil
 }

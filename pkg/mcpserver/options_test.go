@@ -6,6 +6,7 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -50,6 +51,16 @@ func TestCommandsAndToolsOfferTheSameOptions(t *testing.T) {
 			t.Fatal(err)
 		}
 		flags := commandFlags(c)
+		flagOnly := flagOnly
+		if pair.command == "tune" {
+			// Names explain's tools take (-A, -l) are tune's flags alone.
+			flagOnly = maps.Clone(flagOnly)
+			for _, o := range action.TuneManyRows.Bind(&action.TuneInput{}) {
+				if o.CLIOnly {
+					flagOnly[o.Name] = true
+				}
+			}
+		}
 		offered := map[string]bool{}
 		for _, tool := range pair.tools {
 			args, ok := tools[tool]

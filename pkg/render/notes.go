@@ -6,6 +6,7 @@ package render
 import (
 	"fmt"
 	"io"
+	"time"
 )
 
 // Warnings writes each warning on a line of its own, as kubectl does
@@ -41,5 +42,24 @@ func GatherProgress(w io.Writer) func(done, total int) {
 				fmt.Fprint(w, "\r\033[K")
 			}
 		}
+	}
+}
+
+// FleetProgress shows on w (a terminal) which HPA of how many a tune of
+// many is at, and the time left at the pace so far (now is the clock).
+// The last call, with done == total, clears the line.
+func FleetProgress(w io.Writer, now func() time.Time) func(done, total int, hpa string) {
+	start := now()
+	return func(done, total int, hpa string) {
+		if done >= total {
+			fmt.Fprint(w, "\r\033[K")
+			return
+		}
+		left := "the time left is known after the first"
+		if done > 0 {
+			per := now().Sub(start) / time.Duration(done)
+			left = "about " + shortDuration((per * time.Duration(total-done)).Round(time.Second)) + " left"
+		}
+		fmt.Fprintf(w, "\r\033[Ktuning %d/%d HPAs (%s): %s", done+1, total, left, hpa)
 	}
 }

@@ -52,6 +52,8 @@ const (
 	Summaries Kind = "summaries"
 	// Tune is what tune -o json prints: explain.Tune.
 	Tune Kind = "tune"
+	// Fleet is what tune -o json prints without a NAME: explain.TuneFleet.
+	Fleet Kind = "fleet"
 )
 
 // BaseURL is where the schemas of this version of the documents
@@ -114,6 +116,11 @@ var documents = []document{
 		"A search of an HPA's settings over recorded load, as `kubectl hpa tune -o json` prints it: every candidate replayed exactly, the frontier of cost against risk, and the recommendation with its patch (docs/tune.md).",
 		"tune -o json: the candidates, the frontier and the recommendation (Tune)",
 	},
+	{
+		Fleet, reflect.TypeFor[explain.TuneFleet](), "TuneFleet",
+		"Many HPAs tuned alike, as `kubectl hpa tune -A -o json` (or -n, -l without a NAME) prints it: per HPA its figures as it is and recommended, the saving, how far its as-is replay held its recorded replica count, and the patch; ranked by saving, with the totals (docs/fleet.md).",
+		"tune -A -o json: many HPAs ranked by saving (TuneFleet)",
+	},
 }
 
 // consts are the properties whose value is fixed: the apiVersion and kind
@@ -124,6 +131,7 @@ var consts = map[reflect.Type]map[string]string{
 	reflect.TypeFor[explain.ExplanationSummaryList](): {"apiVersion": explain.APIVersion, "kind": explain.KindExplanationSummaryList},
 	reflect.TypeFor[explain.WhatIf]():                 {"apiVersion": explain.APIVersion, "kind": explain.KindWhatIf},
 	reflect.TypeFor[explain.Tune]():                   {"apiVersion": explain.APIVersion, "kind": explain.KindTune},
+	reflect.TypeFor[explain.TuneFleet]():              {"apiVersion": explain.APIVersion, "kind": explain.KindTuneFleet},
 	reflect.TypeFor[explain.KEDAExplanation]():        {"apiVersion": explain.APIVersion, "kind": explain.KindKEDA},
 	reflect.TypeFor[migrate.Report]():                 {"apiVersion": migrate.APIVersion, "kind": migrate.Kind},
 }
@@ -145,6 +153,7 @@ var nonNull = map[reflect.Type]map[string]bool{
 	reflect.TypeFor[explain.TuneRecommendation]():     {"changes": true},
 	reflect.TypeFor[explain.PathSummary]():            {"aboveTarget": true, "beyondTolerance": true, "aboveBound": true, "metricsFailed": true, "lags": true},
 	reflect.TypeFor[explain.TuneFigures]():            {"aboveBound": true, "beyondTolerance": true, "metricsFailed": true},
+	reflect.TypeFor[explain.TuneFleet]():              {"items": true, "totals": true, "notes": true},
 }
 
 // Kinds returns every kind, in the order `kubectl hpa schema` lists them.

@@ -36,9 +36,9 @@ type tunedRunResult struct {
 // checks --emit patch. With a tuned run (unless E2E_TUNE_PROOF=0) it applies the
 // emitted patch to that run's HPA (A's until then), lets its controller
 // settle on it, and starts the same load pattern there. It returns tune's
-// document and, with a tuned run, a function that waits for its end.
-func tuneAndRun(t *testing.T, a *scenario, promService string, tuned *patternRun, start, end time.Time, offsets *rand.Rand) (*explain.Tune, func() tunedRunResult) {
-	t.Helper()
+// document and, with a tuned run, a function that waits for its end. (Not
+// a t.Helper, as checkTuned is not.)
+func tuneAndRun(t *testing.T, a *scenario, promService string, tuned *patternRun, start, end time.Time, offsets *rand.Rand) (*explain.Tune, func() tunedRunResult) { //nolint:thelper // its lines name this file, where hack/test/failures.sh tells logs from errors
 	// No clock flags: the sync period is inferred from the HPA's events,
 	// metrics-server's window and phase read off its PodMetrics.
 	args := []string{
@@ -197,8 +197,10 @@ func (r *patternRun) aboveBound(start, end time.Time, bound int64) time.Duration
 }
 
 // checkTuned compares the tuned run with tune's prediction and with run A.
-func checkTuned(t *testing.T, doc *explain.Tune, runA *patternRun, startA time.Time, c tunedRunResult) {
-	t.Helper()
+//
+// Not a t.Helper: its lines then name this file, where
+// hack/test/failures.sh tells its logs (many, long) from its errors.
+func checkTuned(t *testing.T, doc *explain.Tune, runA *patternRun, startA time.Time, c tunedRunResult) { //nolint:thelper // its lines name this file, where hack/test/failures.sh tells logs from errors
 	period := c.end.Sub(c.start)
 	rec := doc.Candidates[doc.Recommended].Figures
 	initial := func(r *patternRun) int32 {

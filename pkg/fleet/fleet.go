@@ -1,0 +1,217 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+// Package fleet turns many HPAs' tunes into one ranked document: each
+// HPA's summary (as it is, recommended, the saving), how far its as-is
+// replay reproduced its own history, the ranking and the totals. It is
+// pure: the tunes come in, a document goes out.
+package fleet
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+)
+
+// DefaultMinFidelity is the share of the period an HPA's as-is replay
+// must hold the recorded replica count for its recommendation to be made.
+// A replay that reproduces the controller holds it but for a sync's
+// length around each rescale (a few percent of an hour with a rescale a
+// minute); one that misses a rescale, or makes one the controller did
+// not, is off for as long as the difference lasts.
+const DefaultMinFidelity = 0.9
+
+// matchSyncs is how many sync periods apart a real rescale and the
+// replay's may be to count as the same.
+const matchSyncs = 2
+
+// Fidelity compares the as-is replay with the workload's real count over
+// [start, end): the share of the time they were equal, and the real
+// rescales the replay made too (the same sizes, within two syncs).
+func Fidelity(actual, asIs *explain.BacktestPath, start, end time.Time, sync time.Duration) explain.Fidelity {
+	f := explain.Fidelity{Source: actual.Source}
+	if !start.Before(end) {
+		return f
+	}
+	// The instants either curve changes at, within the period.
+	cuts := []time.Time{start, end}
+	for _, p := range [][]explain.ReplicaPoint{actual.Replicas, asIs.Replicas} {
+		for _, q := range p {
+			if q.Time.After(start) && q.Time.Before(end) {
+				cuts = append(cuts, q.Time)
+			}
+		}
+	}
+	slices.SortFunc(cuts, func(a, b time.Time) int { return a.Compare(b) })
+	var equal time.Duration
+	for i := 1; i < len(cuts); i++ {
+		a, b := cuts[i-1], cuts[i]
+		if !a.Before(b) {
+			continue
+		}
+		ra, oka := countAt(actual.Replicas, a)
+		rb, okb := countAt(asIs.Replicas, a)
+		if oka && okb && ra == rb {
+			equal += b.Sub(a)
+		}
+	}
+	f.Equal = round3(float64(equal) / float64(end.Sub(start)))
+	used := make([]bool, len(asIs.Rescales))
+	for _, r := range actual.Rescales {
+		if r.Time.Before(start) || !r.Time.Before(end) {
+			continue
+		}
+		f.Rescales++
+		for j, p := range asIs.Rescales {
+			d := p.Time.Sub(r.Time)
+			if !used[j] && p.From == r.From && p.To == r.To && d.Abs() <= matchSyncs*sync {
+				used[j] = true
+				f.Matched++
+				break
+			}
+		}
+	}
+	return f
+}
+
+// countAt is a curve's count at t: that of its last point at or before
+// t; ok is false before its first point.
+func countAt(curve []explain.ReplicaPoint, t time.Time) (int32, bool) {
+	i, found := slices.BinarySearchFunc(curve, t, func(p explain.ReplicaPoint, t time.Time) int { return p.Time.Compare(t) })
+	if found {
+		// The last point at t, should several share it.
+		for i+1 < len(curve) && curve[i+1].Time.Equal(t) {
+			i++
+		}
+		return curve[i].Replicas, true
+	}
+	if i == 0 {
+		return 0, false
+	}
+	return curve[i-1].Replicas, true
+}
+
+// Item is one tuned HPA's row: its figures as it is and recommended,
+// the saving, and whether the as-is replay reproduced its history well
+// enough (minFidelity) for the recommendation to stand.
+func Item(t *explain.Tune, bt *explain.Backtest, warnings []string, minFidelity float64) explain.FleetItem {
+	it := explain.FleetItem{HPA: refOf(t.HPA), CostUnit: t.CostUnit, Warnings: warnings}
+	it.AsIs = &explain.FleetFigures{Cost: round3(t.Reference.Cost), Risk: round3(t.Reference.Risk), RescalesPerHour: round2(t.Reference.RescalesPerHour)}
+	if bt != nil {
+		sync, _ := time.ParseDuration(bt.SyncPeriod)
+		fid := Fidelity(&bt.Actual, &bt.AsIs, bt.Start, bt.End, sync)
+		it.Fidelity = &fid
+	}
+	switch {
+	case it.Fidelity != nil && it.Fidelity.Equal < minFidelity:
+		it.Status = explain.FleetUntrusted
+		it.Reason = fmt.Sprintf("the as-is replay held the recorded replica count (%s) %s of the period, below %s, and made %d of its %d rescales: its figures are not to be trusted (a backtest of it, whatif NAME over the period, draws both curves)",
+			it.Fidelity.Source, pct(it.Fidelity.Equal), pct(minFidelity), it.Fidelity.Matched, it.Fidelity.Rescales)
+	case t.Recommended < 0 || t.Recommendation == nil:
+		it.Status = explain.FleetNoChange
+		it.Reason = fmt.Sprintf("no candidate kept the time above the bound within %s of the period", pct(t.RiskBound))
+	case t.Recommended == t.Current || len(t.Recommendation.Changes) == 0:
+		it.Status = explain.FleetNoChange
+		it.Reason = "the HPA's own setting is the cheapest within the bound"
+	default:
+		it.Status = explain.FleetRecommended
+		c := &t.Candidates[t.Recommended]
+		rec := explain.FleetFigures{}
+		if c.Figures != nil {
+			rec = explain.FleetFigures{Cost: c.Figures.Cost, Risk: c.Figures.Risk, RescalesPerHour: round2(c.Figures.RescalesPerHour)}
+		}
+		if r := c.Range; r != nil {
+			rec.Cost, rec.Risk = r.CostMax, r.RiskMax
+		}
+		rec.Cost, rec.Risk = round3(rec.Cost), round3(rec.Risk)
+		it.Recommended = &rec
+		it.Saving, it.SavingFraction = t.Recommendation.Saving, t.Recommendation.SavingFraction
+		it.Changes, it.Patch, it.Command = t.Recommendation.Changes, t.Recommendation.Patch, t.Recommendation.Command
+	}
+	return it
+}
+
+// Failed is the row of an HPA that could not be tuned.
+func Failed(ref explain.ObjectRef, err error) explain.FleetItem {
+	return explain.FleetItem{HPA: ref, Status: explain.FleetFailed, Reason: err.Error()}
+}
+
+// Document ranks the items and sums them up.
+func Document(items []explain.FleetItem, start, end time.Time, minFidelity float64, notes []string) *explain.TuneFleet {
+	doc := &explain.TuneFleet{
+		APIVersion: explain.APIVersion, Kind: explain.KindTuneFleet, Start: start, End: end, MinFidelity: minFidelity,
+		Items: slices.Clone(items), Totals: []explain.FleetTotal{}, Notes: notes,
+	}
+	if doc.Items == nil {
+		doc.Items = []explain.FleetItem{}
+	}
+	if doc.Notes == nil {
+		doc.Notes = []string{}
+	}
+	slices.SortStableFunc(doc.Items, func(a, b explain.FleetItem) int {
+		if c := cmp.Compare(rank(a.Status), rank(b.Status)); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(b.Saving, a.Saving); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.HPA.Namespace, b.HPA.Namespace); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.HPA.Name, b.HPA.Name)
+	})
+	byUnit := map[string]int{}
+	for i := range doc.Items {
+		it := &doc.Items[i]
+		if it.AsIs == nil {
+			continue
+		}
+		k, ok := byUnit[it.CostUnit]
+		if !ok {
+			k = len(doc.Totals)
+			byUnit[it.CostUnit] = k
+			doc.Totals = append(doc.Totals, explain.FleetTotal{CostUnit: it.CostUnit})
+		}
+		t := &doc.Totals[k]
+		t.HPAs++
+		t.AsIs += it.AsIs.Cost
+		with := it.AsIs.Cost
+		if it.Status == explain.FleetRecommended && it.Recommended != nil {
+			t.Recommended++
+			with -= it.Saving
+		}
+		t.WithRecommendations += with
+	}
+	for i := range doc.Totals {
+		t := &doc.Totals[i]
+		t.AsIs, t.WithRecommendations = round3(t.AsIs), round3(t.WithRecommendations)
+		t.Saving = round3(t.AsIs - t.WithRecommendations)
+	}
+	slices.SortFunc(doc.Totals, func(a, b explain.FleetTotal) int { return cmp.Compare(a.CostUnit, b.CostUnit) })
+	return doc
+}
+
+// rank orders the statuses: recommendations first, failures last.
+func rank(s explain.FleetStatus) int {
+	return map[explain.FleetStatus]int{
+		explain.FleetRecommended: 0, explain.FleetNoChange: 1, explain.FleetUntrusted: 2, explain.FleetFailed: 3,
+	}[s]
+}
+
+// refOf splits namespace/name.
+func refOf(s string) explain.ObjectRef {
+	ns, name, ok := strings.Cut(s, "/")
+	if !ok {
+		return explain.ObjectRef{Name: s}
+	}
+	return explain.ObjectRef{Namespace: ns, Name: name}
+}
+
+func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
+func round2(v float64) float64 { return math.Round(v*100) / 100 }
+func pct(f float64) string     { return fmt.Sprintf("%.1f%%", f*100) }

@@ -1,0 +1,109 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package render
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+)
+
+// TuneFleetResult is tune's result without a NAME: the ranked table of
+// every HPA tuned, its totals and its notes (text), or the document.
+func TuneFleetResult(f *explain.TuneFleet) Result {
+	return Document(f, func(w io.Writer) error { return writeFleet(w, f) })
+}
+
+// TuneFleetCommands is tune's result without a NAME with --emit command:
+// the kubectl patch command of each recommendation, in the table's order.
+func TuneFleetCommands(f *explain.TuneFleet) Result {
+	return resultFunc(func(w io.Writer, _ Format, _ Options) error {
+		var b strings.Builder
+		for _, it := range f.Items {
+			if it.Status == explain.FleetRecommended && it.Command != "" {
+				b.WriteString(it.Command)
+				b.WriteByte('\n')
+			}
+		}
+		_, err := io.WriteString(w, b.String())
+		return err
+	})
+}
+
+// writeFleet writes the fleet's table: one line per HPA, ranked by
+// saving, then the totals, the HPAs without a recommendation and why, and
+// the notes.
+func writeFleet(w io.Writer, f *explain.TuneFleet) error {
+	var b strings.Builder
+	line := func(s string) { b.WriteString(clean(s)); b.WriteByte('\n') }
+	line(fmt.Sprintf("Tune of %d HPAs, %s → %s (%s), ranked by saving", len(f.Items), formatTime(f.Start), formatTime(f.End), shortDuration(f.End.Sub(f.Start))))
+	line("")
+	tb := &table{}
+	tb.row("NAMESPACE", "NAME", "COST", "RECOMMENDED", "SAVING", "ABOVE BOUND", "RESCALES/H", "REPLAY HELD", "CHANGES")
+	for _, it := range f.Items {
+		row := []string{it.HPA.Namespace, it.HPA.Name, "-", "-", "-", "-", "-", "-", string(it.Status)}
+		if a := it.AsIs; a != nil {
+			row[2] = num(a.Cost) + " " + unitWord(it.CostUnit)
+			row[5] = pctWords(a.Risk)
+			row[6] = num(a.RescalesPerHour)
+		}
+		if r := it.Recommended; r != nil {
+			row[3] = num(r.Cost)
+			row[4] = num(it.Saving) + " (" + pctWords(it.SavingFraction) + ")"
+			row[5] += " → " + pctWords(r.Risk)
+			row[6] += " → " + num(r.RescalesPerHour)
+			row[8] = strings.Join(it.Changes, "; ")
+		}
+		if fd := it.Fidelity; fd != nil {
+			row[7] = pctWords(fd.Equal) + ", " + strconv.Itoa(fd.Matched) + "/" + strconv.Itoa(fd.Rescales)
+		}
+		tb.row(row...)
+	}
+	tb.alignRight(2, 3, 4, 6)
+	for _, l := range tb.lines() {
+		line(l)
+	}
+	if len(f.Items) == 0 {
+		line("(no HPA selected)")
+	}
+	line("")
+	for _, t := range f.Totals {
+		line(fmt.Sprintf("Total (%s, %s): %s as they are, %s with %s, %s saved over the period",
+			t.CostUnit, plural(t.HPAs, "HPA", "HPAs"), num(t.AsIs), num(t.WithRecommendations), plural(t.Recommended, "recommendation", "recommendations"), num(t.Saving)))
+	}
+	var why []string
+	for _, it := range f.Items {
+		if it.Status != explain.FleetRecommended && it.Reason != "" {
+			why = append(why, fmt.Sprintf("  %s/%s (%s): %s", it.HPA.Namespace, it.HPA.Name, it.Status, it.Reason))
+		}
+	}
+	if len(why) > 0 {
+		line("")
+		line("Without a recommendation")
+		for _, s := range why {
+			line(s)
+		}
+	}
+	line("")
+	line(fmt.Sprintf("REPLAY HELD: the share of the period the as-is replay held the recorded replica count, and the recorded rescales it made (a recommendation stands from %s); tune NAME -n NAMESPACE shows one HPA's search", pctWords(f.MinFidelity)))
+	for _, n := range f.Notes {
+		line("  - " + n)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// unitWord is a cost unit in a table cell.
+func unitWord(unit string) string {
+	switch unit {
+	case "core-hours":
+		return "core-h"
+	case "pod-hours":
+		return "pod-h"
+	}
+	return unit
+}

@@ -1,0 +1,110 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+//go:build e2e
+
+package e2e
+
+import (
+	"encoding/json"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+)
+
+// fleetLabel marks the HPAs of tune's proof that the tune of many reads
+// (with the run's id as its value).
+const fleetLabel = "kubectl-hpa.io/e2e-fleet"
+
+// checkFleet tunes runs A and B together, without a NAME (-A -l): both
+// get a row; A's equals its own tune's (doc) figure for figure; each
+// as-is replay, which the backtests hold to the controller's rescales,
+// held the count kube-state-metrics recorded and made its rescales; the
+// totals add the rows up; --emit command prints one command per
+// recommendation. (Not a t.Helper, as checkTuned is not.)
+func checkFleet(t *testing.T, doc *explain.Tune, start, end time.Time, runs ...*patternRun) { //nolint:thelper // its lines name this file, where hack/test/failures.sh tells logs from errors
+	args := []string{
+		"tune", "-A", "-l", fleetLabel + "=" + env.runID, "--kubeconfig", env.kubeconfig,
+		"--since", start.UTC().Format(time.RFC3339Nano), "--until", end.UTC().Format(time.RFC3339Nano),
+		"--prometheus", prometheusURL(),
+		"--pod-startup", "1s", "--sample-delay", "15s", "--slo", "cpu=90%",
+	}
+	began := time.Now()
+	out := inProcess(append(slices.Clone(args), "-o", "json"))
+	took := time.Since(began)
+	if out.code != 0 {
+		t.Errorf("tune -A -l exited %d:\n%s", out.code, out.stderr)
+		return
+	}
+	var fl explain.TuneFleet
+	if err := json.Unmarshal(out.stdout, &fl); err != nil {
+		t.Errorf("tune -A -l -o json: %v\n%.2000s", err, out.stdout)
+		return
+	}
+	t.Logf("tune -A -l: %d HPAs in %s: %s", len(fl.Items), took.Round(time.Millisecond), jsonString(fl.Totals))
+	if len(fl.Items) != len(runs) {
+		t.Errorf("tune -A -l tuned %d HPAs, want %d (A's and B's): %s", len(fl.Items), len(runs), jsonString(fl.Items))
+		return
+	}
+	var sum float64
+	for _, r := range runs {
+		i := slices.IndexFunc(fl.Items, func(it explain.FleetItem) bool { return it.HPA.Namespace == r.s.ns })
+		if i < 0 {
+			t.Errorf("tune -A -l has no row of %s/web", r.s.ns)
+			continue
+		}
+		it := fl.Items[i]
+		t.Logf("%s: %s, as-is %s, recommended %s, saving %.3f (%.1f%%), fidelity %s", r.s.ns, it.Status, jsonString(it.AsIs), jsonString(it.Recommended),
+			it.Saving, 100*it.SavingFraction, jsonString(it.Fidelity))
+		if it.AsIs != nil {
+			sum += it.AsIs.Cost
+		}
+		// The as-is replay holds the controller's rescales within a sync
+		// (the backtests check it), kube-state-metrics' record within a
+		// scrape besides: it held the count but for seconds around each.
+		f := it.Fidelity
+		switch {
+		case f == nil:
+			t.Errorf("%s: no fidelity", r.s.ns)
+		case f.Source != "kube-state-metrics" || f.Rescales != len(r.rescales) || f.Matched != f.Rescales || f.Equal < fl.MinFidelity:
+			t.Errorf("%s: the as-is replay held the record %.1f%% of the period and made %d of its %d rescales (source %s; the controller made %d)",
+				r.s.ns, 100*f.Equal, f.Matched, f.Rescales, f.Source, len(r.rescales))
+		}
+		if it.Status != explain.FleetRecommended && it.Status != explain.FleetNoChange {
+			t.Errorf("%s: %s: %s", r.s.ns, it.Status, it.Reason)
+		}
+		if r != runs[0] {
+			continue
+		}
+		// A's row is A's tune, read again over the same period.
+		want := explain.FleetFigures{Cost: round3(doc.Reference.Cost), Risk: round3(doc.Reference.Risk), RescalesPerHour: math.Round(doc.Reference.RescalesPerHour*100) / 100}
+		if it.AsIs == nil || *it.AsIs != want {
+			t.Errorf("%s: as-is %s, its tune's %s", r.s.ns, jsonString(it.AsIs), jsonString(want))
+		}
+		if rec := doc.Recommendation; rec != nil && (it.Status != explain.FleetRecommended || it.Saving != rec.Saving || it.Patch != rec.Patch || strings.Join(it.Changes, "; ") != strings.Join(rec.Changes, "; ")) {
+			t.Errorf("%s: %s, saving %.3f, patch %s, changes %q; its tune's: saving %.3f, patch %s, changes %q",
+				r.s.ns, it.Status, it.Saving, it.Patch, it.Changes, rec.Saving, rec.Patch, rec.Changes)
+		}
+	}
+	if len(fl.Totals) != 1 || math.Abs(fl.Totals[0].AsIs-sum) > 0.0015 {
+		t.Errorf("totals %s, the rows' as-is costs add up to %.3f", jsonString(fl.Totals), sum)
+	}
+	// --emit command: the commands of the recommendations, in the
+	// table's order.
+	cmds := inProcess(append(slices.Clone(args), "--emit", "command"))
+	var want []string
+	for _, it := range fl.Items {
+		if it.Status == explain.FleetRecommended {
+			want = append(want, it.Command)
+		}
+	}
+	if got := strings.TrimSuffix(string(cmds.stdout), "\n"); cmds.code != 0 || got != strings.Join(want, "\n") {
+		t.Errorf("tune -A -l --emit command (exit %d):\n%s\nwant\n%s\n%s", cmds.code, got, strings.Join(want, "\n"), cmds.stderr)
+	}
+}
+
+func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
