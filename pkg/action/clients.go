@@ -175,6 +175,22 @@ func (f *Factory) ClusterID() string {
 	return cfg.Host
 }
 
+// ContextName is the kubeconfig context the clients use: --context, else
+// the kubeconfig's current context ("" in a pod, with no kubeconfig).
+func (f *Factory) ContextName() string {
+	if f.Getter == nil {
+		return ""
+	}
+	if cf, ok := f.Getter.(*genericclioptions.ConfigFlags); ok && cf.Context != nil && *cf.Context != "" {
+		return *cf.Context
+	}
+	raw, err := f.Getter.ToRawKubeConfigLoader().RawConfig()
+	if err != nil {
+		return ""
+	}
+	return raw.CurrentContext
+}
+
 // Calls lists the requests made so far, as "VERB /path", sorted.
 func (f *Factory) Calls() []string { return f.calls.Calls() }
 

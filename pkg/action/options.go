@@ -441,6 +441,16 @@ var TuneManyRows = options.Rows[TuneInput]{
 		CLIOnly: tuneManyCLIOnly,
 		Field:   func(in *TuneInput) options.Value { return options.String(&in.MinFidelity) },
 	},
+	{
+		Name: "shard", Help: "Without a NAME: tune only shard INDEX/COUNT of the HPAs, a stable share by a hash of context, namespace and name; /COUNT takes INDEX from JOB_COMPLETION_INDEX (an Indexed Job's pod); --merge joins the shards' -o json",
+		CLIOnly: tuneManyCLIOnly,
+		Field:   func(in *TuneInput) options.Value { return options.String(&in.Shard) },
+	},
+	{
+		Name: "merge", Help: "Merge the -o json|yaml documents of every shard of one run (tune -A --shard I/N) into that run's table or document, reading no cluster; - reads standard input",
+		CLIOnly: tuneManyCLIOnly,
+		Field:   func(in *TuneInput) options.Value { return options.Strings(&in.Merge) },
+	},
 }
 
 // tuneDimensions are tune's dimensions as --vary's help lists them, and

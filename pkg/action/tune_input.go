@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/fleet"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/tune"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/whatif"
 )
@@ -50,6 +51,10 @@ type TuneInput struct {
 	AllNamespaces bool
 	Selector      string
 	MinFidelity   string
+	// Shard is --shard INDEX/COUNT; Merge the fleet documents --merge
+	// reads instead of the cluster.
+	Shard string
+	Merge []string
 }
 
 // DefaultTuneInput is the input before any option is given.
@@ -184,6 +189,13 @@ func (in TuneInput) ManyConfig(cfg *TuneConfig) (*TuneManyConfig, error) {
 			return nil, usageErrorf("%s %q: %w", in.manyFlag(&in.MinFidelity), in.MinFidelity, err)
 		}
 		out.MinFidelity = f
+	}
+	if in.Shard != "" {
+		sh, err := fleet.ParseShard(in.Shard)
+		if err != nil {
+			return nil, usageErrorf("%s %w", in.manyFlag(&in.Shard), err)
+		}
+		out.Shard = &sh
 	}
 	if in.Emit == EmitPatch {
 		return nil, usageErrorf("%s %s prints one HPA's patch: name the HPA, or use %s %s for every recommendation's command", in.flag(&in.Emit), EmitPatch, in.flag(&in.Emit), EmitCommand)

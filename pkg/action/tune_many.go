@@ -6,12 +6,14 @@ package action
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
+	"io"
+	"os"
 	"slices"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/fleet"
@@ -28,6 +30,8 @@ type TuneManyConfig struct {
 	// hold the recorded replica count for its recommendation to stand
 	// (fleet.DefaultMinFidelity when 0).
 	MinFidelity float64
+	// Shard, when set, keeps the HPAs of one shard (fleet.InShard).
+	Shard *explain.FleetShard
 	// Progress, if set, is called before each HPA's tune (done of total)
 	// and once at the end.
 	Progress func(done, total int, hpa string)
@@ -62,6 +66,14 @@ func TuneMany(ctx context.Context, cfg TuneManyConfig) (*explain.TuneFleet, erro
 		return nil, clusterError(err, " (is the cluster reachable?)")
 	}
 	hpas := list.Items
+	if sh := cfg.Shard; sh != nil {
+		// The context's name keys the hash, so that the same HPA of two
+		// clusters may land in different shards.
+		ctxName := src.Clients.ContextName()
+		hpas = slices.DeleteFunc(hpas, func(h autoscalingv2.HorizontalPodAutoscaler) bool {
+			return !fleet.InShard(*sh, ctxName, h.Namespace, h.Name)
+		})
+	}
 	slices.SortFunc(hpas, func(a, b autoscalingv2.HorizontalPodAutoscaler) int {
 		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 	})
@@ -101,17 +113,76 @@ func TuneMany(ctx context.Context, cfg TuneManyConfig) (*explain.TuneFleet, erro
 		notes = append(notes, fmt.Sprintf("stopped after %d of %d HPAs (%v): the others are not in the table", len(items), len(hpas), stopped))
 	}
 	doc := fleet.Document(items, cfg.Tune.Since, cfg.Tune.Until, minFid, notes)
+	doc.Shard = cfg.Shard
 	if stopped != nil {
 		return doc, stopped
 	}
 	return doc, nil
 }
 
-// ErrFleetPartial says some of a fleet's HPAs could not be tuned.
-var ErrFleetPartial = errors.New("some HPAs could not be tuned")
-
 // tuneSourceFlag names -f.
 func tuneSourceFlag() string {
 	var in SourceInput
 	return TuneSourceRows.Named(&in, &in.Files).Flag()
+}
+
+// MergeFleet reads the fleet documents of a run's shards (tune --shard
+// I/N -o json|yaml, files or "-" for stdin) and merges them into the
+// document the run would have printed in one process.
+func MergeFleet(files []string, stdin io.Reader) (*explain.TuneFleet, error) {
+	var docs []*explain.TuneFleet
+	stdinRead := false
+	for _, f := range files {
+		var b []byte
+		var err error
+		if f == "-" {
+			if stdinRead || stdin == nil {
+				return nil, usageErrorf("%s: standard input can be read once", mergeFlag())
+			}
+			stdinRead = true
+			b, err = io.ReadAll(io.LimitReader(stdin, maxFleetFile+1))
+		} else {
+			b, err = readLimited(f, maxFleetFile+1)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s %s: %w", mergeFlag(), f, err)
+		}
+		if len(b) > maxFleetFile {
+			return nil, fmt.Errorf("%s %s: larger than %d MiB, more than a fleet document of %d HPAs", mergeFlag(), f, maxFleetFile>>20, maxFleetFile/2048)
+		}
+		var d explain.TuneFleet
+		if err := yaml.UnmarshalStrict(b, &d); err != nil {
+			return nil, fmt.Errorf("%s %s: not a fleet document (what %s I/N -o json prints): %w", mergeFlag(), f, shardFlag(), err)
+		}
+		docs = append(docs, &d)
+	}
+	doc, err := fleet.Merge(docs)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", mergeFlag(), err)
+	}
+	return doc, nil
+}
+
+// maxFleetFile bounds a fleet document read: 64 MiB, some 30 000 HPAs.
+const maxFleetFile = 64 << 20
+
+func readLimited(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, limit))
+}
+
+// shardFlag names --shard.
+func shardFlag() string {
+	var in TuneInput
+	return in.manyFlag(&in.Shard)
+}
+
+// mergeFlag names --merge.
+func mergeFlag() string {
+	var in TuneInput
+	return in.manyFlag(&in.Merge)
 }

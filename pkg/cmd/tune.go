@@ -8,6 +8,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
@@ -118,10 +120,19 @@ func NewCmdTune(streams genericiooptions.IOStreams, cf *genericclioptions.Config
 // Complete resolves the source, the settings and the output, then checks
 // tune's options (action.TuneInput.Config).
 func (o *TuneOptions) Complete(c *cobra.Command, args []string) error {
+	if len(o.Input.Merge) > 0 {
+		// The shards' documents are all there is to read.
+		if len(args) > 0 {
+			return usageError(c, fmt.Errorf("--merge joins the documents of a tune of many HPAs: give no NAME"))
+		}
+		var err error
+		o.printer, err = o.Output.ToPrinter(c, o.Out)
+		return err
+	}
 	if len(args) > 0 {
 		o.Name = args[0]
-		if o.Input.AllNamespaces || o.Input.Selector != "" || o.Input.MinFidelity != "" {
-			return usageError(c, fmt.Errorf("-A, -l and --min-fidelity select and judge many HPAs: give them without a NAME"))
+		if o.Input.AllNamespaces || o.Input.Selector != "" || o.Input.MinFidelity != "" || o.Input.Shard != "" {
+			return usageError(c, fmt.Errorf("-A, -l, --min-fidelity and --shard select and judge many HPAs: give them without a NAME"))
 		}
 	}
 	if o.Clients == nil {
@@ -145,6 +156,14 @@ func (o *TuneOptions) Complete(c *cobra.Command, args []string) error {
 		return err
 	}
 	if o.Name == "" {
+		if strings.HasPrefix(o.Input.Shard, "/") {
+			// An Indexed Job's pod: the index is its completion index.
+			i, ok := os.LookupEnv(jobIndexEnv)
+			if !ok {
+				return usageError(c, fmt.Errorf("--shard %s takes its index from %s, which is not set: give INDEX/COUNT", o.Input.Shard, jobIndexEnv))
+			}
+			o.Input.Shard = i + o.Input.Shard
+		}
 		if o.many, err = o.Input.ManyConfig(o.cfg); err != nil {
 			return usageError(c, err)
 		}
@@ -155,6 +174,9 @@ func (o *TuneOptions) Complete(c *cobra.Command, args []string) error {
 	return nil
 }
 
+// jobIndexEnv is where an Indexed Job gives each pod its index.
+const jobIndexEnv = "JOB_COMPLETION_INDEX"
+
 // Validate has nothing left to check: Config checked the values where the
 // MCP tool's arguments are checked too.
 func (o *TuneOptions) Validate() error { return nil }
@@ -164,6 +186,13 @@ func (o *TuneOptions) Validate() error { return nil }
 func (o *TuneOptions) Run(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
+	}
+	if len(o.Input.Merge) > 0 {
+		doc, err := action.MergeFleet(o.Input.Merge, o.In)
+		if err != nil {
+			return err
+		}
+		return o.printFleet(doc)
 	}
 	if o.many != nil {
 		return o.runMany(ctx)
@@ -217,18 +246,24 @@ func (o *TuneOptions) runMany(ctx context.Context) error {
 		return err
 	}
 	reportCalls(o.ErrOut, o.Source, o.Clients, "")
+	if perr := o.printFleet(doc); perr != nil {
+		return perr
+	}
+	return err
+}
+
+// printFleet prints a fleet's table, document or commands; some HPAs
+// that could not be tuned make the exit code 1, after it.
+func (o *TuneOptions) printFleet(doc *explain.TuneFleet) error {
 	result := render.TuneFleetResult(doc)
 	if o.Input.Emit == action.EmitCommand {
 		result = render.TuneFleetCommands(doc)
 	}
 	var buf bytes.Buffer
-	if perr := o.printer.Print(&buf, result); perr != nil {
-		return perr
+	if err := o.printer.Print(&buf, result); err != nil {
+		return err
 	}
-	if _, werr := o.Out.Write(buf.Bytes()); werr != nil {
-		return werr
-	}
-	if err != nil {
+	if _, err := o.Out.Write(buf.Bytes()); err != nil {
 		return err
 	}
 	failed := 0

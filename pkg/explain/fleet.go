@@ -32,6 +32,16 @@ type TuneFleet struct {
 	Totals []FleetTotal `json:"totals"`
 	// Notes say what the whole run assumed.
 	Notes []string `json:"notes"`
+	// Shard, in a document of one shard (--shard), says which share of
+	// the HPAs it holds; a merge of every shard's documents has none.
+	Shard *FleetShard `json:"shard,omitempty"`
+}
+
+// FleetShard is one share of the HPAs (tune --shard INDEX/COUNT): those
+// whose hash of context, namespace and name, modulo Count, is Index.
+type FleetShard struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
 }
 
 // FleetItem is one HPA of a fleet tune.

@@ -40,7 +40,11 @@ func TuneFleetCommands(f *explain.TuneFleet) Result {
 func writeFleet(w io.Writer, f *explain.TuneFleet) error {
 	var b strings.Builder
 	line := func(s string) { b.WriteString(clean(s)); b.WriteByte('\n') }
-	line(fmt.Sprintf("Tune of %d HPAs, %s → %s (%s), ranked by saving", len(f.Items), formatTime(f.Start), formatTime(f.End), shortDuration(f.End.Sub(f.Start))))
+	shard := ""
+	if sh := f.Shard; sh != nil {
+		shard = fmt.Sprintf(" (shard %d of %d)", sh.Index, sh.Count)
+	}
+	line(fmt.Sprintf("Tune of %s%s, %s → %s (%s), ranked by saving", plural(len(f.Items), "HPA", "HPAs"), shard, formatTime(f.Start), formatTime(f.End), shortDuration(f.End.Sub(f.Start))))
 	line("")
 	tb := &table{}
 	tb.row("NAMESPACE", "NAME", "COST", "RECOMMENDED", "SAVING", "ABOVE BOUND", "RESCALES/H", "REPLAY HELD", "CHANGES")

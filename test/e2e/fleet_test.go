@@ -6,10 +6,17 @@
 package e2e
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -93,6 +100,7 @@ func checkFleet(t *testing.T, doc *explain.Tune, start, end time.Time, runs ...*
 	if len(fl.Totals) != 1 || math.Abs(fl.Totals[0].AsIs-sum) > 0.0015 {
 		t.Errorf("totals %s, the rows' as-is costs add up to %.3f", jsonString(fl.Totals), sum)
 	}
+	checkShards(t, args, out.stdout)
 	// --emit command: the commands of the recommendations, in the
 	// table's order.
 	cmds := inProcess(append(slices.Clone(args), "--emit", "command"))
@@ -108,3 +116,51 @@ func checkFleet(t *testing.T, doc *explain.Tune, start, end time.Time, runs ...*
 }
 
 func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
+
+// checkShards runs the same tune as two shards, each its own process as
+// an Indexed Job's pods are (JOB_COMPLETION_INDEX, --shard /2), and
+// merges their documents: the merge must be the one-process run's
+// document, byte for byte.
+func checkShards(t *testing.T, args []string, whole []byte) {
+	t.Helper()
+	bin, err := pluginBinary()
+	if err != nil {
+		t.Errorf("the shards: %v", err)
+		return
+	}
+	dir := t.TempDir()
+	files := make([]string, 2)
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	for i := range files {
+		files[i] = filepath.Join(dir, fmt.Sprintf("shard-%d.json", i))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := exec.Command(bin, append(slices.Clone(args), "--shard", "/2", "-o", "json")...)
+			c.Env = append(os.Environ(), fmt.Sprintf("JOB_COMPLETION_INDEX=%d", i))
+			var stderr bytes.Buffer
+			c.Stderr = &stderr
+			b, err := c.Output()
+			if err != nil {
+				errs[i] = fmt.Errorf("shard %d/2: %w: %s", i, err, stderr.String())
+				return
+			}
+			errs[i] = os.WriteFile(files[i], b, 0o600)
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Errorf("the shards: %v", err)
+		return
+	}
+	merged := inProcess([]string{"tune", "--merge", files[0], "--merge", files[1], "-o", "json"})
+	if merged.code != 0 {
+		t.Errorf("tune --merge exited %d:\n%s", merged.code, merged.stderr)
+		return
+	}
+	if !bytes.Equal(merged.stdout, whole) {
+		t.Errorf("the merge of the two shards differs from the one-process run:\n%.3000s\nwant\n%.3000s", merged.stdout, whole)
+	}
+	t.Logf("two shards, each its own process, merged: the one-process document (%d bytes)", len(whole))
+}

@@ -1,0 +1,98 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package cmd_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/fleet"
+)
+
+// shardDocs writes the documents of a run's two shards, and returns their
+// files and the run's document in one process.
+func shardDocs(t *testing.T) ([]string, *explain.TuneFleet) {
+	t.Helper()
+	start := time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC)
+	var items []explain.FleetItem
+	for i, name := range []string{"web", "cart", "search", "worker", "api"} {
+		items = append(items, explain.FleetItem{
+			HPA: explain.ObjectRef{Namespace: "shop", Name: name}, CostUnit: "core-hours", Status: explain.FleetRecommended,
+			AsIs: &explain.FleetFigures{Cost: 10}, Recommended: &explain.FleetFigures{Cost: 10 - float64(i)}, Saving: float64(i),
+			Command: "kubectl patch hpa " + name + " -n shop --type merge -p '{}'",
+		})
+	}
+	items = append(items, fleet.Failed(explain.ObjectRef{Namespace: "shop", Name: "legacy"}, os.ErrNotExist))
+	whole := fleet.Document(items, start, start.Add(7*24*time.Hour), fleet.DefaultMinFidelity, []string{"a note"})
+	dir := t.TempDir()
+	var files []string
+	for s := range 2 {
+		sh := explain.FleetShard{Index: s, Count: 2}
+		var mine []explain.FleetItem
+		for _, it := range items {
+			if fleet.InShard(sh, "", it.HPA.Namespace, it.HPA.Name) {
+				mine = append(mine, it)
+			}
+		}
+		d := fleet.Document(mine, whole.Start, whole.End, whole.MinFidelity, whole.Notes)
+		d.Shard = &sh
+		b, err := json.Marshal(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := filepath.Join(dir, "shard-"+string(rune('0'+s))+".json")
+		if err := os.WriteFile(f, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	return files, whole
+}
+
+// tune --merge prints the run's document and table from its shards'
+// documents, reads no cluster, and exits 1 when an HPA failed (after the
+// table); what cannot be merged is a one-line error.
+func TestTuneMerge(t *testing.T) {
+	files, whole := shardDocs(t)
+	code, out, stderr := mainArgs("tune", "--merge", files[1], "--merge", files[0], "-o", "json", "--kubeconfig", "/nonexistent")
+	want, _ := json.MarshalIndent(whole, "", "  ")
+	if code != 1 || strings.TrimSpace(out) != string(want) || stderr != "error: 1 of 6 HPAs could not be tuned (their lines say why)\n" {
+		t.Errorf("tune --merge -o json: exit %d, stderr %q, stdout:\n%s\nwant\n%s", code, stderr, out, want)
+	}
+	code, out, _ = mainArgs("tune", "--merge", files[0], "--merge", files[1])
+	if code != 1 || !strings.HasPrefix(out, "Tune of 6 HPAs, 2026-11-24") || !strings.Contains(out, "Total (core-hours, 5 HPAs): 50 as they are, 40 with 5 recommendations") {
+		t.Errorf("tune --merge: exit %d:\n%s", code, out)
+	}
+	code, out, _ = mainArgs("tune", "--merge", files[0], "--merge", files[1], "--emit", "command")
+	if code != 1 || strings.Count(out, "kubectl patch hpa") != 5 || !strings.HasPrefix(out, "kubectl patch hpa api ") {
+		t.Errorf("tune --merge --emit command: exit %d:\n%s", code, out)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	if err := os.WriteFile(bad, []byte(`{"kind":"Tune","bogus":1}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--merge", files[0]}, 1, "error: --merge: shards 1 of 2 are missing: a merge needs every shard's document\n"},
+		{[]string{"--merge", files[0], "--merge", files[0]}, 1, "error: --merge: shard 0/2 is given twice\n"},
+		{[]string{"--merge", bad}, 1, "error: --merge " + bad + `: not a fleet document (what --shard I/N -o json prints): error unmarshaling JSON: while decoding JSON: json: unknown field "bogus"` + "\n"},
+		{[]string{"web", "--merge", files[0]}, 1, "--merge joins the documents of a tune of many HPAs: give no NAME"},
+		{[]string{"web", "--shard", "0/2", "--since", "1h"}, 1, "give them without a NAME"},
+		{[]string{"--shard", "2/2", "--since", "1h", "--prometheus", "http://127.0.0.1:1"}, 1, `--shard "2/2": want INDEX/COUNT`},
+		{[]string{"--shard", "/2", "--since", "1h", "--prometheus", "http://127.0.0.1:1"}, 1, "--shard /2 takes its index from JOB_COMPLETION_INDEX, which is not set"},
+	} {
+		code, _, stderr := mainArgs(append([]string{"tune"}, c.args...)...)
+		if code != c.code || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 2 {
+			t.Errorf("tune %s: exit %d, stderr %q; want %d and %q", strings.Join(c.args, " "), code, stderr, c.code, c.want)
+		}
+	}
+}
