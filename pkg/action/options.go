@@ -416,39 +416,35 @@ var TuneRows = concat(options.Embed(PeriodRows, func(in *TuneInput) *PeriodInput
 		},
 	})
 
-// tuneManyCLIOnly says why the options of a tune of many HPAs are no
-// argument of a tool yet.
-const tuneManyCLIOnly = "the tool hpa_tune tunes one HPA; a tune of many is the command's alone so far"
+// shardCLIOnly says why the shards' options are no argument of a tool.
+const shardCLIOnly = "shards are processes (an Indexed Job's pods) whose files a merge reads: a tool call tunes in one"
 
 // TuneManyRows select the HPAs tune tunes without a NAME, and say when
 // one's recommendation stands.
 var TuneManyRows = options.Rows[TuneInput]{
 	{
 		Name: "all-namespaces", Shorthand: "A", Help: "Without a NAME: tune the HPAs of every namespace, ranked by what each recommendation saves",
-		Desc:    "Tune the HPAs of every namespace (kubectl's -A)",
-		CLIOnly: tuneManyCLIOnly,
-		Field:   func(in *TuneInput) options.Value { return options.Bool(&in.AllNamespaces) },
+		Desc:  "Tune the HPAs of every namespace (kubectl's -A)",
+		Field: func(in *TuneInput) options.Value { return options.Bool(&in.AllNamespaces) },
 	},
 	{
 		Name: "selector", Shorthand: "l", Help: "Without a NAME: tune the HPAs matching this label selector",
-		Desc:    "Only the HPAs matching this label selector (kubectl's -l)",
-		CLIOnly: tuneManyCLIOnly,
-		Field:   func(in *TuneInput) options.Value { return options.String(&in.Selector) },
+		Desc:  "Only the HPAs matching this label selector (kubectl's -l)",
+		Field: func(in *TuneInput) options.Value { return options.String(&in.Selector) },
 	},
 	{
 		Name: "min-fidelity", Help: fmt.Sprintf("Without a NAME: the share of the period an HPA's as-is replay must hold its recorded replica count for its recommendation to stand (like 90%% or 0.9; default %.0f%%)", fleet.DefaultMinFidelity*100),
-		Desc:    "The share of the period an HPA's as-is replay must hold its recorded replica count for its recommendation to stand, like 90% or 0.9",
-		CLIOnly: tuneManyCLIOnly,
-		Field:   func(in *TuneInput) options.Value { return options.String(&in.MinFidelity) },
+		Desc:  "The share of the period an HPA's as-is replay must hold its recorded replica count for its recommendation to stand, like 90% or 0.9",
+		Field: func(in *TuneInput) options.Value { return options.String(&in.MinFidelity) },
 	},
 	{
 		Name: "shard", Help: "Without a NAME: tune only shard INDEX/COUNT of the HPAs, a stable share by a hash of context, namespace and name; /COUNT takes INDEX from JOB_COMPLETION_INDEX (an Indexed Job's pod); --merge joins the shards' -o json",
-		CLIOnly: tuneManyCLIOnly,
+		CLIOnly: shardCLIOnly,
 		Field:   func(in *TuneInput) options.Value { return options.String(&in.Shard) },
 	},
 	{
 		Name: "merge", Help: "Merge the -o json|yaml documents of every shard of one run (tune -A --shard I/N) into that run's table or document, reading no cluster; - reads standard input",
-		CLIOnly: tuneManyCLIOnly,
+		CLIOnly: shardCLIOnly,
 		Field:   func(in *TuneInput) options.Value { return options.Strings(&in.Merge) },
 	},
 }

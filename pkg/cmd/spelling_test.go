@@ -33,6 +33,7 @@ var spellingAllowed = []struct{ file, literal, why string }{
 	{"pkg/mcpserver/tools.go", "`kubectl hpa whatif NAME --since ... -o json`", "a tool's description quotes the command line it equals"},
 	{"pkg/mcpserver/tools.go", "`kubectl hpa migrate TYPE/NAME --apply -o json`", "a tool's description quotes the command line it equals"},
 	{"pkg/mcpserver/tools.go", "`kubectl hpa tune NAME --since ... -o json`", "a tool's description quotes the command line it equals"},
+	{"pkg/mcpserver/tools.go", "`kubectl hpa tune -A --since ... -o json`", "a tool's description quotes the command line it equals"},
 }
 
 // spellingFree are the files and directories that may spell our flags:

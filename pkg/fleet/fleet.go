@@ -20,23 +20,54 @@ import (
 
 // DefaultMinFidelity is the share of the period an HPA's as-is replay
 // must hold the recorded replica count for its recommendation to be made.
-// A replay that reproduces the controller holds it but for a sync's
-// length around each rescale (a few percent of an hour with a rescale a
-// minute); one that misses a rescale, or makes one the controller did
-// not, is off for as long as the difference lasts.
+// A replay that reproduces the controller makes every recorded rescale
+// (the time between the two is not counted as a difference); one that
+// misses a rescale, or makes one the controller did not, is off for as
+// long as the difference lasts.
 const DefaultMinFidelity = 0.9
 
-// matchSyncs is how many sync periods apart a real rescale and the
-// replay's may be to count as the same.
+// matchSyncs is how many sync periods apart a recorded rescale and the
+// replay's may be to count as the same, besides RecordLag.
 const matchSyncs = 2
 
-// Fidelity compares the as-is replay with the workload's real count over
-// [start, end): the share of the time they were equal, and the real
-// rescales the replay made too (the same sizes, within two syncs).
+// RecordLag is how late the recorded count may show a rescale:
+// kube-state-metrics' series are as fresh as the store's last scrape of
+// them, every 15 s to a minute in most clusters. A replay that makes a
+// recorded rescale within two syncs and this lag made the same one, and
+// the time between the two is no difference of the curves.
+const RecordLag = time.Minute
+
+// Fidelity compares the as-is replay with the workload's recorded count
+// over [start, end): the recorded rescales the replay made too (the same
+// sizes, within two syncs and RecordLag, the closest, each matched once), and the
+// share of the period the two counts were equal, the time between a
+// recorded rescale and the replay's match of it counted as equal.
 func Fidelity(actual, asIs *explain.BacktestPath, start, end time.Time, sync time.Duration) explain.Fidelity {
 	f := explain.Fidelity{Source: actual.Source}
 	if !start.Before(end) {
 		return f
+	}
+	var excused [][2]time.Time
+	used := make([]bool, len(asIs.Rescales))
+	for _, r := range actual.Rescales {
+		if r.Time.Before(start) || !r.Time.Before(end) {
+			continue
+		}
+		f.Rescales++
+		// The closest of the replay's rescales of the same sizes.
+		best := -1
+		for j, p := range asIs.Rescales {
+			d := p.Time.Sub(r.Time).Abs()
+			if !used[j] && p.From == r.From && p.To == r.To && d <= matchSyncs*sync+RecordLag && (best < 0 || d < asIs.Rescales[best].Time.Sub(r.Time).Abs()) {
+				best = j
+			}
+		}
+		if best >= 0 {
+			p := asIs.Rescales[best]
+			used[best] = true
+			f.Matched++
+			excused = append(excused, [2]time.Time{minTime(r.Time, p.Time), maxTime(r.Time, p.Time)})
+		}
 	}
 	// The instants either curve changes at, within the period.
 	cuts := []time.Time{start, end}
@@ -58,25 +89,31 @@ func Fidelity(actual, asIs *explain.BacktestPath, start, end time.Time, sync tim
 		rb, okb := countAt(asIs.Replicas, a)
 		if oka && okb && ra == rb {
 			equal += b.Sub(a)
+			continue
+		}
+		// A segment lies between two cuts, and a matched pair's times are
+		// cuts: it is inside an excused span or outside all.
+		mid := a.Add(b.Sub(a) / 2)
+		if slices.ContainsFunc(excused, func(e [2]time.Time) bool { return !mid.Before(e[0]) && mid.Before(e[1]) }) {
+			equal += b.Sub(a)
 		}
 	}
 	f.Equal = round3(float64(equal) / float64(end.Sub(start)))
-	used := make([]bool, len(asIs.Rescales))
-	for _, r := range actual.Rescales {
-		if r.Time.Before(start) || !r.Time.Before(end) {
-			continue
-		}
-		f.Rescales++
-		for j, p := range asIs.Rescales {
-			d := p.Time.Sub(r.Time)
-			if !used[j] && p.From == r.From && p.To == r.To && d.Abs() <= matchSyncs*sync {
-				used[j] = true
-				f.Matched++
-				break
-			}
-		}
-	}
 	return f
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 // countAt is a curve's count at t: that of its last point at or before

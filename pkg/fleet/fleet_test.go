@@ -39,16 +39,23 @@ func TestFidelity(t *testing.T) {
 		rescales, match int
 	}{
 		{"the same curve", curve("kube-state-metrics", 0, 2, 100, 3, 500, 2), curve("replay", 0, 2, 100, 3, 500, 2), 1, 2, 2},
-		// 10 s late on the way up and 20 s early on the way down: 30 s of
-		// 1000 differ, and both rescales are within two syncs.
-		{"a sync late, a sync early", curve("kube-state-metrics", 0, 2, 100, 3, 500, 2), curve("replay", 0, 2, 110, 3, 480, 2), 0.97, 2, 2},
+		// 10 s late on the way up and 20 s early on the way down: both
+		// rescales made, and the time between them no difference.
+		{"a sync late, a sync early", curve("kube-state-metrics", 0, 2, 100, 3, 500, 2), curve("replay", 0, 2, 110, 3, 480, 2), 1, 2, 2},
+		// A record 60 s late (the store's scrapes of kube-state-metrics)
+		// on top of two syncs: still the same rescale.
+		{"a late record", curve("kube-state-metrics", 0, 2, 190, 3), curve("replay", 0, 2, 100, 3), 1, 1, 1},
 		// The replay never scaled down: 500 s of 1000 differ, one of two
 		// rescales made.
 		{"a missed scale-down", curve("events", 0, 2, 100, 3, 500, 2), curve("replay", 0, 2, 100, 3), 0.5, 2, 1},
 		// The same instant but another size is no match.
 		{"another size", curve("events", 0, 2, 100, 4), curve("replay", 0, 2, 100, 3), 0.1, 1, 0},
-		// Three syncs apart is no match either.
-		{"too late", curve("events", 0, 2, 100, 3), curve("replay", 0, 2, 146, 3), 0.954, 1, 0},
+		// Two syncs and a minute apart, and more, is no match: the 91 s
+		// between count.
+		{"too late", curve("events", 0, 2, 100, 3), curve("replay", 0, 2, 191, 3), 0.909, 1, 0},
+		// Each recorded rescale is matched to the closest, once: the
+		// replay's extra dip from 130 s to 160 s is a difference.
+		{"the closest match", curve("events", 0, 2, 100, 3, 200, 2, 300, 3), curve("replay", 0, 2, 100, 3, 130, 2, 160, 3, 200, 2, 300, 3), 0.97, 3, 3},
 		// Points before the period count from its start; a rescale before
 		// it is not the period's.
 		{"history before the period", curve("events", -300, 1, -100, 2, 600, 3), curve("replay", -300, 1, -90, 2, 600, 3), 1, 1, 1},

@@ -73,6 +73,10 @@ func tuneArgs(in *action.TuneInput, s *action.SettingsInput) [][]options.Bound {
 	return [][]options.Bound{action.TuneRows.Bind(in), action.SettingsRows.Bind(s)}
 }
 
+func tuneManyArgs(in *action.TuneInput, s *action.SettingsInput) [][]options.Bound {
+	return [][]options.Bound{action.TuneRows.Bind(in), action.TuneManyRows.Bind(in), action.SettingsRows.Bind(s)}
+}
+
 func migrateApplyArgs(in *action.MigrateInput) [][]options.Bound {
 	return [][]options.Bound{action.MigrateRows.Bind(in)}
 }

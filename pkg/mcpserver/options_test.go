@@ -42,7 +42,7 @@ func TestCommandsAndToolsOfferTheSameOptions(t *testing.T) {
 		{"explain", []string{mcpserver.ToolExplain, mcpserver.ToolExplainMany}},
 		// whatif NAME; whatif --since.
 		{"whatif", []string{mcpserver.ToolWhatIf, mcpserver.ToolBacktest}},
-		{"tune", []string{mcpserver.ToolTune}},
+		{"tune", []string{mcpserver.ToolTune, mcpserver.ToolTuneMany}},
 		// migrate; migrate --apply.
 		{"migrate", []string{mcpserver.ToolMigratePlan, mcpserver.ToolMigrateApply}},
 	} {
@@ -53,7 +53,6 @@ func TestCommandsAndToolsOfferTheSameOptions(t *testing.T) {
 		flags := commandFlags(c)
 		flagOnly := flagOnly
 		if pair.command == "tune" {
-			// Names explain's tools take (-A, -l) are tune's flags alone.
 			flagOnly = maps.Clone(flagOnly)
 			for _, o := range action.TuneManyRows.Bind(&action.TuneInput{}) {
 				if o.CLIOnly {

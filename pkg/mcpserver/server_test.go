@@ -179,7 +179,7 @@ func TestListTools(t *testing.T) {
 			want := map[string]pkgschema.Kind{
 				mcpserver.ToolExplain: pkgschema.Explanation, mcpserver.ToolExplainMany: pkgschema.Summaries,
 				mcpserver.ToolWhatIf: pkgschema.WhatIf, mcpserver.ToolBacktest: pkgschema.WhatIf, mcpserver.ToolMigratePlan: pkgschema.Migrate,
-				mcpserver.ToolTune: pkgschema.Tune,
+				mcpserver.ToolTune: pkgschema.Tune, mcpserver.ToolTuneMany: pkgschema.Fleet,
 			}
 			if allow {
 				want[mcpserver.ToolMigrateApply] = pkgschema.Migrate
@@ -328,6 +328,8 @@ func TestErrors(t *testing.T) {
 		{mcpserver.ToolTune, map[string]any{"name": "web-0", "namespace": "shop", "since": "2h"}, []string{"tune", "web-0", "--since", "2h"}},
 		{mcpserver.ToolTune, map[string]any{"name": "web-0", "namespace": "shop", "since": "2h", "budget": 0, "prometheus": "http://127.0.0.1:1"}, []string{"tune", "web-0", "--since", "2h", "--budget", "0", "--prometheus", "http://127.0.0.1:1"}},
 		{mcpserver.ToolTune, map[string]any{"name": "web-0", "namespace": "shop", "max-risk": "lots", "since": "1h", "prometheus": "http://127.0.0.1:1"}, []string{"tune", "web-0", "--since", "1h", "--max-risk", "lots", "--prometheus", "http://127.0.0.1:1"}},
+		{mcpserver.ToolTuneMany, map[string]any{"namespace": "shop", "since": "2h"}, []string{"tune", "--since", "2h"}},
+		{mcpserver.ToolTuneMany, map[string]any{"namespace": "shop", "since": "1h", "min-fidelity": "lots", "prometheus": "http://127.0.0.1:1"}, []string{"tune", "--since", "1h", "--min-fidelity", "lots", "--prometheus", "http://127.0.0.1:1"}},
 		{mcpserver.ToolExplainMany, map[string]any{"namespace": "shop", "cursor": "!"}, nil},
 		{mcpserver.ToolMigratePlan, map[string]any{"name": "web"}, []string{"migrate", "web"}},
 	} {

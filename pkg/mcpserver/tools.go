@@ -27,6 +27,7 @@ const (
 	ToolWhatIf       = "hpa_whatif"
 	ToolBacktest     = "hpa_backtest"
 	ToolTune         = "hpa_tune"
+	ToolTuneMany     = "hpa_tune_many"
 	ToolMigratePlan  = "hpa_migrate_plan"
 	ToolMigrateApply = "hpa_migrate_apply"
 )
@@ -62,6 +63,11 @@ func addTools(s *mcp.Server, h *handlers) {
 		Description: "Search one HPA's settings (each metric's target, the stabilization windows, the scaling policies, the per-direction tolerances, optionally minReplicas) for the cheapest that would not have run hotter over a past period (since, until) on the load Prometheus recorded (`kubectl hpa tune NAME --since ... -o json`): every candidate replayed exactly as hpa_backtest replays, their cost (requested core-hours or pod-hours) and risk (the share of the period above a service bound, slo), the frontier, and one recommendation with the merge patch that applies it. Needs Prometheus (prometheus, or the server's default). Only reads; nothing is patched.",
 		Annotations: readOnly, InputSchema: inputSchema([]ownArg{nameArg("The HorizontalPodAutoscaler's name"), namespaceArg, contextArg}, tuneArgs(&action.TuneInput{}, &action.SettingsInput{}), "since"), OutputSchema: outputSchema(schema.Tune),
 	}, h.tune)
+	mcp.AddTool(s, &mcp.Tool{
+		Name: ToolTuneMany, Title: "Tune many HPAs, ranked by saving",
+		Description: "Tune every HPA of a namespace, of all namespaces (all-namespaces) or of a label selector alike over a past period (since, until) on the load Prometheus recorded (`kubectl hpa tune -A --since ... -o json`), one at a time as hpa_tune tunes one, and return one row per HPA ranked by what its recommendation saves: the cost and risk as it is and recommended, the saving, the changes and the merge patch, and how far its as-is replay held the replica count it really had (fidelity; below min-fidelity there is no recommendation), with totals per cost unit. An HPA that cannot be tuned is a row saying why. Needs Prometheus (prometheus, or the server's default). Only reads; nothing is patched.",
+		Annotations: readOnly, InputSchema: inputSchema([]ownArg{namespaceArg, contextArg}, tuneManyArgs(&action.TuneInput{}, &action.SettingsInput{}), "since"), OutputSchema: outputSchema(schema.Fleet),
+	}, h.tuneMany)
 	mcp.AddTool(s, &mcp.Tool{
 		Name: ToolMigratePlan, Title: "Plan a replica-count hand-over",
 		Description: "Plan the hand-over of a workload's spec.replicas to the HPA that scales it (`kubectl hpa migrate TYPE/NAME -o json`): who manages the field (kubectl apply, server-side appliers, Helm, Argo CD, Flux...), the numbered steps with their exact requests, and what is left to do outside the cluster. Only reads; hpa_migrate_apply carries the plan out when the server allows writes.",
@@ -232,6 +238,38 @@ func (h *handlers) tune(ctx context.Context, _ *mcp.CallToolRequest, args map[st
 		return fail(err)
 	}
 	return result(res.Tune, res.Warnings)
+}
+
+func (h *handlers) tuneMany(ctx context.Context, _ *mcp.CallToolRequest, args map[string]any) (*mcp.CallToolResult, json.RawMessage, error) {
+	in, set, conn := action.DefaultTuneInput(), action.SettingsInput{}, connArgs{}
+	in.Recorded = h.recorded()
+	if err := decode(args, &conn, tuneManyArgs(&in, &set)); err != nil {
+		return fail(err)
+	}
+	settings, err := set.Overrides()
+	if err != nil {
+		return fail(err)
+	}
+	c := h.newCall(conn, true)
+	cfg, err := in.Config(c.source, "", settings)
+	if err != nil {
+		return fail(err)
+	}
+	many, err := in.ManyConfig(cfg)
+	if err != nil {
+		return fail(err)
+	}
+	doc, err := action.TuneMany(ctx, *many)
+	if err != nil {
+		return fail(err)
+	}
+	var warnings []string
+	for _, it := range doc.Items {
+		for _, w := range it.Warnings {
+			warnings = append(warnings, it.HPA.Namespace+"/"+it.HPA.Name+": "+w)
+		}
+	}
+	return result(doc, warnings)
 }
 
 func (h *handlers) migratePlan(ctx context.Context, _ *mcp.CallToolRequest, args map[string]any) (*mcp.CallToolResult, json.RawMessage, error) {

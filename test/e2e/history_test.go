@@ -53,7 +53,7 @@ import (
 //     tune's within 10% of the period, and it must cost less than A
 //     without more time above the bound.
 //
-// Both behaviors move one pod at a time (a Pods policy of 1 per 20 s), so
+// Both behaviors move one pod at a time (a Pods policy of 1 per 18 s, a step every fourth sync: histBehavior), so
 // every histRescale's size is 1 whatever a single sample says: metrics-server
 // (which the controller reads) samples kwok's counters on its own phase,
 // and one of its samples after each change of the load is a mix of the
@@ -120,13 +120,19 @@ const (
 	histBound   = 450
 )
 
-// histBehavior moves one pod per 20 s either way, with the scale-down
-// window given. 20 s is longer than a new pod takes to have its first
-// sample in metrics-server (two of its 10 s scrapes): at each step allowed,
-// every pod of the last step reports, in the controller as in the replay,
-// whose store sees a new pod some seconds earlier than metrics-server.
+// histBehavior moves one pod per 18 s either way, with the scale-down
+// window given: a step every fourth sync (20.1 s at the controller's 5 s
+// period and its own work). That is longer than a new pod takes to have
+// its first sample in metrics-server (two of its 10 s scrapes): at each
+// step allowed, every pod of the last step reports, in the controller as
+// in the replay, whose store sees a new pod some seconds earlier than
+// metrics-server. Not 20 s: four syncs then come 80 ms after the period,
+// and the controller stamps a rescale when its write returns, tens of
+// milliseconds after the sync began; a slow write (a loaded machine) made
+// B wait a fifth sync twice in a row (a local run: 25 s steps where the
+// replay, which no recording tells the write's latency, stepped at 20 s).
 func histBehavior(downWindow int32) *autoscalingv2.HorizontalPodAutoscalerBehavior {
-	onePod := []autoscalingv2.HPAScalingPolicy{{Type: autoscalingv2.PodsScalingPolicy, Value: 1, PeriodSeconds: 20}}
+	onePod := []autoscalingv2.HPAScalingPolicy{{Type: autoscalingv2.PodsScalingPolicy, Value: 1, PeriodSeconds: 18}}
 	return &autoscalingv2.HorizontalPodAutoscalerBehavior{
 		ScaleUp:   &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: ptr[int32](0), Policies: onePod},
 		ScaleDown: &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: ptr(downWindow), Policies: onePod},

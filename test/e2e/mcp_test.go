@@ -68,7 +68,7 @@ func TestMCP(t *testing.T) {
 	tools := m.listTools()
 	wantTools := map[string]schema.Kind{
 		"hpa_explain": schema.Explanation, "hpa_explain_many": schema.Summaries, "hpa_whatif": schema.WhatIf,
-		"hpa_backtest": schema.WhatIf, "hpa_migrate_plan": schema.Migrate, "hpa_tune": schema.Tune,
+		"hpa_backtest": schema.WhatIf, "hpa_migrate_plan": schema.Migrate, "hpa_tune": schema.Tune, "hpa_tune_many": schema.Fleet,
 	}
 	readOnlyTools := len(wantTools)
 	checkTools(t, tools, wantTools)
