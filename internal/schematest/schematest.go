@@ -158,6 +158,8 @@ func KindOf(doc []byte) (schema.Kind, error) {
 		return schema.Summaries, nil
 	case "Tune":
 		return schema.Tune, nil
+	case "TuneFleet":
+		return schema.Fleet, nil
 	}
 	return "", fmt.Errorf("kind %q is not a kubectl-hpa output", *head.Kind)
 }

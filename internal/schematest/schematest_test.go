@@ -117,6 +117,7 @@ func TestKindOf(t *testing.T) {
 		`{"apiVersion":"kubectl-hpa.io/v1alpha1","kind":"WhatIf"}`:          schema.WhatIf,
 		`{"apiVersion":"kubectl-hpa.io/v1alpha1","kind":"MigrationReport"}`: schema.Migrate,
 		`{"apiVersion":"kubectl-hpa.io/v1alpha1","kind":"Tune"}`:            schema.Tune,
+		`{"apiVersion":"kubectl-hpa.io/v1alpha1","kind":"TuneFleet"}`:       schema.Fleet,
 		`{"version":"dev","goVersion":"go1.26"}`:                            schema.Version,
 	} {
 		if got, err := schematest.KindOf([]byte(doc)); err != nil || got != want {
