@@ -175,9 +175,14 @@ YAML
 "$BIN" whatif shop -n $NS --since "$DEMO_START" --prometheus "http://127.0.0.1:${PROMETHEUS_PORT:-9090}" \
 	--sync-period 5s --metrics-resolution 10s --behavior "$behavior" --pod-startup 2s --sample-delay 15s || true
 
+say "7. Tune: the settings that would have cost least over this run without running hotter"
+"$BIN" tune shop -n $NS --since "$DEMO_START" --prometheus "http://127.0.0.1:${PROMETHEUS_PORT:-9090}" \
+	--sync-period 5s --metrics-resolution 10s --pod-startup 2s --sample-delay 15s || true
+
 say "Done. The cluster is still running:"
 echo "  export KUBECONFIG=$KUBECONFIG"
 echo "  $BIN explain shop -n $NS        # explain it again"
 echo "  $BIN whatif shop -n $NS --cpu=+50% --for auto   # and ask what if"
 echo "  $BIN explain shop -n $NS --at 10m --prometheus http://127.0.0.1:${PROMETHEUS_PORT:-9090} --sync-period 5s   # explain a past sync"
+echo "  $BIN tune -n $NS --since $DEMO_START --prometheus http://127.0.0.1:${PROMETHEUS_PORT:-9090} --sync-period 5s   # every HPA of the namespace, ranked by saving"
 echo "  make cluster-down                # stop it"

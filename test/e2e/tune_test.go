@@ -276,7 +276,15 @@ func checkTuned(t *testing.T, doc *explain.Tune, runA *patternRun, startA time.T
 		t.Errorf("the recommendation really ran above the bound %.1f%% of the period; tune predicted %.1f%%–%.1f%% (at most 10 points outside)",
 			100*r, 100*rangeRisk(rg, rec.Risk, 0), 100*rangeRisk(rg, rec.Risk, 1))
 	}
-	if cHours >= aHours {
+	switch {
+	case len(doc.Recommendation.Changes) == 0:
+		// No candidate's worse end kept within the HPA's own worse risk
+		// (the range's steps are two syncs of the period): C ran A's
+		// setting again, and there is no saving to prove.
+		line := "tune kept the HPA's own setting: no saving to prove in this run"
+		t.Log(line)
+		appendArtifact(t, "tune-proof.txt", line)
+	case cHours >= aHours:
 		t.Errorf("the recommendation really used %.3f pod-hours, run A %.3f: not cheaper", cHours, aHours)
 	}
 	if cAbove > aAbove+passSlack+phaseNoise {
