@@ -402,8 +402,8 @@ var TuneRows = concat(options.Embed(PeriodRows, func(in *TuneInput) *PeriodInput
 		Field: func(in *TuneInput) options.Value { return options.String(&in.MaxRisk) },
 	},
 	{
-		Name: "emit", Help: "Print only the recommendation: patch (the merge patch for kubectl patch --type merge -p) or command (the kubectl patch command)",
-		Enum: []string{EmitPatch, EmitCommand}, CLIOnly: "shapes the command's output; the tool's result holds both",
+		Name: "emit", Help: "Print only the recommendation: patch (the merge patch for kubectl patch --type merge -p) or command (the kubectl patch command); without a NAME, command (one per recommendation) or patches (files under --out)",
+		Enum: []string{EmitPatch, EmitCommand, EmitPatches}, CLIOnly: "shapes the command's output; the tool's result holds both",
 		Field: func(in *TuneInput) options.Value { return options.String(&in.Emit) },
 	},
 }, options.Embed(ReplayRows, func(in *TuneInput) *ReplayInput { return &in.ReplayInput }),
@@ -441,6 +441,11 @@ var TuneManyRows = options.Rows[TuneInput]{
 		Name: "shard", Help: "Without a NAME: tune only shard INDEX/COUNT of the HPAs, a stable share by a hash of context, namespace and name; /COUNT takes INDEX from JOB_COMPLETION_INDEX (an Indexed Job's pod); --merge joins the shards' -o json",
 		CLIOnly: shardCLIOnly,
 		Field:   func(in *TuneInput) options.Value { return options.String(&in.Shard) },
+	},
+	{
+		Name: "out", Help: "With --emit patches: the directory to write each recommendation's patch (CONTEXT/NAMESPACE/NAME.yaml) and a kustomize Component per context (CONTEXT/kustomization.yaml) into",
+		CLIOnly: "files on the command's machine; the tool's result holds each patch",
+		Field:   func(in *TuneInput) options.Value { return options.String(&in.Out) },
 	},
 	{
 		Name: "merge", Help: "Merge the -o json|yaml documents of every shard of one run (tune -A --shard I/N) into that run's table or document, reading no cluster; - reads standard input",

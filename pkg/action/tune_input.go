@@ -55,6 +55,8 @@ type TuneInput struct {
 	// reads instead of the cluster.
 	Shard string
 	Merge []string
+	// Out is where --emit patches writes.
+	Out string
 }
 
 // DefaultTuneInput is the input before any option is given.
@@ -69,6 +71,9 @@ func (in *TuneInput) flag(field any) string { return TuneRows.Named(in, field).F
 const (
 	EmitPatch   = "patch"
 	EmitCommand = "command"
+	// EmitPatches writes, without a NAME, every recommendation's patch and
+	// a kustomize Component per context under --out.
+	EmitPatches = "patches"
 )
 
 // TuneConfig is a checked tune.
@@ -196,6 +201,9 @@ func (in TuneInput) ManyConfig(cfg *TuneConfig) (*TuneManyConfig, error) {
 			return nil, usageErrorf("%s %w", in.manyFlag(&in.Shard), err)
 		}
 		out.Shard = &sh
+	}
+	if (in.Emit == EmitPatches) != (in.Out != "") {
+		return nil, usageErrorf("%s %s and %s DIR go together: the patches and a kustomize Component per context are written under DIR", in.flag(&in.Emit), EmitPatches, in.manyFlag(&in.Out))
 	}
 	if in.Emit == EmitPatch {
 		return nil, usageErrorf("%s %s prints one HPA's patch: name the HPA, or use %s %s for every recommendation's command", in.flag(&in.Emit), EmitPatch, in.flag(&in.Emit), EmitCommand)

@@ -8,7 +8,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
@@ -66,10 +68,10 @@ func TuneMany(ctx context.Context, cfg TuneManyConfig) (*explain.TuneFleet, erro
 		return nil, clusterError(err, " (is the cluster reachable?)")
 	}
 	hpas := list.Items
+	ctxName := src.Clients.ContextName()
 	if sh := cfg.Shard; sh != nil {
 		// The context's name keys the hash, so that the same HPA of two
 		// clusters may land in different shards.
-		ctxName := src.Clients.ContextName()
 		hpas = slices.DeleteFunc(hpas, func(h autoscalingv2.HorizontalPodAutoscaler) bool {
 			return !fleet.InShard(*sh, ctxName, h.Namespace, h.Name)
 		})
@@ -98,10 +100,14 @@ func TuneMany(ctx context.Context, cfg TuneManyConfig) (*explain.TuneFleet, erro
 				stopped = ctx.Err()
 				break
 			}
-			items = append(items, fleet.Failed(ref, err))
+			it := fleet.Failed(ref, err)
+			it.Context = ctxName
+			items = append(items, it)
 			continue
 		}
-		items = append(items, fleet.Item(res.Tune, res.Backtest, res.Warnings, minFid))
+		it := fleet.Item(res.Tune, res.Backtest, res.Warnings, minFid)
+		it.Context = ctxName
+		items = append(items, it)
 	}
 	if cfg.Progress != nil {
 		cfg.Progress(len(items), len(hpas), "")
@@ -185,4 +191,32 @@ func shardFlag() string {
 func mergeFlag() string {
 	var in TuneInput
 	return in.manyFlag(&in.Merge)
+}
+
+// WriteFleetPatches writes the fleet's patches and kustomize Components
+// (fleet.Patches) under dir and returns the files written, in order. A
+// file already there is replaced.
+func WriteFleetPatches(doc *explain.TuneFleet, dir string) ([]string, error) {
+	files, err := fleet.Patches(doc)
+	if err != nil {
+		return nil, err
+	}
+	var written []string
+	for _, rel := range slices.Sorted(maps.Keys(files)) {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return written, fmt.Errorf("%s: %w", outFlag(), err)
+		}
+		if err := os.WriteFile(p, files[rel], 0o644); err != nil { //nolint:gosec // patches for a repository, read by its tools
+			return written, fmt.Errorf("%s: %w", outFlag(), err)
+		}
+		written = append(written, p)
+	}
+	return written, nil
+}
+
+// outFlag names --out.
+func outFlag() string {
+	var in TuneInput
+	return in.manyFlag(&in.Out)
 }

@@ -25,7 +25,7 @@ func shardDocs(t *testing.T) ([]string, *explain.TuneFleet) {
 		items = append(items, explain.FleetItem{
 			HPA: explain.ObjectRef{Namespace: "shop", Name: name}, CostUnit: "core-hours", Status: explain.FleetRecommended,
 			AsIs: &explain.FleetFigures{Cost: 10}, Recommended: &explain.FleetFigures{Cost: 10 - float64(i)}, Saving: float64(i),
-			Command: "kubectl patch hpa " + name + " -n shop --type merge -p '{}'",
+			Command: "kubectl patch hpa " + name + " -n shop --type merge -p '{}'", Patch: `{"spec":{"minReplicas":1}}`, Changes: []string{"min-replicas 2 → 1"},
 		})
 	}
 	items = append(items, fleet.Failed(explain.ObjectRef{Namespace: "shop", Name: "legacy"}, os.ErrNotExist))
@@ -73,6 +73,14 @@ func TestTuneMerge(t *testing.T) {
 	if code != 1 || strings.Count(out, "kubectl patch hpa") != 5 || !strings.HasPrefix(out, "kubectl patch hpa api ") {
 		t.Errorf("tune --merge --emit command: exit %d:\n%s", code, out)
 	}
+	tuned := filepath.Join(t.TempDir(), "tuned")
+	code, out, stderr = mainArgs("tune", "--merge", files[0], "--merge", files[1], "--emit", "patches", "--out", tuned)
+	if code != 1 || strings.Count(out, ".yaml\n") != 6 || !strings.Contains(out, "components: ["+filepath.Join(tuned, "in-cluster")+"]") {
+		t.Errorf("tune --merge --emit patches: exit %d, stderr %q:\n%s", code, stderr, out)
+	}
+	if b, err := os.ReadFile(filepath.Join(tuned, "in-cluster", "shop", "web.yaml")); err != nil || !strings.Contains(string(b), "minReplicas: 1") {
+		t.Errorf("web's patch: %v\n%s", err, b)
+	}
 	bad := filepath.Join(t.TempDir(), "bad.json")
 	if err := os.WriteFile(bad, []byte(`{"kind":"Tune","bogus":1}`), 0o600); err != nil {
 		t.Fatal(err)
@@ -84,6 +92,9 @@ func TestTuneMerge(t *testing.T) {
 	}{
 		{[]string{"--merge", files[0]}, 1, "error: --merge: shards 1 of 2 are missing: a merge needs every shard's document\n"},
 		{[]string{"--merge", files[0], "--merge", files[0]}, 1, "error: --merge: shard 0/2 is given twice\n"},
+		{[]string{"--merge", files[0], "--out", "x"}, 1, "--emit patches and --out DIR go together"},
+		{[]string{"--since", "1h", "--emit", "patches", "--prometheus", "http://127.0.0.1:1"}, 1, "--emit patches and --out DIR go together"},
+		{[]string{"web", "--since", "1h", "--emit", "patches", "--out", "x"}, 1, "give them without a NAME"},
 		{[]string{"--merge", bad}, 1, "error: --merge " + bad + `: not a fleet document (what --shard I/N -o json prints): error unmarshaling JSON: while decoding JSON: json: unknown field "bogus"` + "\n"},
 		{[]string{"web", "--merge", files[0]}, 1, "--merge joins the documents of a tune of many HPAs: give no NAME"},
 		{[]string{"web", "--shard", "0/2", "--since", "1h"}, 1, "give them without a NAME"},

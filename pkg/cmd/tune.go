@@ -125,14 +125,17 @@ func (o *TuneOptions) Complete(c *cobra.Command, args []string) error {
 		if len(args) > 0 {
 			return usageError(c, fmt.Errorf("--merge joins the documents of a tune of many HPAs: give no NAME"))
 		}
+		if (o.Input.Emit == action.EmitPatches) != (o.Input.Out != "") {
+			return usageError(c, fmt.Errorf("--emit patches and --out DIR go together"))
+		}
 		var err error
 		o.printer, err = o.Output.ToPrinter(c, o.Out)
 		return err
 	}
 	if len(args) > 0 {
 		o.Name = args[0]
-		if o.Input.AllNamespaces || o.Input.Selector != "" || o.Input.MinFidelity != "" || o.Input.Shard != "" {
-			return usageError(c, fmt.Errorf("-A, -l, --min-fidelity and --shard select and judge many HPAs: give them without a NAME"))
+		if o.Input.AllNamespaces || o.Input.Selector != "" || o.Input.MinFidelity != "" || o.Input.Shard != "" || o.Input.Out != "" || o.Input.Emit == action.EmitPatches {
+			return usageError(c, fmt.Errorf("-A, -l, --min-fidelity, --shard, --out and --emit patches select, judge or write many HPAs: give them without a NAME"))
 		}
 	}
 	if o.Clients == nil {
@@ -256,8 +259,15 @@ func (o *TuneOptions) runMany(ctx context.Context) error {
 // that could not be tuned make the exit code 1, after it.
 func (o *TuneOptions) printFleet(doc *explain.TuneFleet) error {
 	result := render.TuneFleetResult(doc)
-	if o.Input.Emit == action.EmitCommand {
+	switch o.Input.Emit {
+	case action.EmitCommand:
 		result = render.TuneFleetCommands(doc)
+	case action.EmitPatches:
+		files, err := action.WriteFleetPatches(doc, o.Input.Out)
+		if err != nil {
+			return err
+		}
+		result = render.FleetFiles(files, o.Input.Out)
 	}
 	var buf bytes.Buffer
 	if err := o.printer.Print(&buf, result); err != nil {

@@ -46,7 +46,10 @@ type FleetShard struct {
 
 // FleetItem is one HPA of a fleet tune.
 type FleetItem struct {
-	HPA ObjectRef `json:"hpa"`
+	// Context is the kubeconfig context the HPA was read through ("" in
+	// a pod, with no kubeconfig).
+	Context string    `json:"context,omitempty"`
+	HPA     ObjectRef `json:"hpa"`
 	// CostUnit is what the HPA's costs count ("core-hours" or
 	// "pod-hours", as tune NAME says).
 	CostUnit string `json:"costUnit,omitempty"`

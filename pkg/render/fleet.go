@@ -111,3 +111,27 @@ func unitWord(unit string) string {
 	}
 	return unit
 }
+
+// FleetFiles is tune's result with --emit patches: the files written,
+// one a line, then how a kustomization takes each context's Component.
+func FleetFiles(files []string, dir string) Result {
+	return resultFunc(func(w io.Writer, _ Format, _ Options) error {
+		var b strings.Builder
+		var comps []string
+		for _, f := range files {
+			b.WriteString(f)
+			b.WriteByte('\n')
+			if strings.HasSuffix(f, "kustomization.yaml") {
+				comps = append(comps, strings.TrimSuffix(strings.TrimSuffix(f, "kustomization.yaml"), "/"))
+			}
+		}
+		if len(files) == 0 {
+			b.WriteString("# no recommendation: nothing written under " + dir + "\n")
+		}
+		for _, c := range comps {
+			b.WriteString("# a kustomization of these HPAs takes them with: components: [" + c + "]\n")
+		}
+		_, err := io.WriteString(w, b.String())
+		return err
+	})
+}

@@ -20,7 +20,12 @@ import (
 	"testing"
 	"time"
 
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/yaml"
+
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/fleet"
 )
 
 // fleetLabel marks the HPAs of tune's proof that the tune of many reads
@@ -106,6 +111,7 @@ func checkFleet(t *testing.T, doc *explain.Tune, start, end time.Time, runs ...*
 		t.Errorf("totals %s, the rows' as-is costs add up to %.3f", jsonString(fl.Totals), sum)
 	}
 	checkShards(t, args, out.stdout)
+	checkPatches(t, args, &fl, runs[0])
 	// --emit command: the commands of the recommendations, in the
 	// table's order.
 	cmds := inProcess(append(slices.Clone(args), "--emit", "command"))
@@ -168,4 +174,73 @@ func checkShards(t *testing.T, args []string, whole []byte) {
 		t.Errorf("the merge of the two shards differs from the one-process run:\n%.3000s\nwant\n%.3000s", merged.stdout, whole)
 	}
 	t.Logf("two shards, each its own process, merged: the one-process document (%d bytes)", len(whole))
+}
+
+// checkPatches writes the fleet's patches for a GitOps repository
+// (--emit patches --out) and applies, with kubectl's own kustomize and a
+// server-side dry run, a kustomization of run A's live HPA manifest and
+// the context's Component: the HPA the API server would store has the
+// recommendation's metrics and behavior and the rest of its spec as it
+// is.
+func checkPatches(t *testing.T, args []string, fl *explain.TuneFleet, a *patternRun) {
+	t.Helper()
+	i := slices.IndexFunc(fl.Items, func(it explain.FleetItem) bool { return it.HPA.Namespace == a.s.ns })
+	if i < 0 || fl.Items[i].Status != explain.FleetRecommended {
+		t.Logf("no recommendation for %s: no patch to apply", a.s.ns)
+		return
+	}
+	it := fl.Items[i]
+	dir := t.TempDir()
+	res := inProcess(append(slices.Clone(args), "--emit", "patches", "--out", filepath.Join(dir, "tuned")))
+	if res.code != 0 {
+		t.Errorf("tune --emit patches exited %d:\n%s", res.code, res.stderr)
+		return
+	}
+	comp := filepath.Join("tuned", fleet.ContextDir(it.Context))
+	if !strings.Contains(string(res.stdout), "components: ["+filepath.Join(dir, comp)+"]") {
+		t.Errorf("tune --emit patches does not name the component %s:\n%s", comp, res.stdout)
+	}
+	live, err := env.kube.AutoscalingV2().HorizontalPodAutoscalers(a.s.ns).Get(a.s.ctx, "web", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifest := &autoscalingv2.HorizontalPodAutoscaler{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "autoscaling/v2", Kind: "HorizontalPodAutoscaler"},
+		ObjectMeta: metav1.ObjectMeta{Name: live.Name, Namespace: live.Namespace, Labels: live.Labels},
+		Spec:       live.Spec,
+	}
+	b, err := yaml.Marshal(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kust := "resources: [hpa.yaml]\ncomponents: [" + comp + "]\n"
+	if err := errors.Join(os.WriteFile(filepath.Join(dir, "hpa.yaml"), b, 0o600), os.WriteFile(filepath.Join(dir, "kustomization.yaml"), []byte(kust), 0o600)); err != nil {
+		t.Fatal(err)
+	}
+	c := exec.CommandContext(a.s.ctx, "kubectl", "--kubeconfig", env.kubeconfig, "apply", "-k", dir, "--dry-run=server", "-o", "json")
+	var stderr bytes.Buffer
+	c.Stderr = &stderr
+	applied, err := c.Output()
+	if err != nil {
+		t.Errorf("kubectl apply -k %s --dry-run=server: %v\n%s", dir, err, stderr.String())
+		return
+	}
+	var got autoscalingv2.HorizontalPodAutoscaler
+	if err := json.Unmarshal(applied, &got); err != nil {
+		t.Errorf("kubectl apply -k --dry-run=server -o json: %v\n%.2000s", err, applied)
+		return
+	}
+	var patch struct {
+		Spec autoscalingv2.HorizontalPodAutoscalerSpec `json:"spec"`
+	}
+	if err := json.Unmarshal([]byte(it.Patch), &patch); err != nil {
+		t.Fatal(err)
+	}
+	want := live.Spec.DeepCopy()
+	want.Metrics, want.Behavior = patch.Spec.Metrics, patch.Spec.Behavior
+	if g, w := jsonString(got.Spec), jsonString(want); g != w {
+		t.Errorf("kubectl apply -k of the HPA and the tuned component would store\n%s\nwant (the recommendation's metrics and behavior, the rest as it is)\n%s", g, w)
+	} else {
+		t.Logf("kubectl apply -k (dry run on the server) of %s's HPA and component %s: the recommendation, nothing else", a.s.ns, comp)
+	}
 }
