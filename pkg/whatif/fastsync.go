@@ -36,6 +36,8 @@ type fastPath struct {
 	scaledUp int64
 	started  bool
 	lastK    int
+	// diffAt is replayRun.diffAt, noTime for none.
+	diffAt int64
 	// recorded says the recording holds the real count; wasExact that the
 	// last sync ran the real pods at it, skipped that the bookkeeping of
 	// the syncs since skipped (the last of them; -1: none) is still to
@@ -132,7 +134,7 @@ func newFastPath(p *replayRun, sh *fastShared) (*fastPath, fastMiss) {
 	f := &fastPath{
 		p: p, sh: sh, spec: spec, nr: len(p.resources),
 		st: make([]podState, n), backAt: make([]int64, n), inSync: make([]int32, n),
-		scaledUp: noTime, lastK: -1, skipped: -1, steadyAt: -1, recorded: len(p.rec.Replicas.Changes) > 0,
+		scaledUp: noTime, diffAt: noTime, lastK: -1, skipped: -1, steadyAt: -1, recorded: len(p.rec.Replicas.Changes) > 0,
 		window: p.rec.SampleWindow.Nanoseconds(), step: p.rec.Step.Nanoseconds(), startup: p.opts.PodStartup.Nanoseconds(),
 		reads: make([]bool, len(p.resources)), sums: make([]podSums, len(p.resources)), steadyHas: make([]bool, len(p.resources)),
 		factor: p.set.LegacyScaleUpLimitFactor, floor: p.set.LegacyScaleUpLimitMinimum,
@@ -217,7 +219,11 @@ func (f *fastPath) sync(k int) (syncOutcome, fastMiss) {
 		p.replicas = x
 	}
 	exact := p.replicas == actual
-	if exact && f.wasExact && f.lastK == k-1 {
+	if !exact {
+		f.diffAt = tn
+	}
+	samples := exactSamples(exact, f.diffAt, f.diffAt != noTime, sh.sampleEnd[k], f.window)
+	if samples && f.wasExact && f.lastK == k-1 {
 		// A sync on the real pods after another: the replay's pods and
 		// their bookkeeping are the recording's, worked out once.
 		f.lastK, f.skipped = k, k
@@ -344,7 +350,7 @@ func (f *fastPath) sync(k int) (syncOutcome, fastMiss) {
 		if !f.reads[r] {
 			continue
 		}
-		if exact {
+		if samples {
 			f.sums[r] = f.exact[r][k]
 			continue
 		}
@@ -353,7 +359,7 @@ func (f *fastPath) sync(k int) (syncOutcome, fastMiss) {
 	if !exact {
 		f.holdSteady(k, tn)
 	}
-	return f.finish(tn, exact)
+	return f.finish(tn, samples)
 }
 
 // finish decides the sync at tn and carries the decision into the replay

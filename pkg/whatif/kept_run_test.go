@@ -72,29 +72,34 @@ func TestKeptRunReplaysTheController(t *testing.T) {
 	}
 }
 
-// A cold make test's run of the same proof (2026-12-02 04:40, seed
-// 9425498234985707640), kept: tune recommended a 65% target, no scale-down
-// window and one pod per 60 s down over workload A's recording, and the
-// real controller ran that setting over the same pattern on workload C
-// (its own random offset from the scrapes): 9 rescales, 0.498 pod-hours.
-// The candidate's replay of A's recording must make the same steps in the
-// same order and come within 3% of C's pod-hours (C's load met the
-// scrapes at another phase; tune's variants cover that, not this test).
-// Before the counters' dips at the workload's own scale-ups were taken out
-// (steadyTotals), A's new pods, given their share before their counters
-// ran, left 8% of the load out of a window: the candidate stepped 5→4 and
-// back, down to 2 at 4m, and the replay came to 0.469 pod-hours (−5.8%).
+// A run of the proof (make test-tune-proof, 2026-12-02 07:12, seed
+// 7515792044500585813, the e2e's driver closing kwok's counters before
+// each change), kept: tune recommended a 60% target, no scale-down window
+// and one pod per 15 s down over workload A's recording, and the real
+// controller ran that setting over the same pattern on workload C (its own
+// offset from the scrapes): 10 rescales, 0.477 pod-hours. The candidate's
+// replay of A's recording must make the same steps in the same order and
+// come within 3% of C's pod-hours (C's load met the scrapes at another
+// phase; tune's variants cover that, not this test). Two faults were seen
+// here: the replay took the real pods' samples right after A's own step
+// from 4 to 3 pods, whose window held mostly the load of 4 (exactSamples),
+// and stepped 3 → 2 → 3 at 4m20s; and the counters' totals were held a
+// resolution after each of A's rescales, which hid the last fall (at
+// 370 s, 8 s after A's step up) for 21 s. Both fixed: 0.480 pod-hours.
+// (Until then this test replayed a cold run's recording of 04:40, whose
+// kwok counters charged each new pod's first share late; the driver now
+// closes them, and that recording's dips no longer occur.)
 func TestKeptRunCandidateAsRun(t *testing.T) {
-	k := readKept(t, "testdata/kept/e2e-history-a-ehz0_web_20261202T043951.json")
+	k := readKept(t, "testdata/kept/e2e-history-a-epbb_web_20261202T071131.json")
 	set := keptSettings(t, k)
 	snap := k.Snapshot()
 	h := snap.HPA.DeepCopy()
-	target, noWindow := int32(65), int32(0)
+	target, noWindow := int32(60), int32(0)
 	h.Spec.Metrics[0].Resource.Target.AverageUtilization = &target
 	h.Spec.Behavior.ScaleDown.StabilizationWindowSeconds = &noWindow
-	h.Spec.Behavior.ScaleDown.Policies = []autoscalingv2.HPAScalingPolicy{{Type: autoscalingv2.PodsScalingPolicy, Value: 1, PeriodSeconds: 60}}
-	start := time.Date(2026, 12, 2, 4, 40, 57, 310_000_000, time.UTC)
-	p, err := ReplayHPA(snap, k.Recording, set, h, BacktestOptions{Start: start})
+	h.Spec.Behavior.ScaleDown.Policies = []autoscalingv2.HPAScalingPolicy{{Type: autoscalingv2.PodsScalingPolicy, Value: 1, PeriodSeconds: 15}}
+	start := time.Date(2026, 12, 2, 7, 12, 45, 730_000_000, time.UTC)
+	p, err := ReplayHPA(snap, k.Recording, set, h, BacktestOptions{Start: start, PodStartup: time.Second, SampleDelay: 15 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +107,7 @@ func TestKeptRunCandidateAsRun(t *testing.T) {
 	for _, r := range p.Rescales {
 		steps = append(steps, strconv.Itoa(int(r.To)))
 	}
-	const realSteps, realPodHours = "3 4 5 4 3 4 5 3 2", 0.498
+	const realSteps, realPodHours = "3 4 5 4 3 4 5 4 3 2", 0.477
 	if got := strings.Join(steps, " "); got != realSteps {
 		t.Errorf("the candidate's replay stepped to %s; the controller running it, to %s", got, realSteps)
 	}

@@ -114,10 +114,7 @@ type recordedLoad struct {
 	// steady, with the constant-total model, holds the totals with the
 	// dips of the recorded workload's own rescales taken out (see
 	// steadyTotals); in totals' layout. A resource whose load comes from
-	// the counters has them too: a pod the workload adds is given its
-	// share before its container's counter runs (the e2e's kwok pods: 8%
-	// of the load missing from one window, which made a candidate of a
-	// kept run scale down where the controller running it did not).
+	// the counters has none (totalLoad): its steady totals are its totals.
 	steady [][]float64
 	// served[r], for a resource whose load comes from the counters, is the
 	// load all its pods served over each instant's sync interval, per
@@ -200,6 +197,22 @@ func (p *replayRun) totalLoad() *recordedLoad {
 			lastActual, lastExist = actual, exist
 		}
 		l.steady = steadyTotals(l, rescaled, p.rec.SampleWindow, p.rec.Step)
+		// A resource read from the counters has no such dips: a
+		// kubelet's counter is the CPU time a container used, up to any
+		// moment. (From 2026-12-02 04:40 to 08:00 the counters' totals
+		// were held too: the e2e's kwok charged a pod's new usage back to
+		// the last read of its counter, and a new pod's first share to
+		// the read after its first, which left dips at the recorded
+		// workload's rescales. The e2e's driver now reads kwok's counters
+		// just before it changes a usage, as a kubelet's run on, and the
+		// hold hid the real falls that came within a resolution of the
+		// workload's own rescale: a kept run's candidate stepped down 21 s
+		// after the controller running it.)
+		for r, m := range p.resources {
+			if m.Load != nil {
+				l.steady[r] = l.totals[r]
+			}
+		}
 	}
 	return l
 }

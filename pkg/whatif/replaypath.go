@@ -99,6 +99,11 @@ type replayRun struct {
 	inSync []int
 	backAt []time.Time
 	lastK  int
+	// diffAt is the last instant the replay's count differed from the
+	// real one (zero: none yet): a sample whose window reaches back to it
+	// shows the load the real pods carried at the real count, not the
+	// replay's (exactSamples).
+	diffAt time.Time
 	// exactAt is the sync that ran the real pods at the real count and
 	// kept it (its decision made no rescale); -1 when the last did not.
 	exactAt int
@@ -395,7 +400,10 @@ func (p *replayRun) sync(k int) (*explain.Decision, error) {
 	p.exactAt = -1
 	if exact {
 		p.exactAt = k
+	} else {
+		p.diffAt = t
 	}
+	samplesExact := exactSamples(exact, p.diffAt.UnixNano(), !p.diffAt.IsZero(), rec.SampleTime(k).UnixNano(), rec.SampleWindow.Nanoseconds())
 	switch {
 	case p.replicas > actual:
 		p.growExtras(int(p.replicas-actual), t)
@@ -464,7 +472,7 @@ func (p *replayRun) sync(k int) (*explain.Decision, error) {
 	// asks the metrics API for no other).
 	for r, m := range p.resources {
 		if p.read[r] {
-			p.fillResource(r, corev1.ResourceName(m.Name), k, exact)
+			p.fillResource(r, corev1.ResourceName(m.Name), k, samplesExact)
 		}
 	}
 	p.lastReady = 0
@@ -481,7 +489,7 @@ func (p *replayRun) sync(k int) (*explain.Decision, error) {
 	}
 	// Pods, Object and External metrics.
 	for j := range p.pods {
-		p.fillPods(j, k, exact, ts)
+		p.fillPods(j, k, samplesExact, ts)
 	}
 	for i := range rec.Metrics {
 		if m := &rec.Metrics[i]; m.Kind == recording.KindObject || m.Kind == recording.KindExternal {
@@ -829,4 +837,19 @@ func (p *replayRun) refreshExtra(e *extraPod, t time.Time) {
 	if c := &e.pod.Status.Conditions[0]; c.Status != corev1.ConditionTrue && !t.Before(e.readyAt) {
 		c.Status, c.LastTransitionTime = corev1.ConditionTrue, metav1.NewTime(e.readyAt)
 	}
+}
+
+// exactSamples reports whether a sync that runs the real pods at the real
+// count (exact) shows their recorded samples: only when the sample's
+// window (ending at end, window long) began after the last instant the
+// replay's count differed from the real one (diffAt, when hasDiff). Until
+// then the real pods' samples hold the load shared over the real count of
+// that time, which the replay did not run: a candidate at 3 pods while
+// the workload went from 4 to 3 would read, in the sample after the
+// workload's step down, a quarter of the load per pod for most of the
+// window, and step down too, where the controller running it, at 3 pods
+// all along, read a third (a kept run: 3 → 2 → 3 at 4m20s, the
+// "one-pod blip after the recorded workload's own step down").
+func exactSamples(exact bool, diffAt int64, hasDiff bool, end, window int64) bool {
+	return exact && (!hasDiff || diffAt <= end-window)
 }
