@@ -208,9 +208,6 @@ func (in TuneInput) ManyConfig(cfg *TuneConfig) (*TuneManyConfig, error) {
 	if in.Emit == EmitPatch {
 		return nil, usageErrorf("%s %s prints one HPA's patch: name the HPA, or use %s %s for every recommendation's command", in.flag(&in.Emit), EmitPatch, in.flag(&in.Emit), EmitCommand)
 	}
-	if in.Report.File != "" {
-		return nil, usageErrorf("%s draws one HPA's tune: name the HPA", in.flag(&in.Report.File))
-	}
 	return out, nil
 }
 

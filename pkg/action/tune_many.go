@@ -32,6 +32,11 @@ type TuneManyConfig struct {
 	// hold the recorded replica count for its recommendation to stand
 	// (fleet.DefaultMinFidelity when 0).
 	MinFidelity float64
+	// OnTuned, when set, is called with each HPA's tune before it is let
+	// go (with Tune.Report, its HTML report's data is there): the command
+	// writes each HPA's own report beside the fleet's. An error stops the
+	// run.
+	OnTuned func(explain.ObjectRef, *TuneResult) error
 	// Shard, when set, keeps the HPAs of one shard (fleet.InShard).
 	Shard *explain.FleetShard
 	// Progress, if set, is called before each HPA's tune (done of total)
@@ -93,7 +98,7 @@ func TuneMany(ctx context.Context, cfg TuneManyConfig) (*explain.TuneFleet, erro
 		}
 		one := cfg.Tune
 		one.Source.Namespace, one.Name = ref.Namespace, ref.Name
-		one.Report, one.ReportCandidates = false, nil
+		one.ReportCandidates = nil
 		res, err := Tune(ctx, one)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -104,6 +109,11 @@ func TuneMany(ctx context.Context, cfg TuneManyConfig) (*explain.TuneFleet, erro
 			it.Context = ctxName
 			items = append(items, it)
 			continue
+		}
+		if cfg.OnTuned != nil {
+			if err := cfg.OnTuned(ref, res); err != nil {
+				return nil, err
+			}
 		}
 		it := fleet.Item(res.Tune, res.Backtest, res.Warnings, minFid)
 		it.Context = ctxName

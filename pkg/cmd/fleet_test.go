@@ -81,6 +81,11 @@ func TestTuneMerge(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(tuned, "in-cluster", "shop", "web.yaml")); err != nil || !strings.Contains(string(b), "minReplicas: 1") {
 		t.Errorf("web's patch: %v\n%s", err, b)
 	}
+	page := filepath.Join(t.TempDir(), "fleet.html")
+	code, _, stderr = mainArgs("tune", "--merge", files[0], "--merge", files[1], "--report", page)
+	if b, err := os.ReadFile(page); code != 1 || err != nil || !strings.Contains(string(b), "<h1>Tune of 6 HPAs, ranked by saving</h1>") {
+		t.Errorf("tune --merge --report: exit %d, stderr %q, %v", code, stderr, err)
+	}
 	bad := filepath.Join(t.TempDir(), "bad.json")
 	if err := os.WriteFile(bad, []byte(`{"kind":"Tune","bogus":1}`), 0o600); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -129,8 +130,10 @@ func (o *TuneOptions) Complete(c *cobra.Command, args []string) error {
 			return usageError(c, fmt.Errorf("--emit patches and --out DIR go together"))
 		}
 		var err error
-		o.printer, err = o.Output.ToPrinter(c, o.Out)
-		return err
+		if o.printer, err = o.Output.ToPrinter(c, o.Out); err != nil {
+			return err
+		}
+		return action.CheckReportDir(o.Input.Report.File)
 	}
 	if len(args) > 0 {
 		o.Name = args[0]
@@ -195,7 +198,14 @@ func (o *TuneOptions) Run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		return o.printFleet(doc)
+		err = o.printFleet(doc)
+		if f := o.Input.Report.File; f != "" {
+			// The shards' own reports, if any, are theirs to link.
+			if rerr := action.WriteReport(f, func(w io.Writer) error { return report.WriteFleet(w, report.Fleet{Doc: doc}) }); rerr != nil {
+				return rerr
+			}
+		}
+		return err
 	}
 	if o.many != nil {
 		return o.runMany(ctx)
@@ -244,13 +254,36 @@ func tuneReport(res *action.TuneResult) report.Tune {
 // be tuned make the exit code 1, after the table; a run stopped (Ctrl-C)
 // prints what it finished.
 func (o *TuneOptions) runMany(ctx context.Context) error {
-	doc, err := action.TuneMany(ctx, *o.many)
+	cfg := *o.many
+	// With --report FILE.html: each HPA's own report beside it, written
+	// as soon as the HPA is tuned, then the fleet's page linking to them.
+	reports := map[explain.ObjectRef]string{}
+	if f := o.Input.Report.File; f != "" {
+		base := strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))
+		cfg.OnTuned = func(ref explain.ObjectRef, res *action.TuneResult) error {
+			if res.Report == nil {
+				return nil
+			}
+			name := fmt.Sprintf("%s-%s-%s.html", base, ref.Namespace, ref.Name)
+			if err := action.WriteReport(filepath.Join(filepath.Dir(f), name), func(w io.Writer) error { return report.WriteTune(w, tuneReport(res)) }); err != nil {
+				return err
+			}
+			reports[ref] = name
+			return nil
+		}
+	}
+	doc, err := action.TuneMany(ctx, cfg)
 	if doc == nil {
 		return err
 	}
 	reportCalls(o.ErrOut, o.Source, o.Clients, "")
-	if perr := o.printFleet(doc); perr != nil {
-		return perr
+	if perr := o.printFleet(doc); perr != nil && err == nil {
+		err = perr
+	}
+	if f := o.Input.Report.File; f != "" {
+		if rerr := action.WriteReport(f, func(w io.Writer) error { return report.WriteFleet(w, report.Fleet{Doc: doc, Reports: reports}) }); rerr != nil {
+			return rerr
+		}
 	}
 	return err
 }

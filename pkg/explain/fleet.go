@@ -55,8 +55,9 @@ type FleetItem struct {
 	CostUnit string `json:"costUnit,omitempty"`
 	// AsIs is the replay of the HPA as it is over the period.
 	AsIs *FleetFigures `json:"asIs,omitempty"`
-	// Recommended is the recommendation's figures at the worse end of its
-	// range; absent without a recommendation.
+	// Recommended is the recommendation's figures: its cost at the worse
+	// end of its range (what the saving counts), its risk and churn at the
+	// recording's own phase, as AsIs's; absent without a recommendation.
 	Recommended *FleetFigures `json:"recommended,omitempty"`
 	// Saving is AsIs's cost less Recommended's, in the cost unit and as a
 	// share of AsIs's; 0 without a recommendation.

@@ -162,8 +162,12 @@ func Item(t *explain.Tune, bt *explain.Backtest, warnings []string, minFidelity 
 		if c.Figures != nil {
 			rec = explain.FleetFigures{Cost: c.Figures.Cost, Risk: c.Figures.Risk, RescalesPerHour: round2(c.Figures.RescalesPerHour)}
 		}
+		// The cost at the worse end of its range, as the saving counts it;
+		// the risk of its replay at the recording's own phase, as the HPA's
+		// (AsIs) is, and as tune NAME's summary compares them (the worse
+		// ends of both are what the recommendation rule held it to).
 		if r := c.Range; r != nil {
-			rec.Cost, rec.Risk = r.CostMax, r.RiskMax
+			rec.Cost = r.CostMax
 		}
 		rec.Cost, rec.Risk = round3(rec.Cost), round3(rec.Risk)
 		it.Recommended = &rec

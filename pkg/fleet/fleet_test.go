@@ -98,10 +98,11 @@ func TestItem(t *testing.T) {
 	if it.Status != explain.FleetRecommended || it.HPA != (explain.ObjectRef{Namespace: "shop", Name: "web"}) {
 		t.Fatalf("item %+v", it)
 	}
-	// The recommendation's figures are its range's worse ends, as tune
-	// promises them.
-	if r := it.Recommended; r == nil || r.Cost != 0.7 || r.Risk != 0.045 || r.RescalesPerHour != 8 {
-		t.Errorf("recommended %+v, want cost 0.7 and risk 0.045 (the worse ends)", it.Recommended)
+	// The recommendation's cost is its range's worse end, as tune
+	// promises it and the saving counts it; its risk is its replay's at
+	// the recording's phase, as the HPA's own is.
+	if r := it.Recommended; r == nil || r.Cost != 0.7 || r.Risk != 0.03 || r.RescalesPerHour != 8 {
+		t.Errorf("recommended %+v, want cost 0.7 (the worse end) and risk 0.03", it.Recommended)
 	}
 	if it.AsIs.Cost != 1 || it.Saving != 0.3 || it.Fidelity.Equal != 1 || len(it.Changes) != 1 || it.Patch == "" || len(it.Warnings) != 1 {
 		t.Errorf("item %+v", it)

@@ -147,6 +147,21 @@ func pages() []page {
 			colors:     map[string]rgb{"load and as-is": blue, "with the changes": green, "bound": red, "actual": gray},
 			screenshot: "backtest-report.png", height: 1750,
 		},
+		{
+			name:  "fleet",
+			write: func(w io.Writer) error { return report.WriteFleet(w, report.Fleet{Doc: reportfixture.Fleet()}) },
+			charts: []chart{
+				// the savings: bars, no series
+				{"chart-savings", 0, 0},
+				// three HPAs as they are, one recommended (and the
+				// legend's two), per cost unit
+				{"chart-fleet-core-hours", 0, 3 + 1 + 2},
+				{"chart-fleet-pod-hours", 0, 1 + 1 + 2},
+			},
+			rows:       map[string]int{"totals-table": 2, "fleet-table": 5},
+			colors:     map[string]rgb{"savings and recommended": green},
+			screenshot: "fleet-report.png", height: 2000,
+		},
 	}
 }
 

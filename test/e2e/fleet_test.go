@@ -111,6 +111,22 @@ func checkFleet(t *testing.T, doc *explain.Tune, start, end time.Time, runs ...*
 		t.Errorf("totals %s, the rows' as-is costs add up to %.3f", jsonString(fl.Totals), sum)
 	}
 	checkShards(t, args, out.stdout)
+	// --report: the fleet's page, each HPA's own report beside it and
+	// linked from it; nothing loaded from elsewhere.
+	dir := t.TempDir()
+	if rep := inProcess(append(slices.Clone(args), "--report", filepath.Join(dir, "fleet.html"))); rep.code != 0 {
+		t.Errorf("tune -A -l --report exited %d:\n%s", rep.code, rep.stderr)
+	} else {
+		checkReportFile(t, filepath.Join(dir, "fleet.html"))
+		page, _ := os.ReadFile(filepath.Join(dir, "fleet.html"))
+		for _, r := range runs {
+			own := "fleet-" + r.s.ns + "-web.html"
+			if !strings.Contains(string(page), `href="`+own+`"`) {
+				t.Errorf("the fleet's page does not link %s", own)
+			}
+			checkReportFile(t, filepath.Join(dir, own))
+		}
+	}
 	checkPatches(t, args, &fl, runs[0])
 	// --emit command: the commands of the recommendations, in the
 	// table's order.

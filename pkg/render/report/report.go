@@ -221,6 +221,7 @@ svg circle.current{fill:none;stroke:#111827;stroke-width:2.5}
 svg circle.recommended{fill:none;stroke:#16a34a;stroke-width:3}
 svg circle.pick{fill:none;stroke:#d97706;stroke-width:2.5}
 svg text.label{font-weight:600}svg text.current{fill:#111827}svg text.recommended{fill:#15803d}svg text.pick{fill:#b45309}
+svg rect.bar{fill:#16a34a}td.what{white-space:normal}td.what pre.command{margin:.3em 0 0;font-size:.85em}
 `
 
 func head(b *strings.Builder, title string) {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/kubectl-hpa/kubectl-hpa/internal/reportfixture"
 	"github.com/kubectl-hpa/kubectl-hpa/internal/testutil"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render/report"
 )
 
@@ -137,5 +138,61 @@ func TestWriteRefusesNothing(t *testing.T) {
 	}
 	if err := report.WriteBacktest(io.Discard, report.Backtest{}); err == nil {
 		t.Error("WriteBacktest without a backtest: no error")
+	}
+}
+
+// The fleet's page: the same bytes at every write (its golden), well
+// formed, no script, nothing loaded; its only links are the HPAs' own
+// reports, files beside it; the charts are the savings and one cost
+// against risk per cost unit, and every HPA has its row.
+func TestFleetReport(t *testing.T) {
+	doc := reportfixture.Fleet()
+	r := report.Fleet{Doc: doc, Reports: map[explain.ObjectRef]string{{Namespace: "shop", Name: "web"}: "fleet-shop-web.html"}}
+	var a, b bytes.Buffer
+	if err := report.WriteFleet(&a, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := report.WriteFleet(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Fatal("two writes of the same report differ")
+	}
+	testutil.AssertGolden(t, a.Bytes(), *update)
+	page := a.String()
+	for _, bad := range []string{"<script", " src=", "url(", "@import", "://www.w3.org/1999/xlink"} {
+		if strings.Contains(page, bad) {
+			t.Errorf("the page holds %q", bad)
+		}
+	}
+	if strings.Count(page, " href=") != 1 || !strings.Contains(page, `<a href="fleet-shop-web.html">shop/web</a>`) {
+		t.Errorf("the page's links are not the one report beside it")
+	}
+	i := strings.Index(page, "<body>")
+	d := xml.NewDecoder(strings.NewReader(strings.TrimSuffix(page[i:], "</html>\n")))
+	d.Strict, d.Entity = true, xml.HTMLEntity
+	svgs := 0
+	for {
+		tok, err := d.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("not well-formed: %v", err)
+		}
+		if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "svg" {
+			svgs++
+		}
+	}
+	if svgs != 1+len(doc.Totals) {
+		t.Errorf("%d charts, want the savings and %d cost against risk", svgs, len(doc.Totals))
+	}
+	for _, it := range doc.Items {
+		if !strings.Contains(page, it.HPA.Namespace+"/"+it.HPA.Name+"</") {
+			t.Errorf("no row of %s/%s", it.HPA.Namespace, it.HPA.Name)
+		}
+	}
+	if err := report.WriteFleet(&a, report.Fleet{}); err == nil {
+		t.Error("a fleet report of nothing was written")
 	}
 }
