@@ -46,8 +46,18 @@ func writeFleet(w io.Writer, f *explain.TuneFleet) error {
 	}
 	line(fmt.Sprintf("Tune of %s%s, %s → %s (%s), ranked by saving", plural(len(f.Items), "HPA", "HPAs"), shard, formatTime(f.Start), formatTime(f.End), shortDuration(f.End.Sub(f.Start))))
 	line("")
+	// A CONTEXT column only where the HPAs come from more than one.
+	contexts := map[string]bool{}
+	for _, it := range f.Items {
+		contexts[it.Context] = true
+	}
+	many := len(contexts) > 1
 	tb := &table{}
-	tb.row("NAMESPACE", "NAME", "COST", "RECOMMENDED", "SAVING", "ABOVE BOUND", "RESCALES/H", "REPLAY HELD", "CHANGES")
+	head := []string{"NAMESPACE", "NAME", "COST", "RECOMMENDED", "SAVING", "ABOVE BOUND", "RESCALES/H", "REPLAY HELD", "CHANGES"}
+	if many {
+		head = append([]string{"CONTEXT"}, head...)
+	}
+	tb.row(head...)
 	for _, it := range f.Items {
 		row := []string{it.HPA.Namespace, it.HPA.Name, "-", "-", "-", "-", "-", "-", string(it.Status)}
 		if a := it.AsIs; a != nil {
@@ -65,9 +75,16 @@ func writeFleet(w io.Writer, f *explain.TuneFleet) error {
 		if fd := it.Fidelity; fd != nil {
 			row[7] = pctWords(fd.Equal) + ", " + strconv.Itoa(fd.Matched) + "/" + strconv.Itoa(fd.Rescales)
 		}
+		if many {
+			row = append([]string{orDash(it.Context)}, row...)
+		}
 		tb.row(row...)
 	}
-	tb.alignRight(2, 3, 4, 6)
+	if many {
+		tb.alignRight(3, 4, 5, 7)
+	} else {
+		tb.alignRight(2, 3, 4, 6)
+	}
 	for _, l := range tb.lines() {
 		line(l)
 	}

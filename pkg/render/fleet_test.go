@@ -63,3 +63,25 @@ func TestFleetSchema(t *testing.T) {
 		}
 	}
 }
+
+// With HPAs of more than one context the table gets a CONTEXT column;
+// with one (every run so far) it has none.
+func TestFleetContextColumn(t *testing.T) {
+	doc := reportfixture.Fleet()
+	var one bytes.Buffer
+	if err := writeFleet(&one, doc); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(one.String(), "CONTEXT") {
+		t.Errorf("one context, yet a CONTEXT column:\n%s", one.String())
+	}
+	doc.Items[0].Context, doc.Items[1].Context = "prod-eu", "prod-us"
+	var two bytes.Buffer
+	if err := writeFleet(&two, doc); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(two.String(), "\n")
+	if !strings.HasPrefix(lines[2], "CONTEXT  NAMESPACE") || !strings.HasPrefix(lines[3], "prod-eu  shop") || !strings.HasPrefix(lines[4], "prod-us  batch") || !strings.HasPrefix(lines[5], "-        shop") {
+		t.Errorf("the table with two contexts:\n%s", two.String())
+	}
+}
