@@ -260,3 +260,40 @@ func checkPatches(t *testing.T, args []string, fl *explain.TuneFleet, a *pattern
 		t.Logf("kubectl apply -k (dry run on the server) of %s's HPA and component %s: the recommendation, nothing else", a.s.ns, comp)
 	}
 }
+
+// TestFleetManifests has the API server check docs/fleet-job.yaml (the
+// Indexed Job of shards and the weekly CronJob) and docs/rbac.yaml they
+// bind, with a server-side dry run in a namespace of its own: every
+// object accepted, none persisted.
+func TestFleetManifests(t *testing.T) {
+	t.Parallel()
+	s := newScenario(t, "fleet-manifests")
+	var out []byte
+	// docs/rbac.yaml names its namespaces (a Role in kube-system); the
+	// fleet's manifests take the one they are applied in.
+	for _, args := range [][]string{
+		{"-f", filepath.Join(env.repoRoot, "docs", "rbac.yaml")},
+		{"-n", s.ns, "-f", filepath.Join(env.repoRoot, "docs", "fleet-job.yaml")},
+	} {
+		c := exec.CommandContext(s.ctx, "kubectl", append([]string{"--kubeconfig", env.kubeconfig, "apply", "--dry-run=server", "-o", "name"}, args...)...)
+		var stderr bytes.Buffer
+		c.Stderr = &stderr
+		b, err := c.Output()
+		if err != nil {
+			t.Fatalf("kubectl apply --dry-run=server %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+		}
+		out = append(out, b...)
+	}
+	got := strings.Fields(string(out))
+	for _, want := range []string{
+		"serviceaccount/kubectl-hpa-tune", "clusterrolebinding.rbac.authorization.k8s.io/kubectl-hpa-tune",
+		"job.batch/kubectl-hpa-tune", "cronjob.batch/kubectl-hpa-tune-weekly", "clusterrole.rbac.authorization.k8s.io/kubectl-hpa-explain",
+	} {
+		if !slices.Contains(got, want) {
+			t.Errorf("the dry run did not accept %s: %v", want, got)
+		}
+	}
+	if _, err := env.kube.BatchV1().Jobs(s.ns).Get(s.ctx, "kubectl-hpa-tune", metav1.GetOptions{}); err == nil {
+		t.Error("the dry run persisted the Job")
+	}
+}
