@@ -150,15 +150,9 @@ type ManyResult struct {
 // replays' parallel workers (the encoding of the output, say).
 func ExplainMany[T any](ctx context.Context, cfg ManyConfig, prepare func(*explain.Decision) (T, error), emit func(T) error) (*ManyResult, error) {
 	src := cfg.Source
-	clients, err := src.Clients.Gather()
+	clients, ns, err := src.liveScope(cfg.AllNamespaces)
 	if err != nil {
 		return nil, err
-	}
-	ns := ""
-	if !cfg.AllNamespaces {
-		if ns, err = src.liveNamespace(); err != nil {
-			return nil, err
-		}
 	}
 	// What the controller is (its version, its flags) is read while the
 	// HPAs and what they share are listed.

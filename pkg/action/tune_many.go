@@ -58,15 +58,9 @@ func TuneMany(ctx context.Context, cfg TuneManyConfig) (*explain.TuneFleet, erro
 	if minFid == 0 {
 		minFid = fleet.DefaultMinFidelity
 	}
-	clients, err := src.Clients.Gather()
+	clients, ns, err := src.liveScope(cfg.AllNamespaces)
 	if err != nil {
 		return nil, err
-	}
-	ns := ""
-	if !cfg.AllNamespaces {
-		if ns, err = src.liveNamespace(); err != nil {
-			return nil, err
-		}
 	}
 	list, err := clients.Kube.AutoscalingV2().HorizontalPodAutoscalers(ns).List(ctx, metav1.ListOptions{LabelSelector: cfg.Selector})
 	if err != nil {

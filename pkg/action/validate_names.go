@@ -8,6 +8,8 @@ import (
 	"strconv"
 
 	"k8s.io/apimachinery/pkg/util/validation"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/gather"
 )
 
 // The names a live read puts in a request's path are checked before the
@@ -71,4 +73,18 @@ func (s Source) liveNamespace() (string, error) {
 		return "", err
 	}
 	return ns, nil
+}
+
+// liveScope is the clients of a read of many HPAs and its namespace: ""
+// for every namespace (all), else -n or the context's.
+func (s Source) liveScope(all bool) (*gather.Clients, string, error) {
+	clients, err := s.Clients.Gather()
+	if err != nil {
+		return nil, "", err
+	}
+	if all {
+		return clients, "", nil
+	}
+	ns, err := s.liveNamespace()
+	return clients, ns, err
 }
