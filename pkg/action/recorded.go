@@ -93,7 +93,7 @@ func Backtest(ctx context.Context, cfg BacktestConfig) (*WhatIfResult, error) {
 		}
 		warm = max(warm, whatif.WarmUp(edited.HPA, in.settings))
 	}
-	rec, err := readRecording(ctx, in, extra, notBefore(since.Add(-warm), created), until, cfg.Load)
+	rec, err := readRecording(ctx, in, extra, notBefore(since.Add(-warm), created), since, until, cfg.Load)
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +142,7 @@ func ExplainAt(ctx context.Context, cfg ExplainAtConfig) (*ExplainResult, error)
 		return nil, fmt.Errorf("HPA %s was created at %s, after %s %s: no sync of it happened then", hpaName(in.snap), stamp(created), atFlag, stamp(cfg.At))
 	}
 	warm := whatif.WarmUp(in.snap.HPA, in.settings)
-	rec, err := readRecording(ctx, in, extra, notBefore(cfg.At.Add(-warm), created), cfg.At, cfg.Load)
+	rec, err := readRecording(ctx, in, extra, notBefore(cfg.At.Add(-warm), created), cfg.At, cfg.At, cfg.Load)
 	if err != nil {
 		return nil, err
 	}
@@ -220,11 +220,12 @@ func readForRecorded(ctx context.Context, src Source, name string, o SettingsOve
 }
 
 // readRecording reads the recorded load of the snapshot's target from
-// from to until, on the grid of the controller's syncs, resampled at
+// from (the warm-up's start) to until, the period asked for beginning at
+// asked, on the grid of the controller's syncs, resampled at
 // metrics-server's scrapes (the clock: clock.go), and fills the actual
 // replicas from the events or a watch's history when the store has no
 // record of them.
-func readRecording(ctx context.Context, in *snapshot, extra *recordedExtra, from, until time.Time, load RecordedLoad) (*recording.Recording, error) {
+func readRecording(ctx context.Context, in *snapshot, extra *recordedExtra, from, asked, until time.Time, load RecordedLoad) (*recording.Recording, error) {
 	if in.settings.SyncPeriod <= 0 {
 		return nil, errors.New("the sync period must be positive")
 	}
@@ -253,7 +254,7 @@ func readRecording(ctx context.Context, in *snapshot, extra *recordedExtra, from
 	req := prom.Request{
 		Namespace: in.snap.HPA.Namespace, Kind: t.Kind, Name: t.Name, Selector: t.Selector,
 		ReplicaSets: extra.replicaSets, Pods: in.snap.Pods, Metrics: metrics,
-		Start: start, Step: clock.SyncStep, Len: n, SampleLag: recording.SampleLag(clock.Window),
+		Start: start, Step: clock.SyncStep, Len: n, PeriodStart: asked, SampleLag: recording.SampleLag(clock.Window),
 		Window: clock.Window, ScrapeAnchor: clock.ScrapeAnchor,
 		NoKubeStateMetrics: load.NoKubeStateMetrics, Progress: load.Progress,
 	}

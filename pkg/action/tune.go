@@ -59,7 +59,7 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 		return nil, err
 	}
 	warm := tuneWarmUp(hpa, in.settings, space)
-	rec, err := readRecording(ctx, in, extra, notBefore(since.Add(-warm), hpa.CreationTimestamp.Time), until, cfg.Load)
+	rec, err := readRecording(ctx, in, extra, notBefore(since.Add(-warm), hpa.CreationTimestamp.Time), since, until, cfg.Load)
 	if err != nil {
 		return nil, err
 	}

@@ -155,12 +155,17 @@ func (rd *reader) tooYoung(ctx context.Context) error {
 }
 
 // youngError is the error of a workload too young to replay: its first
-// sample (found) is more than a sync after the period's start and within
-// youngAge of its end, so the store holds only a scrape or two of its
-// pods (which reads as a store too sparse, or as no data); nil otherwise.
+// sample (found) is more than a sync after the start of the period asked
+// for (the warm-up before it aside) and within youngAge of its end, so
+// the store holds only a scrape or two of its pods (which reads as a
+// store too sparse, or as no data); nil otherwise.
 func (rd *reader) youngError(first time.Time, found bool) error {
 	end := rd.g.at(rd.g.n - 1)
-	if !found || first.Before(end.Add(-youngAge)) || !first.After(rd.g.start.Add(rd.g.step)) {
+	from := rd.g.start
+	if rd.req.PeriodStart.After(from) {
+		from = rd.req.PeriodStart
+	}
+	if !found || first.Before(end.Add(-youngAge)) || !first.After(from.Add(rd.g.step)) {
 		return nil
 	}
 	return fmt.Errorf("prometheus %s: %s is too young to replay: the store's first sample of its pods is at %s, %s before the end of the period; wait for a few more scrapes (a few minutes), or start the period after %s",

@@ -454,4 +454,15 @@ func TestYoungWorkload(t *testing.T) {
 	if err != nil {
 		t.Errorf("90 s old over a minute: %v", err)
 	}
+	// Pods first seen 45 s before the end, in the warm-up read before a
+	// period of the last 30 s: the period has every sample it needs.
+	_, err = young(t, end.Add(-45*time.Second), func(r *Request) { r.PeriodStart = end.Add(-30 * time.Second) })
+	if err != nil {
+		t.Errorf("45 s old, first seen in the warm-up: %v", err)
+	}
+	// The same pods over a period of the last 2 minutes are too young.
+	_, err = young(t, end.Add(-45*time.Second), func(r *Request) { r.PeriodStart = end.Add(-2 * time.Minute) })
+	if err == nil || !strings.Contains(err.Error(), "too young to replay") {
+		t.Errorf("45 s old over the last 2 minutes: %v", err)
+	}
 }

@@ -58,6 +58,11 @@ type Request struct {
 	Start time.Time
 	Step  time.Duration
 	Len   int
+	// PeriodStart is where the period the user asked for begins; the
+	// instants before it are the controller's warm-up, read for its
+	// history, where a workload younger than the warm-up has no samples
+	// and is not too young to replay for that. Zero: Start.
+	PeriodStart time.Time
 
 	// SampleLag is how long before an instant the controller's resource
 	// sample was taken (metrics-server's scrape lag): the resource values
