@@ -41,12 +41,17 @@ type Factory struct {
 	// (tests inject fakes that need no kubeconfig).
 	GatherClients  *gather.Clients
 	MigrateClients *migrate.Clients
+	// ContextFactories, when set, are the kubeconfig's contexts and the
+	// factory of each (tests: fakes of many clusters).
+	ContextFactories map[string]*Factory
 	// Hint ends the error of a kubeconfig that cannot be loaded: what the
 	// command reads and what to do instead.
 	Hint string
 
 	// bound replaces DefaultRequestTimeout (tests).
 	bound time.Duration
+	// contextName is the context of a factory of ContextFactories.
+	contextName string
 
 	once   sync.Once
 	cfg    *rest.Config
@@ -66,6 +71,10 @@ const DefaultHint = "to explain saved objects instead, pass them with -f"
 // and without client-side throttling.
 func (f *Factory) RESTConfig() (*rest.Config, error) {
 	f.once.Do(func() {
+		if f.Getter == nil {
+			f.cfgErr = fmt.Errorf("no kubeconfig%s", f.hint())
+			return
+		}
 		cfg, err := f.Getter.ToRESTConfig()
 		if err != nil {
 			f.cfgErr = fmt.Errorf("load the kubeconfig: %w%s", err, f.hint())
@@ -178,6 +187,9 @@ func (f *Factory) ClusterID() string {
 // ContextName is the kubeconfig context the clients use: --context, else
 // the kubeconfig's current context ("" in a pod, with no kubeconfig).
 func (f *Factory) ContextName() string {
+	if f.contextName != "" {
+		return f.contextName
+	}
 	if f.Getter == nil {
 		return ""
 	}

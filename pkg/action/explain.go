@@ -128,6 +128,9 @@ type ManyConfig struct {
 	// holds ScaledObjects (the list view adds its KEDA column).
 	OnKEDA   func()
 	Evaluate EvaluateFunc
+	// Contexts, when set, selects the kubeconfig contexts ExplainContexts
+	// reads (ExplainMany reads Source's).
+	Contexts *Contexts
 }
 
 // ManyResult says what ExplainMany read.

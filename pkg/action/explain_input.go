@@ -12,9 +12,11 @@ import (
 // replays, --at and its recorded load, the history, and the flags of the
 // command line only.
 type ExplainInput struct {
-	// AllNamespaces (-A) and Selector (-l) select many HPAs.
+	// AllNamespaces (-A) and Selector (-l) select many HPAs; Contexts
+	// the kubeconfig contexts they are read in.
 	AllNamespaces bool
 	Selector      string
+	Contexts      ContextsInput
 	// At is a past instant (a duration ago, an RFC 3339 time or a UTC time
 	// of day) whose sync to explain over Recorded.
 	At       string
@@ -76,8 +78,8 @@ type ExplainModes struct {
 	AllNamespaces bool
 	Selector      string
 	// Files is -f, Dump --dump, Watch --watch, Now --now, At --at and Gate
-	// --exit-code or --fail-on.
-	Files, Dump, Watch, Now, At, Gate bool
+	// --exit-code or --fail-on; Contexts the contexts' options.
+	Files, Dump, Watch, Now, At, Gate, Contexts bool
 }
 
 // Check returns the first contradiction among the modes, nil without.
@@ -93,6 +95,10 @@ func (m ExplainModes) Check() error {
 		return fmt.Errorf("at most one HorizontalPodAutoscaler name is expected, got %d: %v", len(m.Args), m.Args)
 	case m.Name != "" && (m.AllNamespaces || m.Selector != ""):
 		return fmt.Errorf("a NAME cannot be combined with %s or %s", all, sel)
+	case m.Name != "" && m.Contexts:
+		return fmt.Errorf("a NAME cannot be combined with %s or the other contexts' options, which read many HPAs: --context picks the cluster of one", in.Contexts.flag(&in.Contexts.Names))
+	case m.Contexts && (m.Files || m.Watch):
+		return fmt.Errorf("the contexts' options read many clusters once: they cannot be combined with %s or %s", files, watch)
 	case m.Name == "" && m.Files:
 		return fmt.Errorf("the name of the HorizontalPodAutoscaler is required with %s", files)
 	case m.Name == "" && m.Dump:

@@ -169,7 +169,8 @@ var ExplainCLIRows = options.Rows[ExplainInput]{
 }
 
 // ExplainRows are all of explain's.
-var ExplainRows = concat(ExplainManyRows, ExplainOneRows, ExplainCLIRows)
+var ExplainRows = concat(ExplainManyRows, ExplainOneRows, ExplainCLIRows,
+	options.Embed(ContextsRows, func(in *ExplainInput) *ContextsInput { return &in.Contexts }))
 
 // WhatIfLoadRows change the load: the usage, the metric values, the
 // pods. A backtest reads the load from what was recorded and refuses
@@ -421,7 +422,7 @@ const shardCLIOnly = "shards are processes (an Indexed Job's pods) whose files a
 
 // TuneManyRows select the HPAs tune tunes without a NAME, and say when
 // one's recommendation stands.
-var TuneManyRows = options.Rows[TuneInput]{
+var TuneManyRows = append(options.Rows[TuneInput]{
 	{
 		Name: "all-namespaces", Shorthand: "A", Help: "Without a NAME: tune the HPAs of every namespace, ranked by what each recommendation saves",
 		Desc:  "Tune the HPAs of every namespace (kubectl's -A)",
@@ -452,7 +453,7 @@ var TuneManyRows = options.Rows[TuneInput]{
 		CLIOnly: shardCLIOnly,
 		Field:   func(in *TuneInput) options.Value { return options.Strings(&in.Merge) },
 	},
-}
+}, options.Embed(ContextsRows, func(in *TuneInput) *ContextsInput { return &in.Contexts })...)
 
 // tuneDimensions are tune's dimensions as --vary's help lists them, and
 // tuneNotVaried those it leaves out unless told: tune.Dimensions and

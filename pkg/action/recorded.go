@@ -169,8 +169,12 @@ func notBefore(t, created time.Time) time.Time {
 type recordedExtra struct {
 	// gather reaches the cluster in a live run (nil otherwise); cluster
 	// names it, for what a run keeps of it (history.Store).
-	gather      *gather.Clients
-	cluster     string
+	gather  *gather.Clients
+	cluster string
+	// context is the kubeconfig context read ("" in a pod, with no
+	// kubeconfig): it picks the Prometheus of its cluster
+	// (prom.Config.ForContext).
+	context     string
 	events      []corev1.Event
 	replicaSets []prom.ReplicaSet
 	kube        *rest.Config
@@ -186,6 +190,9 @@ func readForRecorded(ctx context.Context, src Source, name string, o SettingsOve
 		return nil, nil, err
 	}
 	extra := &recordedExtra{events: in.events}
+	if src.Clients != nil {
+		extra.context = src.Clients.ContextName()
+	}
 	if !src.Live() {
 		if src.Clients != nil {
 			// A service endpoint is still reached through the kubeconfig's
@@ -194,14 +201,14 @@ func readForRecorded(ctx context.Context, src Source, name string, o SettingsOve
 		}
 		return in, extra, nil
 	}
-	if extra.kube, err = src.Clients.RESTConfig(); err != nil {
-		return nil, nil, err
-	}
 	clients, err := src.Clients.Gather()
 	if err != nil {
 		return nil, nil, err
 	}
 	extra.gather, extra.cluster = clients, src.Clients.ClusterID()
+	// The config of the clients just built (nil for clients a test
+	// injected: a service endpoint then says it needs a kubeconfig).
+	extra.kube, _ = src.Clients.RESTConfig()
 	rss, err := gather.WorkloadReplicaSets(ctx, clients, in.snap.HPA.Namespace, in.snap.Target)
 	if err != nil {
 		in.warnings = append(in.warnings, fmt.Sprintf("could not list the ReplicaSets of %s/%s (%v): its past pods are found by the usage series alone", in.snap.Target.Kind, in.snap.Target.Name, err))
@@ -237,7 +244,7 @@ func readRecording(ctx context.Context, in *snapshot, extra *recordedExtra, from
 	defer cancel()
 	live := readScrapesLive(rctx, in, extra)
 	start, n := recording.ReplayGridAt(from, until, clock.SyncStep, clock.SyncAnchor)
-	o := load.Prometheus
+	o := load.Prometheus.ForContext(extra.context)
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}

@@ -57,6 +57,8 @@ type TuneInput struct {
 	Merge []string
 	// Out is where --emit patches writes.
 	Out string
+	// Contexts selects the kubeconfig contexts tuned without a NAME.
+	Contexts ContextsInput
 }
 
 // DefaultTuneInput is the input before any option is given.
@@ -188,6 +190,10 @@ func (in TuneInput) Config(src Source, name string, settings SettingsOverrides) 
 // into one over cfg.
 func (in TuneInput) ManyConfig(cfg *TuneConfig) (*TuneManyConfig, error) {
 	out := &TuneManyConfig{Tune: *cfg, AllNamespaces: in.AllNamespaces, Selector: in.Selector}
+	var err error
+	if out.Contexts, err = in.Contexts.Check(); err != nil {
+		return nil, err
+	}
 	if in.MinFidelity != "" {
 		f, err := parseShare(in.MinFidelity)
 		if err != nil {

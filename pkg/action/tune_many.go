@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -42,13 +43,19 @@ type TuneManyConfig struct {
 	// Progress, if set, is called before each HPA's tune (done of total)
 	// and once at the end.
 	Progress func(done, total int, hpa string)
+	// Contexts, when set, tunes the HPAs of each of its kubeconfig
+	// contexts (nil: the current context's).
+	Contexts *Contexts
 }
 
 // TuneMany lists the selected HPAs and tunes them one at a time (each
 // tune replays its candidates on every core), keeping of each only its
 // row: a finished HPA's recording and curves are let go. An HPA that
-// cannot be tuned is a row saying why; the run goes on. When ctx ends
-// the HPAs tuned so far are returned, with a note, and ctx's error.
+// cannot be tuned is a row saying why; the run goes on. With Contexts,
+// each kubeconfig context's HPAs are tuned so, up to Contexts' parallel
+// contexts at once, and a context whose HPAs cannot be listed is a row
+// saying why. When ctx ends the HPAs tuned so far are returned, with a
+// note, and ctx's error.
 func TuneMany(ctx context.Context, cfg TuneManyConfig) (*explain.TuneFleet, error) {
 	src := cfg.Tune.Source
 	if !src.Live() {
@@ -58,6 +65,76 @@ func TuneMany(ctx context.Context, cfg TuneManyConfig) (*explain.TuneFleet, erro
 	if minFid == 0 {
 		minFid = fleet.DefaultMinFidelity
 	}
+	var items []explain.FleetItem
+	var stopped error
+	total := 0
+	if cfg.Contexts == nil {
+		run, err := tuneContext(ctx, cfg, minFid, cfg.Progress)
+		if err != nil {
+			return nil, err
+		}
+		items, stopped, total = run.items, run.stopped, run.total
+	} else {
+		names, err := cfg.Contexts.List(src.Clients)
+		if err != nil {
+			return nil, err
+		}
+		prog := cfg.Progress
+		if prog != nil {
+			prog = contextsProgress(prog)
+		}
+		runs := eachContext(ctx, cfg.Contexts, src.Clients, names, func(cctx context.Context, _ string, f *Factory) (*contextTune, error) {
+			one := cfg
+			one.Tune.Source.Clients = f
+			return tuneContext(cctx, one, minFid, prog)
+		})
+		for _, r := range runs {
+			if r.err != nil {
+				if ctx.Err() != nil {
+					stopped = ctx.Err()
+					continue
+				}
+				items = append(items, fleet.FailedContext(r.name, r.err))
+				total++
+				continue
+			}
+			items = append(items, r.out.items...)
+			total += r.out.total
+			if r.out.stopped != nil && stopped == nil {
+				stopped = r.out.stopped
+			}
+		}
+	}
+	if cfg.Progress != nil {
+		cfg.Progress(len(items), total, "")
+	}
+	notes := []string{
+		fmt.Sprintf("each HPA tuned as tune NAME tunes it, over the same period with the same options; its recommendation stands only where its as-is replay held the recorded replica count at least %.0f%% of the period", minFid*100),
+	}
+	if stopped != nil {
+		notes = append(notes, fmt.Sprintf("stopped after %d of %d HPAs (%v): the others are not in the table", len(items), total, stopped))
+	}
+	doc := fleet.Document(items, cfg.Tune.Since, cfg.Tune.Until, minFid, notes)
+	doc.Shard = cfg.Shard
+	if stopped != nil {
+		return doc, stopped
+	}
+	return doc, nil
+}
+
+// contextTune is what the tune of one context's HPAs gave: a row each,
+// how many were selected, and ctx's error if it ended first.
+type contextTune struct {
+	items   []explain.FleetItem
+	total   int
+	stopped error
+}
+
+// tuneContext tunes the selected HPAs of the context of
+// cfg.Tune.Source.Clients, one at a time. Its error is the list's: the
+// context's HPAs could not be read.
+func tuneContext(ctx context.Context, cfg TuneManyConfig, minFid float64, progress func(done, total int, hpa string)) (*contextTune, error) {
+	src := cfg.Tune.Source
 	clients, ns, err := src.liveScope(cfg.AllNamespaces)
 	if err != nil {
 		return nil, err
@@ -79,16 +156,15 @@ func TuneMany(ctx context.Context, cfg TuneManyConfig) (*explain.TuneFleet, erro
 		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 	})
 	list = nil
-	var items []explain.FleetItem
-	var stopped error
+	out := &contextTune{total: len(hpas)}
 	for i := range hpas {
 		ref := explain.ObjectRef{Namespace: hpas[i].Namespace, Name: hpas[i].Name}
 		if err := ctx.Err(); err != nil {
-			stopped = err
+			out.stopped = err
 			break
 		}
-		if cfg.Progress != nil {
-			cfg.Progress(i, len(hpas), ref.Namespace+"/"+ref.Name)
+		if progress != nil {
+			progress(i, len(hpas), ref.Namespace+"/"+ref.Name)
 		}
 		one := cfg.Tune
 		one.Source.Namespace, one.Name = ref.Namespace, ref.Name
@@ -96,12 +172,12 @@ func TuneMany(ctx context.Context, cfg TuneManyConfig) (*explain.TuneFleet, erro
 		res, err := Tune(ctx, one)
 		if err != nil {
 			if ctx.Err() != nil {
-				stopped = ctx.Err()
+				out.stopped = ctx.Err()
 				break
 			}
 			it := fleet.Failed(ref, err)
 			it.Context = ctxName
-			items = append(items, it)
+			out.items = append(out.items, it)
 			continue
 		}
 		if cfg.OnTuned != nil {
@@ -111,23 +187,26 @@ func TuneMany(ctx context.Context, cfg TuneManyConfig) (*explain.TuneFleet, erro
 		}
 		it := fleet.Item(res.Tune, res.Backtest, res.Warnings, minFid)
 		it.Context = ctxName
-		items = append(items, it)
+		out.items = append(out.items, it)
 	}
-	if cfg.Progress != nil {
-		cfg.Progress(len(items), len(hpas), "")
+	return out, nil
+}
+
+// contextsProgress turns the progress of many contexts' tunes, each
+// counting its own HPAs, into one count over the contexts listed so far.
+func contextsProgress(report func(done, total int, hpa string)) func(done, total int, hpa string) {
+	var mu sync.Mutex
+	done, total := 0, 0
+	return func(i, n int, hpa string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if i == 0 {
+			total += n
+		} else {
+			done++
+		}
+		report(done, total, hpa)
 	}
-	notes := []string{
-		fmt.Sprintf("each HPA tuned as tune NAME tunes it, over the same period with the same options; its recommendation stands only where its as-is replay held the recorded replica count at least %.0f%% of the period", minFid*100),
-	}
-	if stopped != nil {
-		notes = append(notes, fmt.Sprintf("stopped after %d of %d HPAs (%v): the others are not in the table", len(items), len(hpas), stopped))
-	}
-	doc := fleet.Document(items, cfg.Tune.Since, cfg.Tune.Until, minFid, notes)
-	doc.Shard = cfg.Shard
-	if stopped != nil {
-		return doc, stopped
-	}
-	return doc, nil
 }
 
 // tuneSourceFlag names -f.

@@ -6,6 +6,7 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
@@ -48,6 +49,7 @@ type ExplainOptions struct {
 	printer   render.Printer
 	at        *action.ExplainAtConfig
 	gate      *action.Gate
+	contexts  *action.Contexts
 }
 
 // NewExplainOptions returns the options with every default set.
@@ -161,6 +163,9 @@ func (o *ExplainOptions) Complete(c *cobra.Command, args []string) error {
 	if o.at != nil {
 		o.at.Load.Progress = recordedProgress(o.ErrOut)
 	}
+	if o.contexts, err = o.Input.Contexts.Check(); err != nil {
+		return usageError(c, err)
+	}
 	return nil
 }
 
@@ -171,6 +176,7 @@ func (o *ExplainOptions) Validate() error {
 	return action.ExplainModes{
 		Args: o.args, Name: o.Name, AllNamespaces: in.AllNamespaces, Selector: in.Selector, Files: len(o.Source.Files) > 0,
 		Dump: in.Dump != "", Watch: in.Watch, Now: o.Source.Now != "", At: o.at != nil, Gate: o.gate != nil,
+		Contexts: in.Contexts.Given(),
 	}.Check()
 }
 
@@ -224,6 +230,9 @@ func (o *ExplainOptions) runMany(ctx context.Context) error {
 	// encoded with its replay, in parallel.
 	all := o.Input.AllNamespaces
 	lw := render.NewListWriter(o.Out, o.printer.Format, all, o.printer.Options)
+	if o.contexts != nil {
+		return o.runContexts(ctx, lw)
+	}
 	res, err := action.ExplainMany(ctx, action.ManyConfig{
 		Source: o.source, AllNamespaces: all, Selector: o.Input.Selector, Settings: o.overrides,
 		Progress: manyProgress(o.ErrOut), Evaluate: o.Evaluate, OnKEDA: lw.ShowKEDA,
@@ -247,6 +256,56 @@ func (o *ExplainOptions) runMany(ctx context.Context) error {
 	}
 	if err := lw.Close(); err != nil {
 		return err
+	}
+	return o.gate.Err()
+}
+
+// runContexts explains the selected HPAs of each context, a CONTEXT
+// column in front. The contexts are read at once (up to --parallel), their
+// rows written in the contexts' name order once each is read; a context
+// that cannot be read is an error line, the others go on, and the run
+// exits 1 after the list.
+func (o *ExplainOptions) runContexts(ctx context.Context, lw *render.ListWriter) error {
+	lw.ShowContext()
+	runs, err := action.ExplainContexts(ctx, action.ManyConfig{
+		Source: o.source, AllNamespaces: o.Input.AllNamespaces, Selector: o.Input.Selector, Settings: o.overrides,
+		Evaluate: o.Evaluate, Contexts: o.contexts,
+	}, func(d *explain.Decision) (render.ListItem, error) {
+		o.gate.Check(d)
+		return lw.Encode(d)
+	})
+	if err != nil {
+		return err
+	}
+	var failed []string
+	count := 0
+	for _, r := range runs {
+		if r.Err != nil {
+			failed = append(failed, r.Context)
+			fmt.Fprintf(o.ErrOut, "error: context %s: %v\n", r.Context, r.Err)
+			continue
+		}
+		for _, w := range r.Result.Warnings {
+			render.Warnings(o.ErrOut, []string{"context " + r.Context + ": " + w})
+		}
+		count += r.Result.Count
+		for _, it := range r.Items {
+			if err := lw.Write(it); err != nil {
+				return err
+			}
+		}
+		for _, k := range r.Result.KEDA {
+			if err := lw.WriteKEDA(k); err != nil {
+				return err
+			}
+		}
+	}
+	reportCalls(o.ErrOut, o.Source, o.Clients, fmt.Sprintf(" for %d HPAs", count))
+	if err := lw.Close(); err != nil {
+		return err
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("%d of %d contexts could not be read: %s", len(failed), len(runs), strings.Join(failed, ", "))
 	}
 	return o.gate.Err()
 }

@@ -137,8 +137,8 @@ func (o *TuneOptions) Complete(c *cobra.Command, args []string) error {
 	}
 	if len(args) > 0 {
 		o.Name = args[0]
-		if o.Input.AllNamespaces || o.Input.Selector != "" || o.Input.MinFidelity != "" || o.Input.Shard != "" || o.Input.Out != "" || o.Input.Emit == action.EmitPatches {
-			return usageError(c, fmt.Errorf("-A, -l, --min-fidelity, --shard, --out and --emit patches select, judge or write many HPAs: give them without a NAME"))
+		if o.Input.AllNamespaces || o.Input.Selector != "" || o.Input.MinFidelity != "" || o.Input.Shard != "" || o.Input.Out != "" || o.Input.Emit == action.EmitPatches || o.Input.Contexts.Given() {
+			return usageError(c, fmt.Errorf("-A, -l, --min-fidelity, --shard, --out, --emit patches and the contexts' options select, judge or write many HPAs: give them without a NAME (--context picks the cluster of one)"))
 		}
 	}
 	if o.Clients == nil {

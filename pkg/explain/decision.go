@@ -73,9 +73,12 @@ type Decision struct {
 	APIVersion string `json:"apiVersion"`
 	Kind       string `json:"kind"`
 
-	HPA    ObjectRef  `json:"hpa"`
-	Target TargetInfo `json:"target"`
-	Now    time.Time  `json:"now"`
+	// Context is the kubeconfig context of the cluster read, in a read
+	// of many contexts (absent otherwise).
+	Context string     `json:"context,omitempty"`
+	HPA     ObjectRef  `json:"hpa"`
+	Target  TargetInfo `json:"target"`
+	Now     time.Time  `json:"now"`
 
 	Settings SettingsInfo `json:"settings"`
 

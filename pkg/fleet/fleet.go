@@ -182,6 +182,12 @@ func Failed(ref explain.ObjectRef, err error) explain.FleetItem {
 	return explain.FleetItem{HPA: ref, Status: explain.FleetFailed, Reason: err.Error()}
 }
 
+// FailedContext is the row of a kubeconfig context whose HPAs could not
+// be listed (unreachable, forbidden, ...): it names no HPA.
+func FailedContext(context string, err error) explain.FleetItem {
+	return explain.FleetItem{Context: context, Status: explain.FleetFailed, Reason: "context " + context + ": " + err.Error()}
+}
+
 // Document ranks the items and sums them up.
 func Document(items []explain.FleetItem, start, end time.Time, minFidelity float64, notes []string) *explain.TuneFleet {
 	doc := &explain.TuneFleet{

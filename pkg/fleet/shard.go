@@ -58,7 +58,14 @@ func Merge(docs []*explain.TuneFleet) (*explain.TuneFleet, error) {
 	}
 	seen := make([]bool, count)
 	var items []explain.FleetItem
-	names := map[explain.ObjectRef]bool{}
+	// An HPA is its context's, namespace's and name's; a context that
+	// failed is a row of every shard (it failed before the split), kept
+	// once.
+	type key struct {
+		context string
+		hpa     explain.ObjectRef
+	}
+	names := map[key]bool{}
 	for i, d := range docs {
 		switch {
 		case d.Kind != explain.KindTuneFleet:
@@ -77,10 +84,14 @@ func Merge(docs []*explain.TuneFleet) (*explain.TuneFleet, error) {
 			seen[d.Shard.Index] = true
 		}
 		for _, it := range d.Items {
-			if names[it.HPA] {
-				return nil, fmt.Errorf("HPA %s/%s is in two documents", it.HPA.Namespace, it.HPA.Name)
+			k := key{it.Context, it.HPA}
+			if names[k] {
+				if it.HPA == (explain.ObjectRef{}) {
+					continue
+				}
+				return nil, fmt.Errorf("HPA %s/%s%s is in two documents", it.HPA.Namespace, it.HPA.Name, contextWords(it.Context))
 			}
-			names[it.HPA] = true
+			names[k] = true
 			items = append(items, it)
 		}
 	}
@@ -94,4 +105,12 @@ func Merge(docs []*explain.TuneFleet) (*explain.TuneFleet, error) {
 		return nil, fmt.Errorf("shards %s of %d are missing: a merge needs every shard's document", strings.Join(missing, ", "), count)
 	}
 	return Document(items, first.Start, first.End, first.MinFidelity, first.Notes), nil
+}
+
+// contextWords names a context in a message ("": none).
+func contextWords(context string) string {
+	if context == "" {
+		return ""
+	}
+	return " of context " + context
 }

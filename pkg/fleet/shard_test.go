@@ -72,6 +72,13 @@ func TestMerge(t *testing.T) {
 		items = append(items, Item(tuned(fmt.Sprintf("ns-%d/web-%d", i%3, i), 0.01*float64(i%7), []string{"core-hours", "pod-hours"}[i%2]), bt, nil, DefaultMinFidelity))
 	}
 	items = append(items, Failed(explain.ObjectRef{Namespace: "x", Name: "broken"}, fmt.Errorf("no recording")))
+	// The same HPA in another context is another HPA.
+	other := items[0]
+	other.Context = "prod-us"
+	items = append(items, other)
+	// A context that could not be read is a row of every shard.
+	down := FailedContext("staging", fmt.Errorf("connection refused"))
+	items = append(items, down)
 	notes := []string{"a note"}
 	start, end := t0, t0.Add(24*time.Hour)
 	whole := Document(items, start, end, DefaultMinFidelity, notes)
@@ -81,7 +88,7 @@ func TestMerge(t *testing.T) {
 		sh := explain.FleetShard{Index: s, Count: count}
 		var mine []explain.FleetItem
 		for _, it := range items {
-			if InShard(sh, "", it.HPA.Namespace, it.HPA.Name) {
+			if it.HPA == (explain.ObjectRef{}) || InShard(sh, it.Context, it.HPA.Namespace, it.HPA.Name) {
 				mine = append(mine, it)
 			}
 		}

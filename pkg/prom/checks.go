@@ -198,12 +198,12 @@ func (rd *reader) checkRetention(ctx context.Context) error {
 	if rd.firstData >= 0 && rd.firstData <= slack {
 		return nil
 	}
-	v, _, err := rd.c.instant(ctx, "the oldest data", upQuery(), rd.g.start)
+	v, _, err := rd.c.instant(ctx, "the oldest data", upQuery(rd.c.scope), rd.g.start)
 	rd.requested()
 	if err != nil {
 		return err
 	}
-	rd.rec.Sources = append(rd.rec.Sources, recording.Source{What: "data at the start", Query: upQuery(), Series: len(v)})
+	rd.rec.Sources = append(rd.rec.Sources, recording.Source{What: "data at the start", Query: upQuery(rd.c.scope), Series: len(v)})
 	if len(v) > 0 && v[0].Value > 0 {
 		return nil
 	}

@@ -38,6 +38,9 @@ type Client struct {
 	// allowWarnings turns the server's warnings into Recording.Warnings
 	// instead of errors.
 	allowWarnings bool
+	// scope is the matcher of the cluster label (`cluster="prod"`), ""
+	// when the store serves one cluster.
+	scope string
 }
 
 // Endpoint is the endpoint the client reads from.
@@ -99,7 +102,11 @@ func NewClient(o Config, kube *rest.Config) (*Client, error) {
 	if bound <= 0 {
 		bound = DefaultTimeout
 	}
-	return &Client{api: v1.NewAPI(ac), raw: ac, hc: hc, endpoint: ep, timeout: o.Timeout, bound: bound, allowWarnings: o.AllowWarnings}, nil
+	c := &Client{api: v1.NewAPI(ac), raw: ac, hc: hc, endpoint: ep, timeout: o.Timeout, bound: bound, allowWarnings: o.AllowWarnings}
+	if o.ClusterLabel != "" {
+		c.scope = o.ClusterLabel + "=" + str(o.Cluster)
+	}
+	return c, nil
 }
 
 func transportOf(hc *http.Client) http.RoundTripper {

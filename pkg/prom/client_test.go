@@ -334,7 +334,7 @@ func TestRetention(t *testing.T) {
 		req := baseRequest()
 		req.NoKubeStateMetrics = true
 		simpleScenario(f, req, at("30m"), at("2h"), 1)
-		f.onInstant(upQuery(), fakeSeries{at: func(time.Time) (float64, bool) { return 12, upAtStart }})
+		f.onInstant(upQuery(""), fakeSeries{at: func(time.Time) (float64, bool) { return 12, upAtStart }})
 		rec, err := newTestClient(t, srv.URL).Read(context.Background(), req)
 		if !upAtStart {
 			want := "prometheus " + srv.URL + " holds nothing at 2026-11-26T14:00:00Z, the start of the period (its retention is shorter?): its first data of Deployment/web is at 2026-11-26T14:30:00Z; start the period later"
@@ -413,7 +413,7 @@ func TestMisalignedAndNoData(t *testing.T) {
 	f2.onRaw(q.rawMemory())
 	q.rng, q.fresh = 2*time.Minute, time.Minute // the 30 s default interval
 	f2.onRange(q.memory())
-	f2.onInstant(upQuery(), fakeSeries{at: func(time.Time) (float64, bool) { return 3, true }})
+	f2.onInstant(upQuery(""), fakeSeries{at: func(time.Time) (float64, bool) { return 3, true }})
 	_, err = newTestClient(t, srv2.URL).Read(context.Background(), req)
 	if err == nil || !strings.Contains(err.Error(), "read resource metric cpu: no value of Deployment/web between 2026-11-26T14:00:00Z and 2026-11-26T14:59:45Z: does the store scrape the kubelets' cAdvisor (or /metrics/resource)?") {
 		t.Errorf("no cpu: %v", err)
@@ -507,7 +507,7 @@ func TestLivePodWithoutKSMReadiness(t *testing.T) {
 	// Alive, not ready since 14:30: ready from its first sample until then.
 	req.Pods = []corev1.Pod{livePod("web-5d4f8-k2x9p", t0.Add(-time.Hour), false, at("30m"), corev1.PodRunning)}
 	simpleScenario(f, req, at("5m"), at("2h"), 1)
-	f.onInstant(upQuery(), fakeSeries{at: func(time.Time) (float64, bool) { return 1, true }})
+	f.onInstant(upQuery(""), fakeSeries{at: func(time.Time) (float64, bool) { return 1, true }})
 	rec, err := newTestClient(t, srv.URL).Read(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)

@@ -42,6 +42,10 @@ type fakeProm struct {
 	warnings []string
 	// shift moves every returned timestamp (a query frontend aligning).
 	shift time.Duration
+	// scope is the cluster label's matcher every query must hold (a store
+	// of many clusters); it is taken out before the query is answered as
+	// one of a single cluster's store.
+	scope string
 	// log records the requests.
 	log []fakeRequest
 	// maxPoints is Prometheus's limit of points per series.
@@ -137,6 +141,12 @@ func (f *fakeProm) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.Form.Get("query")
+	if f.scope != "" {
+		if !strings.Contains(q, f.scope) {
+			f.t.Errorf("a query without the cluster's matcher %s: %s", f.scope, q)
+		}
+		q = strings.ReplaceAll(strings.ReplaceAll(q, ","+f.scope, ""), "{"+f.scope+"}", "")
+	}
 	req := fakeRequest{path: r.URL.Path, query: q, method: r.Method}
 	isRange := strings.HasSuffix(r.URL.Path, "/api/v1/query_range")
 	switch {

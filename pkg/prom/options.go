@@ -35,6 +35,9 @@ const (
 	FlagTimeout       = "prometheus-timeout"
 	FlagAllowWarnings = "prometheus-allow-warnings"
 	FlagQuery         = "query"
+	FlagClusterLabel  = "prometheus-cluster-label"
+	FlagCluster       = "prometheus-cluster"
+	FlagFor           = "prometheus-for"
 )
 
 // Config says how to reach a server that speaks Prometheus's HTTP API
@@ -75,6 +78,40 @@ type Config struct {
 	// partial response, a PromQL annotation) and records them in
 	// Recording.Warnings; by default a warning fails the read.
 	AllowWarnings bool
+
+	// ClusterLabel names the label that tells the clusters apart in a
+	// store serving many (Thanos, Mimir, a central Prometheus): every
+	// series read is selected with ClusterLabel="Cluster". ForContext
+	// sets Cluster: the kubeconfig context's name, or its value in
+	// Clusters (CONTEXT=VALUE).
+	ClusterLabel string
+	Cluster      string
+	Clusters     []string
+	// Endpoints give the endpoint of a kubeconfig context's clusters,
+	// CONTEXT=ENDPOINT, where each cluster has its own store; Endpoint
+	// serves the contexts they do not name. ForContext picks it.
+	Endpoints []string
+}
+
+// ForContext returns the configuration of the reads of one kubeconfig
+// context's cluster: its own endpoint (Endpoints) and the value of the
+// cluster label (Clusters, else the context's name).
+func (o Config) ForContext(name string) Config {
+	out := o
+	for _, e := range o.Endpoints {
+		if i := strings.LastIndex(e, "="); i > 0 && e[:i] == name {
+			out.Endpoint = strings.TrimSpace(e[i+1:])
+		}
+	}
+	if o.ClusterLabel != "" && o.Cluster == "" {
+		out.Cluster = name
+		for _, c := range o.Clusters {
+			if ctx, v, ok := strings.Cut(c, "="); ok && ctx == name {
+				out.Cluster = v
+			}
+		}
+	}
+	return out
 }
 
 // clientOnly is why the options of the client are no MCP tool arguments.
@@ -126,7 +163,22 @@ var Rows = options.Rows[Config]{
 		Name: FlagAllowWarnings, Help: "Go on when Prometheus answers with warnings (a partial answer), listing them", CLIOnly: clientOnly,
 		Field: func(o *Config) options.Value { return options.Bool(&o.AllowWarnings) },
 	},
+	{
+		Name: FlagFor, Help: "The Prometheus of one kubeconfig context's cluster, CONTEXT=ENDPOINT (repeatable; --prometheus serves the contexts not named)", CLIOnly: clientOnly,
+		Field: func(o *Config) options.Value { return options.Strings(&o.Endpoints) },
+	},
+	{
+		Name: FlagClusterLabel, Help: "The label that tells the clusters apart where one store serves many (Thanos, Mimir, a central Prometheus): every series read is selected with LABEL=CLUSTER, by default the kubeconfig context's name", CLIOnly: clientOnly,
+		Field: func(o *Config) options.Value { return options.String(&o.ClusterLabel) },
+	},
+	{
+		Name: FlagCluster, Help: "The cluster label's value of one kubeconfig context, CONTEXT=VALUE (repeatable; by default the context's name)", CLIOnly: clientOnly,
+		Field: func(o *Config) options.Value { return options.Strings(&o.Clusters) },
+	},
 }
+
+// labelName is a Prometheus label name.
+var labelName = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]*$`)
 
 // ResolveEndpoint fills Endpoint from KUBECTL_HPA_PROMETHEUS, read with
 // getenv (os.Getenv; tests pass their own), when no flag set it.
@@ -200,6 +252,27 @@ func (o *Config) Validate() error {
 	}
 	if o.Timeout < 0 {
 		bad(FlagTimeout, "must not be negative, not %s", o.Timeout)
+	}
+	for _, e := range o.Endpoints {
+		i := strings.LastIndex(e, "=")
+		if i <= 0 {
+			bad(FlagFor, "%q: give CONTEXT=ENDPOINT", e)
+			continue
+		}
+		if _, err := ParseEndpoint(e[i+1:]); err != nil {
+			bad(FlagFor, "%s: %s", e[:i], err.Error())
+		}
+	}
+	if o.ClusterLabel != "" && !labelName.MatchString(o.ClusterLabel) {
+		bad(FlagClusterLabel, "%q is not a label name (letters, digits and _, not first a digit)", o.ClusterLabel)
+	}
+	for _, c := range o.Clusters {
+		if ctx, _, ok := strings.Cut(c, "="); !ok || ctx == "" {
+			bad(FlagCluster, "%q: give CONTEXT=VALUE", c)
+		}
+	}
+	if len(o.Clusters) > 0 && o.ClusterLabel == "" {
+		bad(FlagCluster, "gives the value of --%s, which is not set", FlagClusterLabel)
 	}
 	return errors.Join(errs...)
 }

@@ -199,3 +199,39 @@ func TestRequestValidate(t *testing.T) {
 		}
 	}
 }
+
+// Each kubeconfig context reads its own store (Endpoints) or its own
+// cluster's series of a shared one (the cluster label).
+func TestConfigForContext(t *testing.T) {
+	o := Config{
+		Endpoint: "http://central:9090", Endpoints: []string{"eu=http://eu:9090", "us=monitoring/prometheus:web"},
+		ClusterLabel: "cluster", Clusters: []string{"eu=prod-eu"},
+	}
+	for _, c := range []struct{ ctx, endpoint, cluster string }{
+		{"eu", "http://eu:9090", "prod-eu"},
+		{"us", "monitoring/prometheus:web", "us"},
+		{"kind-dev", "http://central:9090", "kind-dev"},
+	} {
+		got := o.ForContext(c.ctx)
+		if got.Endpoint != c.endpoint || got.Cluster != c.cluster {
+			t.Errorf("%s: endpoint %q cluster %q, want %q %q", c.ctx, got.Endpoint, got.Cluster, c.endpoint, c.cluster)
+		}
+	}
+	if got := (Config{Endpoint: "http://p:9090"}).ForContext("eu"); got.Cluster != "" {
+		t.Errorf("no cluster label, cluster %q", got.Cluster)
+	}
+	for _, c := range []struct {
+		o    Config
+		want string
+	}{
+		{Config{Endpoint: "http://p:9090", Endpoints: []string{"http://eu:9090"}}, `--prometheus-for: "http://eu:9090": give CONTEXT=ENDPOINT`},
+		{Config{Endpoint: "http://p:9090", Endpoints: []string{"eu=ftp://x"}}, `--prometheus-for: eu: "ftp://x": the URL's scheme must be http or https, not "ftp"`},
+		{Config{Endpoint: "http://p:9090", ClusterLabel: "0cluster"}, `--prometheus-cluster-label: "0cluster" is not a label name`},
+		{Config{Endpoint: "http://p:9090", Clusters: []string{"eu=x"}}, "--prometheus-cluster: gives the value of --prometheus-cluster-label, which is not set"},
+		{Config{Endpoint: "http://p:9090", ClusterLabel: "cluster", Clusters: []string{"eu"}}, `--prometheus-cluster: "eu": give CONTEXT=VALUE`},
+	} {
+		if err := c.o.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want %s", c.o, err, c.want)
+		}
+	}
+}

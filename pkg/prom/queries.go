@@ -161,7 +161,9 @@ func uniqSorted(s []string) []string {
 
 // queries builds the PromQL of one read.
 type queries struct {
-	ns     string
+	ns string
+	// scope is the cluster label's matcher ("": none).
+	scope  string
 	pods   string // the pod regular expression
 	rng    time.Duration
 	fresh  time.Duration
@@ -171,6 +173,9 @@ type queries struct {
 
 func (q *queries) podSel(metric string, extra ...string) string {
 	m := []string{"namespace=" + str(q.ns), "pod=~" + str(q.pods)}
+	if q.scope != "" {
+		m = append(m, q.scope)
+	}
 	m = append(m, extra...)
 	return metric + "{" + strings.Join(m, ",") + "}"
 }
@@ -212,17 +217,25 @@ func (q *queries) probe() string {
 	return fmt.Sprintf("max(count_over_time(%s[%s]))", q.containerSel(metricMemory), promDuration(probeWindow))
 }
 
+// nsSel is the matchers of the namespace (and the cluster, scope).
+func (q *queries) nsSel() string {
+	if q.scope == "" {
+		return "namespace=" + str(q.ns)
+	}
+	return "namespace=" + str(q.ns) + "," + q.scope
+}
+
 // replicaSets lists the ReplicaSets a workload owned over the period.
 func (q *queries) replicaSets(kind, name string) string {
-	return fmt.Sprintf("max by (replicaset) (last_over_time(%s{namespace=%s,owner_kind=%s,owner_name=%s}[%s]))",
-		ksmRSOwner, str(q.ns), str(kind), str(name), promDuration(q.period))
+	return fmt.Sprintf("max by (replicaset) (last_over_time(%s{%s,owner_kind=%s,owner_name=%s}[%s]))",
+		ksmRSOwner, q.nsSel(), str(kind), str(name), promDuration(q.period))
 }
 
 // podOwners lists the pods owned by the given kinds and names over the
 // period; the caller keeps the exact (kind, name) pairs.
 func (q *queries) podOwners(kinds, names []string) string {
-	return fmt.Sprintf("max by (pod, owner_kind, owner_name) (last_over_time(%s{namespace=%s,owner_kind=~%s,owner_name=~%s}[%s]))",
-		ksmPodOwner, str(q.ns), str(alternation(uniqSorted(kinds))), str(alternation(uniqSorted(names))), promDuration(q.period))
+	return fmt.Sprintf("max by (pod, owner_kind, owner_name) (last_over_time(%s{%s,owner_kind=~%s,owner_name=~%s}[%s]))",
+		ksmPodOwner, q.nsSel(), str(alternation(uniqSorted(kinds))), str(alternation(uniqSorted(names))), promDuration(q.period))
 }
 
 // phase is each pod's phase at each instant.
@@ -281,8 +294,14 @@ func (q *queries) replicas(kind, name string) string {
 	default:
 		return ""
 	}
-	return fmt.Sprintf("max(%s{namespace=%s,%s=%s})", metric, str(q.ns), label, str(name))
+	return fmt.Sprintf("max(%s{%s,%s=%s})", metric, q.nsSel(), label, str(name))
 }
 
-// up tells whether the store holds anything at an instant.
-func upQuery() string { return "count(" + upMetric + ")" }
+// up tells whether the store holds anything (of the cluster, with a
+// scope) at an instant.
+func upQuery(scope string) string {
+	if scope == "" {
+		return "count(" + upMetric + ")"
+	}
+	return "count(" + upMetric + "{" + scope + "})"
+}

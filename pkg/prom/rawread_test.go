@@ -432,7 +432,7 @@ func TestYoungWorkload(t *testing.T) {
 		samples := float64(end.Sub(firstSample)/(15*time.Second)) + 1
 		f.onRange(q.probe(), during(nil, t0.Add(-time.Hour), at("2h"), constant(samples)))
 		rawPodSeries(f, q, rawPod, firstSample, at("2h"), 15*time.Second, steady(0.2, firstSample.Add(-5*time.Second)))
-		f.onInstant(upQuery(), fakeSeries{at: func(time.Time) (float64, bool) { return 1, true }})
+		f.onInstant(upQuery(""), fakeSeries{at: func(time.Time) (float64, bool) { return 1, true }})
 		_, err := newTestClient(t, srv.URL).Read(context.Background(), req)
 		return req, err
 	}

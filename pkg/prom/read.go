@@ -73,7 +73,7 @@ func (c *Client) Read(ctx context.Context, req Request) (*recording.Recording, e
 		},
 	}
 	end := rd.g.at(req.Len - 1)
-	rd.q = queries{ns: req.Namespace, lag: req.SampleLag, period: end.Sub(start) + staleLookback}
+	rd.q = queries{ns: req.Namespace, scope: c.scope, lag: req.SampleLag, period: end.Sub(start) + staleLookback}
 	if err := rd.read(ctx); err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ package prom
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"reflect"
@@ -362,6 +363,40 @@ func TestReadWithKubeStateMetrics(t *testing.T) {
 	// no throttling read (without a CPU limit nothing is throttled).
 	if last.Done != last.Total || last.Total != 4*240 || last.Requests != 13 {
 		t.Errorf("last progress = %+v", last)
+	}
+}
+
+// A store of many clusters (a cluster label): every query selects the
+// cluster's series, and the read is the one of the cluster's own store.
+func TestReadClusterLabel(t *testing.T) {
+	read := func(scope string, mod func(*Config)) string {
+		t.Helper()
+		f, srv := newFakeProm(t)
+		f.scope = scope
+		req := baseRequest()
+		ksmScenario(f, req)
+		rec, err := newTestClient(t, srv.URL, mod).Read(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	one := read("", func(*Config) {})
+	many := read(`cluster="prod-eu"`, func(o *Config) {
+		o.ClusterLabel, o.Clusters = "cluster", []string{"prod=prod-eu", "test=x"}
+		*o = o.ForContext("prod")
+	})
+	// The queries recorded name the cluster; nothing else differs, to the
+	// last bit.
+	if !strings.Contains(many, `cluster=\"prod-eu\"`) {
+		t.Error("the recording's queries do not name the cluster")
+	}
+	if many = strings.ReplaceAll(strings.ReplaceAll(many, `,cluster=\"prod-eu\"`, ""), `{cluster=\"prod-eu\"}`, ""); many != one {
+		t.Error("the read of a cluster of a store of many differs from its own store's")
 	}
 }
 

@@ -5,7 +5,9 @@ package recording
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 	"time"
 )
@@ -65,7 +67,10 @@ func (r *Recording) Resample(sc Scrapes) {
 		served := m.Served == nil
 		load, work := newSums(r.Len), newSums(r.Len)
 		m.PerPod = make(map[string]map[string]*Series, len(m.Raw))
-		for pod, byC := range m.Raw {
+		// In the pods' name order: the sums are then the same, to the
+		// last bit, from one read of the same samples to the next.
+		for _, pod := range slices.Sorted(maps.Keys(m.Raw)) {
+			byC := m.Raw[pod]
 			out := make(map[string]*Series, len(byC))
 			for c, raw := range byC {
 				if raw.Len() == 0 {

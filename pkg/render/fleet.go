@@ -44,7 +44,19 @@ func writeFleet(w io.Writer, f *explain.TuneFleet) error {
 	if sh := f.Shard; sh != nil {
 		shard = fmt.Sprintf(" (shard %d of %d)", sh.Index, sh.Count)
 	}
-	line(fmt.Sprintf("Tune of %s%s, %s → %s (%s), ranked by saving", plural(len(f.Items), "HPA", "HPAs"), shard, formatTime(f.Start), formatTime(f.End), shortDuration(f.End.Sub(f.Start))))
+	hpas, unread := 0, 0
+	for _, it := range f.Items {
+		if it.HPA == (explain.ObjectRef{}) {
+			unread++
+		} else {
+			hpas++
+		}
+	}
+	what := plural(hpas, "HPA", "HPAs")
+	if unread > 0 {
+		what += " (" + plural(unread, "context", "contexts") + " could not be read)"
+	}
+	line(fmt.Sprintf("Tune of %s%s, %s → %s (%s), ranked by saving", what, shard, formatTime(f.Start), formatTime(f.End), shortDuration(f.End.Sub(f.Start))))
 	line("")
 	// A CONTEXT column only where the HPAs come from more than one.
 	contexts := map[string]bool{}
@@ -59,7 +71,7 @@ func writeFleet(w io.Writer, f *explain.TuneFleet) error {
 	}
 	tb.row(head...)
 	for _, it := range f.Items {
-		row := []string{it.HPA.Namespace, it.HPA.Name, "-", "-", "-", "-", "-", "-", string(it.Status)}
+		row := []string{orDash(it.HPA.Namespace), orDash(it.HPA.Name), "-", "-", "-", "-", "-", "-", string(it.Status)}
 		if a := it.AsIs; a != nil {
 			row[2] = num(a.Cost) + " " + unitWord(it.CostUnit)
 			row[5] = pctWords(a.Risk)
@@ -98,7 +110,15 @@ func writeFleet(w io.Writer, f *explain.TuneFleet) error {
 	}
 	var why []string
 	for _, it := range f.Items {
-		if it.Status != explain.FleetRecommended && it.Reason != "" {
+		switch {
+		case it.Status == explain.FleetRecommended || it.Reason == "":
+		case it.HPA == (explain.ObjectRef{}):
+			// A context whose HPAs could not be listed: its reason names
+			// it.
+			why = append(why, fmt.Sprintf("  (%s) %s", it.Status, it.Reason))
+		case many:
+			why = append(why, fmt.Sprintf("  %s %s/%s (%s): %s", it.Context, it.HPA.Namespace, it.HPA.Name, it.Status, it.Reason))
+		default:
 			why = append(why, fmt.Sprintf("  %s/%s (%s): %s", it.HPA.Namespace, it.HPA.Name, it.Status, it.Reason))
 		}
 	}

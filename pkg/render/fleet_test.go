@@ -30,6 +30,38 @@ func TestFleetText(t *testing.T) {
 	}
 }
 
+// Many contexts: a CONTEXT column, and a context that could not be read
+// is one row and one line saying why. The JSON keys each row by its
+// context and still fits the schema.
+func TestFleetContexts(t *testing.T) {
+	doc := reportfixture.Fleet()
+	for i := range doc.Items {
+		doc.Items[i].Context = []string{"prod-eu", "prod-us"}[i%2]
+	}
+	doc.Items = append(doc.Items, explain.FleetItem{
+		Context: "staging", Status: explain.FleetFailed,
+		Reason: "context staging: list HPAs: dial tcp 10.0.0.9:443: connect: connection refused (is the cluster reachable?)",
+	})
+	var b bytes.Buffer
+	if err := writeFleet(&b, doc); err != nil {
+		t.Fatal(err)
+	}
+	testutil.AssertGolden(t, b.Bytes(), *update)
+	for _, f := range []Format{FormatJSON, FormatYAML} {
+		var out bytes.Buffer
+		if err := TuneFleetResult(doc).write(&out, f, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		validate := schematest.Validate
+		if f == FormatYAML {
+			validate = schematest.ValidateYAML
+		}
+		if err := validate(schema.Fleet, out.Bytes()); err != nil {
+			t.Errorf("as %s: %v", f, err)
+		}
+	}
+}
+
 func TestFleetCommands(t *testing.T) {
 	var b bytes.Buffer
 	if err := TuneFleetCommands(reportfixture.Fleet()).write(&b, FormatText, Options{}); err != nil {

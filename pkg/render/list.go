@@ -54,8 +54,10 @@ type ListWriter struct {
 	w             io.Writer
 	format        Format
 	allNamespaces bool
-	// keda adds the KEDA column (ShowKEDA).
+	// keda adds the KEDA column (ShowKEDA); context the CONTEXT column
+	// (ShowContext).
 	keda    bool
+	context bool
 	widths  []int
 	items   *listEncoder
 	started bool
@@ -127,11 +129,25 @@ func (lw *ListWriter) ShowKEDA() {
 	lw.widths = append(lw.widths, len("AGREEMENT")+2)
 }
 
+// ShowContext adds a CONTEXT column in front of the text rows: the
+// decisions come from more than one kubeconfig context. Call it before
+// the first Encode.
+func (lw *ListWriter) ShowContext() {
+	if lw.context || lw.items != nil {
+		return
+	}
+	lw.context = true
+	lw.widths = append([]int{max(16, len("CONTEXT"))}, lw.widths...)
+}
+
 // row is a decision's text row.
 func (lw *ListWriter) row(d *explain.Decision) []string {
 	r := listRow(d, lw.allNamespaces)
 	if lw.keda {
 		r = append(r, kedaCell(d.KEDA))
+	}
+	if lw.context {
+		r = append([]string{orDash(clean(d.Context))}, r...)
 	}
 	return r
 }
@@ -149,6 +165,9 @@ func (lw *ListWriter) WriteKEDA(k *explain.KEDA) error {
 	}
 	if lw.keda {
 		row = append(row, kedaCell(k))
+	}
+	if lw.context {
+		row = append([]string{"-"}, row...)
 	}
 	return lw.Write(ListItem(alignRow(row, lw.widths, nil)))
 }
@@ -198,6 +217,9 @@ func (lw *ListWriter) header() error {
 	h := listHeader(lw.allNamespaces)
 	if lw.keda {
 		h = append(h, "KEDA")
+	}
+	if lw.context {
+		h = append([]string{"CONTEXT"}, h...)
 	}
 	_, err := fmt.Fprintln(lw.w, alignRow(h, lw.widths, nil))
 	return err

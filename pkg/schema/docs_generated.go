@@ -191,6 +191,7 @@ var generatedDocs = Docs{
 		"explain.Decision.Agreement":                                        "Agreement compares this replay with the status the controller last wrote.",
 		"explain.Decision.Assumptions":                                      "Assumptions lists every input that was not observed.",
 		"explain.Decision.Conditions":                                       "Conditions are status.conditions after this sync.",
+		"explain.Decision.Context":                                          "Context is the kubeconfig context of the cluster read, in a read of many contexts (absent otherwise).",
 		"explain.Decision.CurrentMetrics":                                   "CurrentMetrics is status.currentMetrics after this sync.",
 		"explain.Decision.CurrentReplicas":                                  "CurrentReplicas is scale.spec.replicas.",
 		"explain.Decision.DecidedBy":                                        "DecidedBy is the step that decided the desired replicas, with its operands; views put it into words.",

@@ -22,6 +22,7 @@ import (
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
@@ -111,6 +112,7 @@ func checkFleet(t *testing.T, doc *explain.Tune, start, end time.Time, runs ...*
 		t.Errorf("totals %s, the rows' as-is costs add up to %.3f", jsonString(fl.Totals), sum)
 	}
 	checkShards(t, args, out.stdout)
+	checkContexts(t, args, &fl)
 	// --report: the fleet's page, each HPA's own report beside it and
 	// linked from it; nothing loaded from elsewhere.
 	dir := t.TempDir()
@@ -143,6 +145,86 @@ func checkFleet(t *testing.T, doc *explain.Tune, start, end time.Time, runs ...*
 }
 
 func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
+
+// e2eCluster is the value of the label the local Prometheus puts on every
+// series (hack/cluster/config/prometheus.yaml), as a store of many
+// clusters does.
+const e2eCluster = "e2e-local"
+
+// checkContexts tunes the same HPAs in four kubeconfig contexts at once:
+// e2e-one reads the cluster's series through the cluster label
+// (--prometheus-cluster-label, its value given), e2e-two the same cluster
+// with its own Prometheus (--prometheus-for, one that refuses), e2e-three
+// the label's default value (its name, which no series has), and e2e-down
+// an API server that cannot be reached. e2e-one's rows are the one-context
+// run's, document for document; the others fail, each saying why, and
+// the run exits 1 after the document.
+func checkContexts(t *testing.T, args []string, whole *explain.TuneFleet) {
+	t.Helper()
+	kubeconfig := writeKubeconfig(t, func(c *clientcmdapi.Config) {
+		cur := c.Contexts[c.CurrentContext]
+		for _, n := range []string{"e2e-one", "e2e-two", "e2e-three"} {
+			cp := *cur
+			c.Contexts[n] = &cp
+		}
+		down := *c.Clusters[cur.Cluster]
+		down.Server = "https://127.0.0.1:1"
+		c.Clusters["e2e-down"] = &down
+		c.Contexts["e2e-down"] = &clientcmdapi.Context{Cluster: "e2e-down", AuthInfo: cur.AuthInfo}
+	})
+	many := slices.Clone(args)
+	for i, a := range many {
+		if a == env.kubeconfig {
+			many[i] = kubeconfig
+		}
+	}
+	many = append(many, "--include-contexts", "^e2e-", "--all-contexts", "--parallel", "4",
+		"--prometheus-cluster-label", "cluster", "--prometheus-cluster", "e2e-one="+e2eCluster,
+		"--prometheus-for", "e2e-two=http://127.0.0.1:1", "-o", "json")
+	began := time.Now()
+	out := inProcess(many)
+	t.Logf("tune -A over 4 contexts: exit %d in %s", out.code, time.Since(began).Round(time.Millisecond))
+	var fl explain.TuneFleet
+	if err := json.Unmarshal(out.stdout, &fl); err != nil {
+		t.Errorf("tune -A over 4 contexts (exit %d): %v\n%.2000s\n%s", out.code, err, out.stdout, out.stderr)
+		return
+	}
+	if out.code != 1 {
+		t.Errorf("tune -A over 4 contexts, three failing, exited %d, want 1", out.code)
+	}
+	byCtx := map[string][]explain.FleetItem{}
+	for _, it := range fl.Items {
+		byCtx[it.Context] = append(byCtx[it.Context], it)
+	}
+	one := byCtx["e2e-one"]
+	if len(one) != len(whole.Items) {
+		t.Errorf("e2e-one has %d rows, the one-context run %d", len(one), len(whole.Items))
+	}
+	for i := range min(len(one), len(whole.Items)) {
+		got, want := one[i], whole.Items[i]
+		got.Context, want.Context = "", ""
+		if g, w := jsonString(got), jsonString(want); g != w {
+			t.Errorf("e2e-one's row %d, read through the cluster label, differs from the one-context run's:\n%s\nwant\n%s", i, g, w)
+		}
+	}
+	for ctx, why := range map[string]string{"e2e-two": "127.0.0.1:1", "e2e-three": "", "e2e-down": "context e2e-down: "} {
+		rows := byCtx[ctx]
+		want := len(whole.Items)
+		if ctx == "e2e-down" {
+			want = 1
+		}
+		if len(rows) != want {
+			t.Errorf("%s: %d rows, want %d: %s", ctx, len(rows), want, jsonString(rows))
+		}
+		for _, it := range rows {
+			if it.Status != explain.FleetFailed || !strings.Contains(it.Reason, why) {
+				t.Errorf("%s %s/%s: %s (%s), want failed saying %q", ctx, it.HPA.Namespace, it.HPA.Name, it.Status, it.Reason, why)
+			} else {
+				t.Logf("%s %s/%s: failed: %s", ctx, it.HPA.Namespace, it.HPA.Name, it.Reason)
+			}
+		}
+	}
+}
 
 // checkShards runs the same tune as two shards, each its own process as
 // an Indexed Job's pods are (JOB_COMPLETION_INDEX, --shard /2), and
