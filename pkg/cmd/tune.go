@@ -309,14 +309,25 @@ func (o *TuneOptions) printFleet(doc *explain.TuneFleet) error {
 	if _, err := o.Out.Write(buf.Bytes()); err != nil {
 		return err
 	}
-	failed := 0
+	failed, hpas, contexts := 0, 0, 0
 	for _, it := range doc.Items {
-		if it.Status == explain.FleetFailed {
+		switch {
+		case it.HPA == (explain.ObjectRef{}):
+			contexts++
+		case it.Status == explain.FleetFailed:
 			failed++
+			hpas++
+		default:
+			hpas++
 		}
 	}
-	if failed > 0 {
-		return fmt.Errorf("%d of %d HPAs could not be tuned (their lines say why)", failed, len(doc.Items))
+	switch {
+	case contexts > 0 && failed > 0:
+		return fmt.Errorf("%d of %d HPAs could not be tuned, and %d contexts could not be read (their lines say why)", failed, hpas, contexts)
+	case contexts > 0:
+		return fmt.Errorf("%d contexts could not be read (their lines say why)", contexts)
+	case failed > 0:
+		return fmt.Errorf("%d of %d HPAs could not be tuned (their lines say why)", failed, hpas)
 	}
 	return nil
 }
