@@ -207,6 +207,24 @@ func checkContexts(t *testing.T, args []string, whole *explain.TuneFleet) {
 			t.Errorf("e2e-one's row %d, read through the cluster label, differs from the one-context run's:\n%s\nwant\n%s", i, g, w)
 		}
 	}
+	// explain -A reads the same contexts: each cluster's HPAs under its
+	// context, e2e-down on stderr, exit 1 after the list.
+	ex := inProcess([]string{"explain", "-A", "-l", fleetLabel + "=" + env.runID, "--kubeconfig", kubeconfig,
+		"--all-contexts", "--include-contexts", "^e2e-", "-o", "json"})
+	var list struct {
+		Items []explain.Decision `json:"items"`
+	}
+	if err := json.Unmarshal(ex.stdout, &list); err != nil || ex.code != 1 || !strings.Contains(string(ex.stderr), "error: context e2e-down: ") {
+		t.Errorf("explain -A over 4 contexts: exit %d, %v\n%s", ex.code, err, ex.stderr)
+	} else {
+		count := map[string]int{}
+		for _, d := range list.Items {
+			count[d.Context]++
+		}
+		if count["e2e-one"] != len(whole.Items) || count["e2e-two"] != len(whole.Items) || count["e2e-three"] != len(whole.Items) || len(count) != 3 {
+			t.Errorf("explain -A over 4 contexts: rows per context %v, want %d of each of the three reachable", count, len(whole.Items))
+		}
+	}
 	for ctx, why := range map[string]string{"e2e-two": "127.0.0.1:1", "e2e-three": "", "e2e-down": "context e2e-down: "} {
 		rows := byCtx[ctx]
 		want := len(whole.Items)
