@@ -210,7 +210,7 @@ func Document(items []explain.FleetItem, start, end time.Time, minFidelity float
 		if c := cmp.Compare(a.HPA.Namespace, b.HPA.Namespace); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.HPA.Name, b.HPA.Name)
+		return cmp.Or(cmp.Compare(a.HPA.Name, b.HPA.Name), cmp.Compare(a.Context, b.Context))
 	})
 	byUnit := map[string]int{}
 	for i := range doc.Items {
