@@ -33,11 +33,12 @@ type TuneManyConfig struct {
 	// hold the recorded replica count for its recommendation to stand
 	// (fleet.DefaultMinFidelity when 0).
 	MinFidelity float64
-	// OnTuned, when set, is called with each HPA's tune before it is let
-	// go (with Tune.Report, its HTML report's data is there): the command
-	// writes each HPA's own report beside the fleet's. An error stops the
-	// run.
-	OnTuned func(explain.ObjectRef, *TuneResult) error
+	// OnTuned, when set, is called with each HPA's tune (its context's
+	// name, its name) before it is let go (with Tune.Report, its HTML
+	// report's data is there): the command writes each HPA's own report
+	// beside the fleet's. An error stops the run. The contexts' tunes run
+	// at once: it must be safe to call concurrently.
+	OnTuned func(string, explain.ObjectRef, *TuneResult) error
 	// Shard, when set, keeps the HPAs of one shard (fleet.InShard).
 	Shard *explain.FleetShard
 	// Progress, if set, is called before each HPA's tune (done of total)
@@ -181,7 +182,7 @@ func tuneContext(ctx context.Context, cfg TuneManyConfig, minFid float64, progre
 			continue
 		}
 		if cfg.OnTuned != nil {
-			if err := cfg.OnTuned(ref, res); err != nil {
+			if err := cfg.OnTuned(ctxName, ref, res); err != nil {
 				return nil, err
 			}
 		}

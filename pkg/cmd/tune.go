@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
@@ -19,6 +20,7 @@ import (
 	"github.com/kubectl-hpa/kubectl-hpa/internal/textblock"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/fleet"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/render/report"
 )
@@ -257,18 +259,25 @@ func (o *TuneOptions) runMany(ctx context.Context) error {
 	cfg := *o.many
 	// With --report FILE.html: each HPA's own report beside it, written
 	// as soon as the HPA is tuned, then the fleet's page linking to them.
-	reports := map[explain.ObjectRef]string{}
+	reports := map[string]string{}
+	var mu sync.Mutex
 	if f := o.Input.Report.File; f != "" {
 		base := strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))
-		cfg.OnTuned = func(ref explain.ObjectRef, res *action.TuneResult) error {
+		cfg.OnTuned = func(ctxName string, ref explain.ObjectRef, res *action.TuneResult) error {
 			if res.Report == nil {
 				return nil
 			}
 			name := fmt.Sprintf("%s-%s-%s.html", base, ref.Namespace, ref.Name)
+			if cfg.Contexts != nil {
+				// One namespace and name in two clusters: two reports.
+				name = fmt.Sprintf("%s-%s-%s-%s.html", base, fleet.ContextDir(ctxName), ref.Namespace, ref.Name)
+			}
 			if err := action.WriteReport(filepath.Join(filepath.Dir(f), name), func(w io.Writer) error { return report.WriteTune(w, tuneReport(res)) }); err != nil {
 				return err
 			}
-			reports[ref] = name
+			mu.Lock()
+			reports[report.ReportKey(ctxName, ref)] = name
+			mu.Unlock()
 			return nil
 		}
 	}

@@ -16,7 +16,7 @@ type Fleet struct {
 	Doc *explain.TuneFleet
 	// Reports name each HPA's own tune report, a file beside the page
 	// (relative to it), where one was written.
-	Reports map[explain.ObjectRef]string
+	Reports map[string]string
 }
 
 // fleetBarH is the height of one HPA's bar in the savings chart.
@@ -74,7 +74,7 @@ func WriteFleet(w io.Writer, r Fleet) error {
 	b.WriteString("<section id=\"hpas\">\n<h2>The HPAs</h2>\n<table id=\"fleet-table\">\n<thead><tr><th>HPA</th><th class=\"n\">cost</th><th class=\"n\">recommended</th><th class=\"n\">saving</th><th class=\"n\">above bound</th><th class=\"n\">replay held</th><th>recommendation</th></tr></thead>\n<tbody>\n")
 	for _, it := range d.Items {
 		name := esc(it.HPA.Namespace + "/" + it.HPA.Name)
-		if f, ok := r.Reports[it.HPA]; ok {
+		if f, ok := r.Reports[ReportKey(it.Context, it.HPA)]; ok {
 			name = `<a href="` + esc(f) + `">` + name + "</a>"
 		}
 		cost, rec, saving, risk, held := "-", "-", "-", "-", "-"
@@ -147,4 +147,10 @@ func fleetUnits(d *explain.TuneFleet) []string {
 		out = append(out, t.CostUnit)
 	}
 	return out
+}
+
+// ReportKey is an HPA's key in Fleet.Reports: its context, namespace and
+// name.
+func ReportKey(context string, ref explain.ObjectRef) string {
+	return context + "/" + ref.Namespace + "/" + ref.Name
 }
