@@ -276,7 +276,7 @@ func (o *TuneOptions) runMany(ctx context.Context) error {
 				return err
 			}
 			mu.Lock()
-			reports[report.ReportKey(ctxName, ref)] = name
+			reports[report.Key(ctxName, ref)] = name
 			mu.Unlock()
 			return nil
 		}

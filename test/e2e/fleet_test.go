@@ -209,8 +209,10 @@ func checkContexts(t *testing.T, args []string, whole *explain.TuneFleet) {
 	}
 	// explain -A reads the same contexts: each cluster's HPAs under its
 	// context, e2e-down on stderr, exit 1 after the list.
-	ex := inProcess([]string{"explain", "-A", "-l", fleetLabel + "=" + env.runID, "--kubeconfig", kubeconfig,
-		"--all-contexts", "--include-contexts", "^e2e-", "-o", "json"})
+	ex := inProcess([]string{
+		"explain", "-A", "-l", fleetLabel + "=" + env.runID, "--kubeconfig", kubeconfig,
+		"--all-contexts", "--include-contexts", "^e2e-", "-o", "json",
+	})
 	var list struct {
 		Items []explain.Decision `json:"items"`
 	}

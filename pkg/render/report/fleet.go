@@ -74,7 +74,7 @@ func WriteFleet(w io.Writer, r Fleet) error {
 	b.WriteString("<section id=\"hpas\">\n<h2>The HPAs</h2>\n<table id=\"fleet-table\">\n<thead><tr><th>HPA</th><th class=\"n\">cost</th><th class=\"n\">recommended</th><th class=\"n\">saving</th><th class=\"n\">above bound</th><th class=\"n\">replay held</th><th>recommendation</th></tr></thead>\n<tbody>\n")
 	for _, it := range d.Items {
 		name := esc(it.HPA.Namespace + "/" + it.HPA.Name)
-		if f, ok := r.Reports[ReportKey(it.Context, it.HPA)]; ok {
+		if f, ok := r.Reports[Key(it.Context, it.HPA)]; ok {
 			name = `<a href="` + esc(f) + `">` + name + "</a>"
 		}
 		cost, rec, saving, risk, held := "-", "-", "-", "-", "-"
@@ -149,8 +149,8 @@ func fleetUnits(d *explain.TuneFleet) []string {
 	return out
 }
 
-// ReportKey is an HPA's key in Fleet.Reports: its context, namespace and
+// Key is an HPA's key in Fleet.Reports: its context, namespace and
 // name.
-func ReportKey(context string, ref explain.ObjectRef) string {
+func Key(context string, ref explain.ObjectRef) string {
 	return context + "/" + ref.Namespace + "/" + ref.Name
 }

@@ -147,7 +147,7 @@ func TestWriteRefusesNothing(t *testing.T) {
 // against risk per cost unit, and every HPA has its row.
 func TestFleetReport(t *testing.T) {
 	doc := reportfixture.Fleet()
-	r := report.Fleet{Doc: doc, Reports: map[string]string{report.ReportKey(doc.Items[0].Context, explain.ObjectRef{Namespace: "shop", Name: "web"}): "fleet-shop-web.html"}}
+	r := report.Fleet{Doc: doc, Reports: map[string]string{report.Key(doc.Items[0].Context, explain.ObjectRef{Namespace: "shop", Name: "web"}): "fleet-shop-web.html"}}
 	var a, b bytes.Buffer
 	if err := report.WriteFleet(&a, r); err != nil {
 		t.Fatal(err)
