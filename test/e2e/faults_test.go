@@ -572,18 +572,24 @@ func faultsStaleStatus(s *scenario, run func(...string) runResult) {
 	}
 	s.active("stale", 2)
 
+	// agreeing replays until the replay agrees with the status.
+	agreeing := func(what string, timeout time.Duration) *explain.Decision {
+		var d *explain.Decision
+		s.poll(what, timeout, func() error {
+			var err error
+			if d, err = replay(); err != nil {
+				return err
+			}
+			if !d.Agreement.Agrees {
+				return fmt.Errorf("agreement %s", jsonString(d.Agreement))
+			}
+			return nil
+		})
+		return d
+	}
+
 	// 1. The controller syncs, the load holds still.
-	var d *explain.Decision
-	s.poll("the replay to agree with the running controller", time.Minute, func() error {
-		var err error
-		if d, err = replay(); err != nil {
-			return err
-		}
-		if !d.Agreement.Agrees {
-			return fmt.Errorf("agreement %s", jsonString(d.Agreement))
-		}
-		return nil
-	})
+	d := agreeing("the replay to agree with the running controller", time.Minute)
 	sc := d.Agreement.Sync
 	if sc == nil {
 		t.Fatalf("no sync check: the HPA's managedFields carry no status write of kube-controller-manager? agreement %s", jsonString(d.Agreement))
@@ -603,16 +609,7 @@ func faultsStaleStatus(s *scenario, run func(...string) runResult) {
 	breakComponent(t, "pause", "kube-controller-manager")
 	paused := time.Now()
 	time.Sleep(bound + 2*syncPeriod)
-	s.poll("a replay of the paused controller's steady load that agrees", 6*localResolution, func() error {
-		var err error
-		if d, err = replay(); err != nil {
-			return err
-		}
-		if !d.Agreement.Agrees {
-			return fmt.Errorf("agreement %s", jsonString(d.Agreement))
-		}
-		return nil
-	})
+	d = agreeing("a replay of the paused controller's steady load that agrees", 6*localResolution)
 	t.Logf("paused %s, steady load: agreement %s", time.Since(paused).Round(time.Second), jsonString(d.Agreement))
 	if sc := d.Agreement.Sync; !d.Agreement.Agrees || sc == nil || sc.Stale || time.Duration(sc.AgeSeconds)*time.Second < bound {
 		t.Errorf("paused past the bound, steady load: agreement %s, want agreeing, not stale, a sync seen at least %s ago", jsonString(d.Agreement), bound)
