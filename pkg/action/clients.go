@@ -50,8 +50,10 @@ type Factory struct {
 
 	// bound replaces DefaultRequestTimeout (tests).
 	bound time.Duration
-	// contextName is the context of a factory of ContextFactories.
+	// contextName is the context of a factory of ContextFactories, or
+	// the one ContextName read (once: a fleet asks for it per HPA).
 	contextName string
+	nameOnce    sync.Once
 
 	once   sync.Once
 	cfg    *rest.Config
@@ -187,9 +189,16 @@ func (f *Factory) ClusterID() string {
 // ContextName is the kubeconfig context the clients use: --context, else
 // the kubeconfig's current context ("" in a pod, with no kubeconfig).
 func (f *Factory) ContextName() string {
-	if f.contextName != "" {
-		return f.contextName
-	}
+	f.nameOnce.Do(func() {
+		if f.contextName == "" {
+			f.contextName = f.readContextName()
+		}
+	})
+	return f.contextName
+}
+
+// readContextName reads the context ContextName returns.
+func (f *Factory) readContextName() string {
 	if f.Getter == nil {
 		return ""
 	}

@@ -239,12 +239,7 @@ func (f *Factory) Contexts() ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load the kubeconfig: %w%s", err, f.hint())
 	}
-	names := make([]string, 0, len(raw.Contexts))
-	for n := range raw.Contexts {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names, nil
+	return slices.Sorted(maps.Keys(raw.Contexts)), nil
 }
 
 // ForContext returns a factory of another context of the same kubeconfig,
@@ -291,7 +286,7 @@ func ExplainContexts[T any](ctx context.Context, cfg ManyConfig, prepare func(*e
 	runs := eachContext(ctx, cfg.Contexts, cfg.Source.Clients, names, func(cctx context.Context, name string, f *Factory) (ContextMany[T], error) {
 		one := cfg
 		one.Source.Clients, one.Contexts, one.Progress, one.OnKEDA = f, nil, nil, nil
-		out := ContextMany[T]{Context: name}
+		var out ContextMany[T]
 		res, err := ExplainMany(cctx, one, func(d *explain.Decision) (T, error) {
 			d.Context = name
 			return prepare(d)
@@ -304,10 +299,9 @@ func ExplainContexts[T any](ctx context.Context, cfg ManyConfig, prepare func(*e
 	})
 	out := make([]ContextMany[T], len(runs))
 	for i, r := range runs {
-		out[i] = r.out
-		out[i].Context, out[i].Err = r.name, r.err
-		if r.err != nil {
-			out[i].Items, out[i].Result = nil, nil
+		out[i] = ContextMany[T]{Context: r.name, Err: r.err}
+		if r.err == nil {
+			out[i].Items, out[i].Result = r.out.Items, r.out.Result
 		}
 	}
 	return out, nil

@@ -297,11 +297,15 @@ func (q *queries) replicas(kind, name string) string {
 	return fmt.Sprintf("max(%s{%s,%s=%s})", metric, q.nsSel(), label, str(name))
 }
 
+// scoped selects a metric's series of the cluster (scope: its label's
+// matcher; "": every series).
+func scoped(metric, scope string) string {
+	if scope == "" {
+		return metric
+	}
+	return metric + "{" + scope + "}"
+}
+
 // up tells whether the store holds anything (of the cluster, with a
 // scope) at an instant.
-func upQuery(scope string) string {
-	if scope == "" {
-		return "count(" + upMetric + ")"
-	}
-	return "count(" + upMetric + "{" + scope + "})"
-}
+func upQuery(scope string) string { return "count(" + scoped(upMetric, scope) + ")" }

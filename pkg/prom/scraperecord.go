@@ -96,11 +96,7 @@ func resolutionOf(seconds float64) time.Duration {
 // clock off) left out.
 func (c *Client) scrapeTimes(ctx context.Context, span time.Duration, until, lo, hi time.Time) ([]time.Time, error) {
 	var times []time.Time
-	sel := metricMSLastRequest
-	if c.scope != "" {
-		sel += "{" + c.scope + "}"
-	}
-	_, _, err := c.queryRaw(ctx, "metrics-server's scrape times", sel, span, until, func(model.Metric) func(model.Time, float64) {
+	_, _, err := c.queryRaw(ctx, "metrics-server's scrape times", scoped(metricMSLastRequest, c.scope), span, until, func(model.Metric) func(model.Time, float64) {
 		last := math.NaN()
 		return func(_ model.Time, v float64) {
 			if v == last || math.IsNaN(v) || math.IsInf(v, 0) {
