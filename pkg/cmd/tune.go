@@ -17,6 +17,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-hpa/kubectl-hpa/internal/gcpace"
 	"github.com/kubectl-hpa/kubectl-hpa/internal/textblock"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/action"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
@@ -209,6 +210,9 @@ func (o *TuneOptions) Run(ctx context.Context) error {
 		}
 		return err
 	}
+	// Most of tune's heap is its recordings and the replays' shared parts,
+	// kept to the end (internal/gcpace).
+	defer gcpace.LongLived()()
 	if o.many != nil {
 		return o.runMany(ctx)
 	}

@@ -17,6 +17,7 @@ import (
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 
+	"github.com/kubectl-hpa/kubectl-hpa/internal/gcpace"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/recording"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/tune"
@@ -225,8 +226,9 @@ func weekRecordingRaw() *recording.Recording { return rawRecordingOf(7) }
 func rawRecordingOf(days int) *recording.Recording {
 	rec := recordingOf(50, days)
 	// The HPA reads cpu alone, and tune reads from the store the metrics
-	// its HPA reads (prom.MetricsFor): no memory series.
-	rec.Metrics = rec.Metrics[:1]
+	// its HPA reads (prom.MetricsFor): no memory series (a slice of its own,
+	// or the generated memory samples stay reachable through the old one).
+	rec.Metrics = []recording.Metric{rec.Metrics[0]}
 	cpu := &rec.Metrics[0]
 	cpu.PerPod, cpu.Raw, cpu.Cumulative = map[string]map[string]*recording.Series{}, map[string]map[string]*recording.Raw{}, true
 	rec.StoreInterval = 15 * time.Second
@@ -264,6 +266,8 @@ func BenchmarkTuneMonth(b *testing.B) { benchTune(b, rawRecordingOf(30)) }
 
 func benchTune(b *testing.B, rec *recording.Recording) {
 	b.Helper()
+	// The collector's pace of kubectl hpa tune (pkg/cmd).
+	defer gcpace.LongLived()()
 	s := weekSnapshot(50)
 	set := engine.DefaultSettings()
 	// A behavior of its own, so that the policy axes vary around it.
