@@ -61,6 +61,9 @@ type Source struct {
 	// History, when set, is where watches keep the controller history
 	// they observed; a live read uses what is still inside the HPA's window.
 	History *history.Store
+	// parsed, when set, is Files read and parsed once for the HPAs of a
+	// fleet (tune without a NAME over files).
+	parsed *load.Parsed
 }
 
 // Live reports whether the objects come from the cluster.
@@ -189,11 +192,17 @@ func (s Source) readWith(ctx context.Context, name string, o SettingsOverrides, 
 }
 
 func (s Source) readFiles(name string, o SettingsOverrides) (*snapshot, error) {
-	sources, err := load.ReadFiles(s.Files, s.In)
-	if err != nil {
-		return nil, err
+	var res *load.Result
+	var err error
+	if s.parsed != nil {
+		res, err = s.parsed.Load(load.Options{Name: name, Namespace: s.Namespace})
+	} else {
+		var sources []load.Source
+		if sources, err = load.ReadFiles(s.Files, s.In); err != nil {
+			return nil, err
+		}
+		res, err = load.Load(sources, load.Options{Name: name, Namespace: s.Namespace})
 	}
-	res, err := load.Load(sources, load.Options{Name: name, Namespace: s.Namespace})
 	if err != nil {
 		return nil, err
 	}

@@ -16,10 +16,12 @@ import (
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/fleet"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/load"
 )
 
 // TuneManyConfig is a tune of every HPA of a namespace, of every
@@ -59,8 +61,8 @@ type TuneManyConfig struct {
 // note, and ctx's error.
 func TuneMany(ctx context.Context, cfg TuneManyConfig) (*explain.TuneFleet, error) {
 	src := cfg.Tune.Source
-	if !src.Live() {
-		return nil, usageErrorf("tune without a NAME tunes the cluster's HPAs: with %s, name the HPA", tuneSourceFlag())
+	if !src.Live() && cfg.Contexts != nil {
+		return nil, usageErrorf("%s reads HPAs from files, not from kubeconfig contexts: leave the contexts out", tuneSourceFlag())
 	}
 	minFid := cfg.MinFidelity
 	if minFid == 0 {
@@ -136,16 +138,26 @@ type contextTune struct {
 // context's HPAs could not be read.
 func tuneContext(ctx context.Context, cfg TuneManyConfig, minFid float64, progress func(done, total int, hpa string)) (*contextTune, error) {
 	src := cfg.Tune.Source
-	clients, ns, err := src.liveScope(cfg.AllNamespaces)
-	if err != nil {
-		return nil, err
+	var hpas []autoscalingv2.HorizontalPodAutoscaler
+	ctxName := ""
+	if src.Live() {
+		clients, ns, err := src.liveScope(cfg.AllNamespaces)
+		if err != nil {
+			return nil, err
+		}
+		list, err := clients.Kube.AutoscalingV2().HorizontalPodAutoscalers(ns).List(ctx, metav1.ListOptions{LabelSelector: cfg.Selector})
+		if err != nil {
+			return nil, clusterError(err, " (is the cluster reachable?)")
+		}
+		hpas, ctxName = list.Items, src.Clients.ContextName()
+	} else {
+		// The files are read and parsed once; each HPA's snapshot is built
+		// from them.
+		var err error
+		if cfg.Tune.Source, hpas, err = filesFleet(src, cfg.AllNamespaces, cfg.Selector); err != nil {
+			return nil, err
+		}
 	}
-	list, err := clients.Kube.AutoscalingV2().HorizontalPodAutoscalers(ns).List(ctx, metav1.ListOptions{LabelSelector: cfg.Selector})
-	if err != nil {
-		return nil, clusterError(err, " (is the cluster reachable?)")
-	}
-	hpas := list.Items
-	ctxName := src.Clients.ContextName()
 	if sh := cfg.Shard; sh != nil {
 		// The context's name keys the hash, so that the same HPA of two
 		// clusters may land in different shards.
@@ -156,7 +168,6 @@ func tuneContext(ctx context.Context, cfg TuneManyConfig, minFid float64, progre
 	slices.SortFunc(hpas, func(a, b autoscalingv2.HorizontalPodAutoscaler) int {
 		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 	})
-	list = nil
 	out := &contextTune{total: len(hpas)}
 	for i := range hpas {
 		ref := explain.ObjectRef{Namespace: hpas[i].Namespace, Name: hpas[i].Name}
@@ -191,6 +202,41 @@ func tuneContext(ctx context.Context, cfg TuneManyConfig, minFid float64, progre
 		out.items = append(out.items, it)
 	}
 	return out, nil
+}
+
+// filesFleet reads and parses src's files once and lists their HPAs that
+// selector selects: those of src.Namespace (-n), or without it or with all
+// (-A) every HPA of the files, each in its own namespace, as kubectl get -f
+// lists them. The source it returns builds each HPA's snapshot from what
+// was parsed.
+func filesFleet(src Source, all bool, selector string) (Source, []autoscalingv2.HorizontalPodAutoscaler, error) {
+	sel, err := labels.Parse(selector)
+	if err != nil {
+		var in TuneInput
+		return src, nil, usageErrorf("%s %q: %v", in.manyFlag(&in.Selector), selector, err)
+	}
+	sources, err := load.ReadFiles(src.Files, src.In)
+	if err != nil {
+		return src, nil, err
+	}
+	if src.parsed, err = load.Parse(sources); err != nil {
+		return src, nil, err
+	}
+	ns := src.Namespace
+	if all {
+		ns = ""
+	}
+	hpas := slices.DeleteFunc(src.parsed.HPAs(ns), func(h autoscalingv2.HorizontalPodAutoscaler) bool {
+		return !sel.Matches(labels.Set(h.Labels))
+	})
+	// An HPA given twice is one row, which says so (its load fails).
+	slices.SortStableFunc(hpas, func(a, b autoscalingv2.HorizontalPodAutoscaler) int {
+		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+	})
+	hpas = slices.CompactFunc(hpas, func(a, b autoscalingv2.HorizontalPodAutoscaler) bool {
+		return a.Namespace == b.Namespace && a.Name == b.Name
+	})
+	return src, hpas, nil
 }
 
 // contextsProgress turns the progress of many contexts' tunes, each

@@ -112,3 +112,48 @@ func TestTuneMerge(t *testing.T) {
 		}
 	}
 }
+
+// tune without a NAME over files tunes every HPA of the files as tune NAME
+// -f does (here each fails, with no Prometheus to read: the row's reason is
+// tune NAME's error, HPA for HPA), lists an HPA given twice once, takes -n
+// and -l, and exits 1 after its table.
+func TestTuneManyFiles(t *testing.T) {
+	dir := filepath.Join("..", "..", "docs", "examples", "troubleshooting")
+	period := []string{"--prometheus", "http://127.0.0.1:1", "--since", "2025-12-31T23:00:00Z", "--until", "2026-01-01T00:00:00Z", "--kubeconfig", "/nonexistent"}
+	code, out, stderr := mainArgs(append([]string{"tune", "-f", dir, "-o", "json"}, period...)...)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (every HPA failed): %s", code, stderr)
+	}
+	var doc explain.TuneFleet
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	namespaces := map[string]bool{}
+	for _, it := range doc.Items {
+		key := it.HPA.Namespace + "/" + it.HPA.Name
+		if seen[key] {
+			t.Errorf("%s listed twice", key)
+		}
+		seen[key], namespaces[it.HPA.Namespace] = true, true
+		if it.Status != explain.FleetFailed {
+			t.Errorf("%s: %s, want failed", key, it.Status)
+			continue
+		}
+		one, _, oneErr := mainArgs(append([]string{"tune", it.HPA.Name, "-n", it.HPA.Namespace, "-f", dir}, period...)...)
+		if one != 1 || !strings.Contains(oneErr, it.Reason) {
+			t.Errorf("%s: the fleet's reason %q is not tune NAME's error (exit %d): %s", key, it.Reason, one, oneErr)
+		}
+	}
+	if len(doc.Items) < 10 || len(namespaces) < 3 || !seen["shop/web"] {
+		t.Errorf("%d HPAs in %d namespaces, want every HPA of the examples (shop/web among them)", len(doc.Items), len(namespaces))
+	}
+	code, out, stderr = mainArgs(append([]string{"tune", "-f", dir, "-n", "shop", "-l", "nothing=here", "-o", "json"}, period...)...)
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != 0 || len(doc.Items) != 0 {
+		t.Errorf("-n shop -l nothing=here: exit %d, %d rows (%v), want 0 and none: %s", code, len(doc.Items), err, stderr)
+	}
+	code, out, _ = mainArgs(append([]string{"tune", "-f", dir, "-n", "jobs", "-o", "json"}, period...)...)
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != 1 || len(doc.Items) != 1 || doc.Items[0].HPA.Name != "worker" {
+		t.Errorf("-n jobs: exit %d, rows %+v (%v), want jobs/worker alone", code, doc.Items, err)
+	}
+}

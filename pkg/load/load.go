@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	custommetricsv1beta2 "k8s.io/metrics/pkg/apis/custom_metrics/v1beta2"
@@ -67,6 +68,58 @@ func Load(sources []Source, opts Options) (*Result, error) {
 	return inv.build(sources, opts)
 }
 
+// Parsed is an input parsed once, for the snapshots of many of its HPAs
+// (tune without a NAME over files): each Load builds one as Load would,
+// without reading the documents again. Not for concurrent use.
+type Parsed struct {
+	sources []Source
+	inv     *inventory
+}
+
+// Parse reads every document of the sources.
+func Parse(sources []Source) (*Parsed, error) {
+	inv, err := parse(sources)
+	if err != nil {
+		return nil, err
+	}
+	inv.shared = true
+	return &Parsed{sources: sources, inv: inv}, nil
+}
+
+// Load builds the snapshot of the HPA named in opts, as the package's Load
+// does.
+func (p *Parsed) Load(opts Options) (*Result, error) {
+	if opts.Name == "" {
+		return nil, errors.New("the name of the HorizontalPodAutoscaler is required")
+	}
+	return p.inv.build(p.sources, opts)
+}
+
+// HPAs are the input's HorizontalPodAutoscalers, as kubectl get -f lists
+// a file's objects: each in its document's namespace (DefaultNamespace for
+// a document without one), or, with ns, those of namespace ns (a document
+// without a namespace counts as in it, as kubectl apply -n takes it). Each
+// is a copy, its namespace set.
+func (p *Parsed) HPAs(ns string) []autoscalingv2.HorizontalPodAutoscaler {
+	var out []autoscalingv2.HorizontalPodAutoscaler
+	for _, e := range p.inv.hpas {
+		in := e.namespace
+		switch {
+		case in == "" && ns != "":
+			in = ns
+		case in == "":
+			in = DefaultNamespace
+		}
+		if ns != "" && in != ns {
+			continue
+		}
+		h := e.hpa.DeepCopy()
+		h.Namespace = in
+		out = append(out, *h)
+	}
+	return out
+}
+
 // parse reads every document of the sources.
 func parse(sources []Source) (*inventory, error) {
 	inv := &inventory{}
@@ -86,6 +139,10 @@ func parse(sources []Source) (*inventory, error) {
 
 // build resolves namespaces and assembles the snapshot.
 func (inv *inventory) build(sources []Source, opts Options) (*Result, error) {
+	// The build's own warnings follow the parse's and are taken back when
+	// it ends: a parsed input may be built again, for another HPA.
+	parsed := len(inv.warnings)
+	defer func() { inv.warnings = inv.warnings[:parsed:parsed] }()
 	ns := inv.resolveNamespace(opts)
 	if err := inv.checkUnknown(); err != nil {
 		return nil, err
@@ -169,7 +226,7 @@ func (inv *inventory) build(sources []Source, opts Options) (*Result, error) {
 	if res.ScaledObject, err = inv.ownerOf(hpa, nsOf); err != nil {
 		return nil, err
 	}
-	res.Warnings = inv.warnings
+	res.Warnings = slices.Clone(inv.warnings)
 	res.Controller = inv.ctl
 	res.inv = inv
 	return res, nil
@@ -305,6 +362,11 @@ func (inv *inventory) namespaced(ns string, nsOf func(string) string) ([]corev1.
 			continue
 		}
 		p := e.pod
+		if inv.shared {
+			// Built again for another HPA: nothing of one snapshot is
+			// another's.
+			p = *e.pod.DeepCopy()
+		}
 		p.Namespace = ns
 		if i, dup := podIdx[p.Name]; dup {
 			inv.warnings = append(inv.warnings, fmt.Sprintf("pod %q is given twice (%s and %s): using the later one", p.Name, podFrom[p.Name].loc, e.from.loc))
@@ -324,6 +386,9 @@ func (inv *inventory) namespaced(ns string, nsOf func(string) string) ([]corev1.
 			continue
 		}
 		pm := e.pm
+		if inv.shared {
+			pm = *e.pm.DeepCopy()
+		}
 		pm.Namespace = ns
 		if i, dup := pmIdx[pm.Name]; dup {
 			inv.warnings = append(inv.warnings, fmt.Sprintf("PodMetrics %q is given twice (%s and %s): using the later one", pm.Name, pmFrom[pm.Name].loc, e.from.loc))

@@ -168,6 +168,9 @@ type inventory struct {
 	ctlFrom   origin
 	unknown   []origin
 	warnings  []string
+	// shared says the inventory is built from more than once (Parsed):
+	// each build copies what it takes.
+	shared bool
 }
 
 // addDocument files one JSON value (an object, a list or an array). The
