@@ -36,15 +36,14 @@
 #
 #   hack/bench/tune-prometheus.sh [SINCE...]
 #
+# The shared parts are in hack/bench/lib.sh.
+#
 # Environment: BENCH_DAYS (31), BENCH_PODS (50), BENCH_KUBELET_INTERVAL (5s),
 # BENCH_KSM_INTERVAL (30s), BENCH_END (2026-11-30T00:00:00Z, the series' end
 # and tune's --now), BENCH_CLI (1; 0 skips the command's own run),
 # BENCH_NICE (19), BENCH_AUTOGROUP_NICE (empty).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-repo=$PWD
-# shellcheck source=hack/e2e-tools/lib.sh
-source hack/e2e-tools/lib.sh
 
 DAYS=${BENCH_DAYS:-31}
 PODS=${BENCH_PODS:-50}
@@ -60,137 +59,27 @@ for s in "${SINCES[@]}"; do
 done
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 [ -z "$(git status --porcelain -- pkg cmd hack/bench 2>/dev/null)" ] || commit="$commit (with changes)"
-out=$repo/_output/bench-tune-prometheus
+out=$PWD/_output/bench-tune-prometheus
 mkdir -p "$out"
-say() { echo "tune-prometheus.sh: $*" >&2; }
-run_nice() { nice -n "$NICE" "$@"; }
-# With the kernel's autogroup scheduling a nice value weighs only within its
-# session's group; BENCH_AUTOGROUP_NICE (empty: left as it is) sets the
-# group's own, which weighs against the other sessions'.
-if [ -n "${BENCH_AUTOGROUP_NICE:-}" ] && [ -w /proc/self/autogroup ]; then
-	echo "$BENCH_AUTOGROUP_NICE" >/proc/self/autogroup 2>/dev/null || true
-fi
-
-# --- tools -------------------------------------------------------------------------
-# Prometheus and promtool, built from the e2e tools' Prometheus module with
-# the same flags as hack/e2e-tools/build.sh, into its add-on bin dir.
-prom_dir=$(e2e_addon_dir prometheus)
-mkdir -p "$prom_dir"
-build_prom_tool() { # name
-	[ -x "$prom_dir/$1" ] && return 0
-	say "building $1 $E2E_PROMETHEUS_APP_VERSION into $prom_dir (a few minutes from an empty Go cache)"
-	local tmp
-	tmp=$(mktemp -d "$prom_dir/.tmp.XXXXXX")
-	if ! CGO_ENABLED=0 run_nice go build -C "$E2E_TOOLS_DIR/prometheus" -mod=readonly -trimpath -tags "$E2E_PROMETHEUS_TAGS" \
-		-ldflags "-s -w $(e2e_prometheus_ldflags)" -o "$tmp/$1" "github.com/prometheus/prometheus/cmd/$1"; then
-		rm -rf "$tmp"
-		say "building $1 failed"
-		exit 1
-	fi
-	mv -f "$tmp/$1" "$prom_dir/$1"
-	rmdir "$tmp"
-}
-build_prom_tool prometheus
-build_prom_tool promtool
-[ -f "$prom_dir/.key" ] || e2e_addon_key prometheus >"$prom_dir/.key"
-say "building bin/kubectl-hpa and the benchmark's helper"
-run_nice make -s build >&2
-BIN=$repo/bin/kubectl-hpa
-run_nice go build -o "$out/tuneprom" ./hack/bench/tuneprom
-TP=$out/tuneprom
+# shellcheck source=hack/bench/lib.sh
+source hack/bench/lib.sh
 
 # --- the series, backfilled (cached) -------------------------------------------------
-key=$(
-	{
-		echo "days=$DAYS pods=$PODS kubelet=$KUBELET_INTERVAL ksm=$KSM_INTERVAL end=$END block=$BLOCK"
-		cat "$prom_dir/.key"
-		# What writes the series and the objects (not the proxy's or the
-		# timing's code).
-		cat hack/bench/tuneprom/{workload,openmetrics,objects,backfill}.go
-	} | sha256sum | cut -c1-12
-)
-data=${KUBECTL_HPA_CACHE:-$HOME/.cache/kubectl-hpa}/bench/tune-prometheus/$key
-if [ ! -f "$data/backfill.json" ]; then
-	say "writing $DAYS days of $PODS pods' series (kubelet every $KUBELET_INTERVAL, kube-state-metrics every $KSM_INTERVAL) and backfilling them into $data"
-	rm -rf "$data.tmp"
-	mkdir -p "$data.tmp"
-	run_nice "$TP" backfill -out "$data.tmp/tsdb" -objects "$data.tmp/objects" -promtool "$prom_dir/promtool" \
-		-end "$END" -days "$DAYS" -pods "$PODS" -kubelet-interval "$KUBELET_INTERVAL" -ksm-interval "$KSM_INTERVAL" \
-		-block "$BLOCK" >"$data.tmp/backfill.json"
-	rm -rf "$data"
-	mv "$data.tmp" "$data"
-fi
-cp "$data/backfill.json" "$out/backfill.json"
-say "series: $(jq -r '"\(.series) series, \(.samples) samples from \(.start) to \(.end); \(.textBytes / 1e9 * 10 | floor / 10) GB of OpenMetrics text, a TSDB of \(.tsdbBytes / 1e6 | floor) MB"' "$data/backfill.json")"
+backfill tune-prometheus -end "$END" -days "$DAYS" -pods "$PODS" -kubelet-interval "$KUBELET_INTERVAL" -ksm-interval "$KSM_INTERVAL" -block "$BLOCK"
 
 # --- Prometheus ----------------------------------------------------------------------
-pids=()
-cleanup() {
-	local p
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-	for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-rm -rf "$out/tsdb"
-# Prometheus writes only its WAL and lock beside the blocks, and never
-# rewrites a block in place: hard links spare copying them.
-cp -al "$data/tsdb" "$out/tsdb" 2>/dev/null || cp -a "$data/tsdb" "$out/tsdb"
-# Retention from the config file (the flag is deprecated); blocks no longer
-# than the backfilled ones, so that Prometheus compacts nothing while it is
-# measured.
-cat >"$out/prometheus.yaml" <<EOF
-global:
-  scrape_interval: 1m
-storage:
-  tsdb:
-    retention:
-      time: 3650d
-EOF
-port=$("$TP" port)
-nice -n "$NICE" "$prom_dir/prometheus" --config.file="$out/prometheus.yaml" --storage.tsdb.path="$out/tsdb" \
-	--storage.tsdb.max-block-duration="$BLOCK" --web.listen-address="127.0.0.1:$port" >"$out/prometheus.log" 2>&1 &
-pids+=($!)
-prom_url=http://127.0.0.1:$port
-for ((i = 0; ; i++)); do
-	curl -fsS --max-time 2 "$prom_url/-/ready" >/dev/null 2>&1 && break
-	if [ "$i" -ge 240 ] || ! kill -0 "${pids[0]}" 2>/dev/null; then
-		tail -20 "$out/prometheus.log" >&2
-		say "Prometheus did not get ready"
-		exit 1
-	fi
-	sleep 0.5
-done
-say "Prometheus $E2E_PROMETHEUS_APP_VERSION ready at $prom_url on $(find "$out/tsdb" -maxdepth 2 -name meta.json | wc -l) blocks"
-
-# proxy NAME starts a proxy in front of Prometheus that logs the requests
-# to NAME.requests.jsonl, and sets url to its URL.
-proxy() {
-	rm -f "$out/$1.url"
-	nice -n "$NICE" "$TP" proxy -target "$prom_url" -log "$out/$1.requests.jsonl" -ready-file "$out/$1.url" &
-	pids+=($!)
-	while [ ! -s "$out/$1.url" ]; do sleep 0.1; done
-	url=$(cat "$out/$1.url")
-}
+start_prometheus "$BLOCK"
 
 # --- measure -------------------------------------------------------------------------
-timed() { # name, then the command: /usr/bin/time's wall, peak RSS, user and system CPU to NAME.time
-	local name=$1
-	shift
-	/usr/bin/time -f '%e %M %U %S' -o "$out/$name.time" "$@" >"$out/$name.out" 2>"$out/$name.err" || {
-		tail -20 "$out/$name.err" >&2
-		say "$name failed"
-		exit 1
-	}
-}
-load() { cut -d' ' -f1 /proc/loadavg; }
 rows=()
 for since in "${SINCES[@]}"; do
 	l0=$(load)
 	if [ "${BENCH_CLI:-1}" != 0 ]; then
 		say "kubectl hpa tune --since $since"
 		proxy "cli-$since"
-		timed "cli-$since" nice -n "$NICE" "$BIN" tune web -n bench -f "$data/objects" --now "$END" --since "$since" --prometheus "$url" -o json
+		# tune takes no --now: the period is given by its times.
+		from=$(date -u -d "$END - ${since%h} hours" +%Y-%m-%dT%H:%M:%SZ)
+		timed "cli-$since" nice -n "$NICE" "$BIN" tune web -n bench -f "$data/objects" --since "$from" --until "$END" --prometheus "$url" -o json
 		"$TP" summary -log "$out/cli-$since.requests.jsonl" >"$out/cli-$since.requests.json"
 	fi
 	say "tune --since $since in tuneprom phases"

@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -46,6 +47,7 @@ func runBackfill(args []string) error {
 	promtool := flags.String("promtool", "", "promtool's path (required)")
 	endFlag := flags.String("end", "2026-11-30T00:00:00Z", "the end of the series (RFC 3339); tune runs with --now at it")
 	days := flags.Int("days", 31, "how many days of series, up to -end")
+	span := flags.Duration("span", 0, "how long the series run up to -end (0: -days)")
 	pods := flags.Int("pods", 50, "the workload's pods")
 	nodes := flags.Int("nodes", 5, "the simulated nodes the pods run on (one kubelet target each)")
 	kubelet := flags.Duration("kubelet-interval", 5*time.Second, "the kubelet-resource job's scrape interval")
@@ -53,6 +55,9 @@ func runBackfill(args []string) error {
 	block := flags.Duration("block", 54*time.Hour, "the span of each TSDB block (and OpenMetrics piece): a Prometheus compaction range, 2h×3^n")
 	ns := flags.String("namespace", "bench", "the workload's namespace")
 	name := flags.String("name", "web", "the Deployment's and the HPA's name")
+	workloads := flags.Int("workloads", 1, "more than 1: a fleet of workloads, NAME-000... spread over 4 namespaces NAMESPACE-0..3, with -min-pods..-max-pods pods each (-pods is then ignored) and HPAs of varied targets and minimums; each one's objects in a directory of its own under -objects")
+	minPods := flags.Int("min-pods", 10, "a fleet workload's fewest pods")
+	maxPods := flags.Int("max-pods", 50, "a fleet workload's most pods")
 	keep := flags.Bool("keep", false, "keep the OpenMetrics pieces")
 	_ = flags.Parse(args)
 	if *out == "" || *objects == "" || *promtool == "" {
@@ -66,9 +71,43 @@ func runBackfill(args []string) error {
 		*work = filepath.Join(filepath.Dir(filepath.Clean(*out)), "pieces")
 	}
 	start := end.Add(-time.Duration(*days) * 24 * time.Hour)
-	w := newWorkload(*ns, *name, *pods, *nodes, start, end, *kubelet, *ksm)
-	if err := w.writeObjects(*objects); err != nil {
-		return err
+	if *span > 0 {
+		start = end.Add(-*span)
+	}
+	var ws []*workload
+	if *workloads <= 1 {
+		w := newWorkload(0, *ns, *name, *pods, *nodes, start, end, *kubelet, *ksm)
+		if err := w.writeObjects(*objects); err != nil {
+			return err
+		}
+		ws = append(ws, w)
+	}
+	for k := range *workloads {
+		if *workloads <= 1 {
+			break
+		}
+		id := uint64(k + 1)
+		n := *minPods + int(mix(5, id, 0)%uint64(max(1, *maxPods-*minPods+1)))
+		w := newWorkload(id, fmt.Sprintf("%s-%d", *ns, k%4), fmt.Sprintf("%s-%03d", *name, k), n, *nodes, start, end, *kubelet, *ksm)
+		// A flat load (±3% over the day) at 150m to 300m a pod, and an HPA
+		// whose target is that load's utilization over the series' days
+		// (workday or weekend), so that it held its count throughout, as
+		// the recorded count says (the count the series were written
+		// with): its as-is replay is to be trusted. Its minimum is a fifth
+		// to a half of its pods. What a higher target would save differs
+		// from HPA to HPA.
+		w.level = 0.15 + 0.15*float64(mix(5, id, 1)>>11)/float64(1<<53)
+		w.amplitude = 0.03
+		mean := w.level * w.cycle(end.Add(-12*time.Hour)) / (1 + w.amplitude*math.Sin(2*math.Pi*0.25))
+		w.target = int32(math.Round(100 * mean * 1000 / float64(w.requestCPU)))
+		w.minReplicas = int32(max(1, n*int(2+mix(5, id, 2)%4)/10))
+		if err := w.writeObjects(filepath.Join(*objects, w.namespace+"-"+w.name)); err != nil {
+			return err
+		}
+		ws = append(ws, w)
+	}
+	if len(ws) == 0 {
+		return errors.New("backfill: no workload")
 	}
 	for _, d := range []string{*out, *work} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
@@ -76,9 +115,12 @@ func runBackfill(args []string) error {
 		}
 	}
 	st := backfillStats{Start: start.Format(time.RFC3339), End: end.Format(time.RFC3339)}
-	st.Series = 2*len(w.pods) + w.nodes + 1
-	for _, f := range w.ksmFamilies() {
-		st.Series += len(f.series)
+	st.Series = *nodes + 1
+	for _, w := range ws {
+		st.Series += 2 * len(w.pods)
+		for _, f := range w.ksmFamilies() {
+			st.Series += len(f.series)
+		}
 	}
 
 	// Pieces aligned on the block span since the epoch, as promtool aligns
@@ -90,7 +132,10 @@ func runBackfill(args []string) error {
 	pieces := make(chan piece, 1)
 	go func() {
 		defer close(pieces)
-		cpu := make([]cpuState, len(w.pods))
+		cpu := make([][]cpuState, len(ws))
+		for i, w := range ws {
+			cpu[i] = make([]cpuState, len(w.pods))
+		}
 		began := time.Now()
 		defer func() { st.GenerateSeconds = time.Since(began).Seconds() }()
 		for a := start.UnixMilli() / blockMs * blockMs; a <= end.UnixMilli(); a += blockMs {
@@ -100,7 +145,7 @@ func runBackfill(args []string) error {
 				pieces <- piece{err: err}
 				return
 			}
-			n, err := w.writePiece(f, a, a+blockMs, cpu)
+			n, err := writePiece(f, ws, a, a+blockMs, cpu)
 			st.Samples += n
 			if cerr := f.Close(); err == nil {
 				err = cerr

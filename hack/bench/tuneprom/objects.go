@@ -35,10 +35,10 @@ func (w *workload) writeObjects(dir string) error {
 		corev1.ResourceMemory: *resource.NewQuantity(w.requestMemory, resource.BinarySI),
 	}
 	replicas := int32(len(w.pods))
-	minReplicas, target := int32(10), int32(60)
+	minReplicas, target := w.minReplicas, w.target
 	hpa := &autoscalingv2.HorizontalPodAutoscaler{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "autoscaling/v2", Kind: "HorizontalPodAutoscaler"},
-		ObjectMeta: metav1.ObjectMeta{Name: w.name, Namespace: w.namespace, UID: types.UID(uid(1000)), CreationTimestamp: created},
+		ObjectMeta: metav1.ObjectMeta{Name: w.name, Namespace: w.namespace, UID: types.UID(w.uid(1000)), CreationTimestamp: created},
 		Spec: autoscalingv2.HorizontalPodAutoscalerSpec{
 			ScaleTargetRef: autoscalingv2.CrossVersionObjectReference{APIVersion: "apps/v1", Kind: "Deployment", Name: w.name},
 			MinReplicas:    &minReplicas, MaxReplicas: 100,
@@ -54,7 +54,7 @@ func (w *workload) writeObjects(dir string) error {
 	}
 	dep := &appsv1.Deployment{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "apps/v1", Kind: "Deployment"},
-		ObjectMeta: metav1.ObjectMeta{Name: w.name, Namespace: w.namespace, UID: types.UID(uid(1001)), CreationTimestamp: created, Labels: labels},
+		ObjectMeta: metav1.ObjectMeta{Name: w.name, Namespace: w.namespace, UID: types.UID(w.uid(1001)), CreationTimestamp: created, Labels: labels},
 		Spec: appsv1.DeploymentSpec{
 			Replicas: &replicas,
 			Selector: &metav1.LabelSelector{MatchLabels: labels},
@@ -79,7 +79,7 @@ func (w *workload) writeObjects(dir string) error {
 				Name: p.name, Namespace: w.namespace, UID: types.UID(p.uid), Labels: podLabels,
 				CreationTimestamp: metav1.NewTime(p.created),
 				OwnerReferences: []metav1.OwnerReference{{
-					APIVersion: "apps/v1", Kind: "ReplicaSet", Name: w.replicaSet, UID: types.UID(uid(1002)), Controller: &isController,
+					APIVersion: "apps/v1", Kind: "ReplicaSet", Name: w.replicaSet, UID: types.UID(w.uid(1002)), Controller: &isController,
 				}},
 			},
 			Spec: corev1.PodSpec{

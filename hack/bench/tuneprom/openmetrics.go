@@ -88,57 +88,69 @@ type cpuState struct {
 	value  float64
 }
 
-// writePiece writes the workload's samples in [from, to) (Unix ms) as
-// OpenMetrics text: the kubelet's two container series per pod, then
-// kube-state-metrics' series, then up. cpu carries the counters across
-// pieces (one per pod, pieces written in time order).
-func (w *workload) writePiece(out io.Writer, from, to int64, cpu []cpuState) (int64, error) {
+// writePiece writes the samples of the workloads ws in [from, to) (Unix
+// ms) as OpenMetrics text: the kubelet's two container series per pod, then
+// kube-state-metrics' series, then up, each family once with every
+// workload's series in it. The workloads share their nodes, span and
+// scrape intervals (those of ws[0]). cpu carries the counters across
+// pieces (one per pod of each workload, pieces written in time order).
+func writePiece(out io.Writer, ws []*workload, from, to int64, cpu [][]cpuState) (int64, error) {
 	o := newOMWriter(out)
+	w0 := ws[0]
 	type nodeScrapes struct{ ks, ms []int64 }
-	nodes := make([]nodeScrapes, w.nodes)
+	nodes := make([]nodeScrapes, w0.nodes)
 	for n := range nodes {
-		nodes[n].ks, nodes[n].ms = w.scrapes(w.nodeTarget(n), from, to)
+		nodes[n].ks, nodes[n].ms = w0.scrapes(w0.nodeTarget(n), from, to)
 	}
-	podLabels := func(name string, i int) string {
+	podLabels := func(w *workload, name string, i int) string {
 		p := w.pods[i]
 		return seriesPrefix(name, "container", container, "instance", p.node, "job", kubeletJob,
 			"namespace", w.namespace, "node", p.node, "pod", p.name)
 	}
-	nodeOf := func(i int) int { return i % w.nodes }
 
 	o.family("container_cpu_usage_seconds", "counter")
-	for i := range w.pods {
-		prefix := podLabels("container_cpu_usage_seconds_total", i)
-		sc := nodes[nodeOf(i)]
-		st := &cpu[i]
-		for j, ms := range sc.ms {
-			t := time.UnixMilli(ms)
-			u := w.cpuAt(i, t, sc.ks[j])
-			if st.lastMs == 0 {
-				// Started an hour before the series begin.
-				st.value = 3600 * u
-			} else {
-				st.value += u * float64(ms-st.lastMs) / 1000
+	for wi, w := range ws {
+		for i := range w.pods {
+			prefix := podLabels(w, "container_cpu_usage_seconds_total", i)
+			sc := nodes[w.pods[i].nodeIndex]
+			st := &cpu[wi][i]
+			for j, ms := range sc.ms {
+				t := time.UnixMilli(ms)
+				u := w.cpuAt(i, t, sc.ks[j])
+				if st.lastMs == 0 {
+					// Started an hour before the series begin.
+					st.value = 3600 * u
+				} else {
+					st.value += u * float64(ms-st.lastMs) / 1000
+				}
+				st.lastMs = ms
+				o.sample(prefix, st.value, 6, ms)
 			}
-			st.lastMs = ms
-			o.sample(prefix, st.value, 6, ms)
 		}
 	}
 	o.family("container_memory_working_set_bytes", "gauge")
-	for i := range w.pods {
-		prefix := podLabels("container_memory_working_set_bytes", i)
-		sc := nodes[nodeOf(i)]
-		for j, ms := range sc.ms {
-			o.sample(prefix, w.memoryAt(i, time.UnixMilli(ms), sc.ks[j]), 0, ms)
+	for _, w := range ws {
+		for i := range w.pods {
+			prefix := podLabels(w, "container_memory_working_set_bytes", i)
+			sc := nodes[w.pods[i].nodeIndex]
+			for j, ms := range sc.ms {
+				o.sample(prefix, w.memoryAt(i, time.UnixMilli(ms), sc.ks[j]), 0, ms)
+			}
 		}
 	}
 
-	_, ksmMs := w.scrapes(w.ksmTarget(), from, to)
-	for _, f := range w.ksmFamilies() {
-		o.family(f.name, "gauge")
-		for _, s := range f.series {
-			for _, ms := range ksmMs {
-				o.sample(s.prefix, s.value, -1, ms)
+	_, ksmMs := w0.scrapes(w0.ksmTarget(), from, to)
+	fams := make([][]ksmFamily, len(ws))
+	for wi, w := range ws {
+		fams[wi] = w.ksmFamilies()
+	}
+	for f := range fams[0] {
+		o.family(fams[0][f].name, "gauge")
+		for wi := range ws {
+			for _, s := range fams[wi][f].series {
+				for _, ms := range ksmMs {
+					o.sample(s.prefix, s.value, -1, ms)
+				}
 			}
 		}
 	}

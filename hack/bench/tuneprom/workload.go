@@ -27,6 +27,8 @@ const (
 // workload is the benchmark's Deployment: its pods, where they run and
 // their load, and the span and scrape intervals of its series.
 type workload struct {
+	// id tells the workloads of a fleet apart (their UIDs); 0 for one.
+	id              uint64
 	namespace, name string
 	hash            string // the pod-template-hash
 	replicaSet      string
@@ -39,19 +41,27 @@ type workload struct {
 	// requestCPU is each pod's CPU request in millicores, requestMemory
 	// its memory request in bytes.
 	requestCPU, requestMemory int64
+	// minReplicas and target are the HPA's (its cpu utilization target).
+	minReplicas, target int32
+	// level is a pod's mean CPU usage in cores; amplitude how far the
+	// daily cycle takes it either way (a share of it).
+	level, amplitude float64
 }
 
 // benchPod is one pod of the workload, alive over the whole span.
 type benchPod struct {
 	name, uid, node  string
+	nodeIndex        int
 	created, started time.Time
 }
 
-func newWorkload(namespace, name string, pods, nodes int, start, end time.Time, kubelet, ksm time.Duration) *workload {
+func newWorkload(id uint64, namespace, name string, pods, nodes int, start, end time.Time, kubelet, ksm time.Duration) *workload {
 	w := &workload{
-		namespace: namespace, name: name, hash: "6b4f8d7c5", nodes: nodes,
+		id: id, namespace: namespace, name: name, hash: "6b4f8d7c5", nodes: nodes,
 		start: start, end: end, kubelet: kubelet, ksm: ksm,
 		requestCPU: 500, requestMemory: 256 << 20,
+		minReplicas: 10, target: 60,
+		level: 0.27, amplitude: 0.35,
 	}
 	w.replicaSet = name + "-" + w.hash
 	seen := map[string]bool{}
@@ -67,15 +77,20 @@ func newWorkload(namespace, name string, pods, nodes int, start, end time.Time, 
 		seen[pod] = true
 		n := len(w.pods)
 		// Created an hour before the series begin, started two seconds
-		// after.
+		// after; a fleet's workloads start on different nodes.
 		created := start.Add(-time.Hour).Truncate(time.Second)
+		node := (n + int(id)*7) % nodes
 		w.pods = append(w.pods, benchPod{
-			name: pod, uid: uid(uint64(n)), node: nodeName(n % nodes),
+			name: pod, uid: w.uid(uint64(n)), node: nodeName(node), nodeIndex: node,
 			created: created, started: created.Add(2 * time.Second),
 		})
 	}
 	return w
 }
+
+// uid is the UID of the workload's n-th object (its pods first): those of
+// a fleet's workloads differ, a lone workload's are uid(n).
+func (w *workload) uid(n uint64) string { return uid(w.id<<32 | n) }
 
 // uid is a version-4-shaped UUID made from n.
 func uid(n uint64) string {
@@ -102,29 +117,30 @@ func noise(stream, series, k uint64) float64 {
 }
 
 // cycle is the daily load cycle at t, about 1 on average: lowest at
-// midnight UTC (0.65), highest at noon (1.35), a fifth lower on Saturdays
-// and Sundays.
-func cycle(t time.Time) float64 {
+// midnight UTC (1 - amplitude: 0.65 for a lone workload), highest at noon,
+// a fifth lower on Saturdays and Sundays.
+func (w *workload) cycle(t time.Time) float64 {
 	day := float64(t.Unix()%86400) / 86400
-	c := 1 + 0.35*math.Sin(2*math.Pi*(day-0.25))
+	c := 1 + w.amplitude*math.Sin(2*math.Pi*(day-0.25))
 	if wd := t.Weekday(); wd == time.Saturday || wd == time.Sunday {
 		c *= 0.8
 	}
 	return c
 }
 
-// cpuAt is pod i's CPU usage in cores at its k-th scrape, at t: 270m on
-// average (54% of its 500m request), on the daily cycle, each pod up to
-// 10% apart from the mean, with ±8% of noise per scrape.
+// cpuAt is pod i's CPU usage in cores at its k-th scrape, at t: the
+// level on average (270m, 54% of its 500m request, for a lone workload),
+// on the daily cycle, each pod up to 10% apart from the mean, with ±8% of
+// noise per scrape.
 func (w *workload) cpuAt(i int, t time.Time, k int64) float64 {
 	skew := 0.9 + 0.2*float64(i)/float64(max(1, len(w.pods)-1))
-	return 0.27 * cycle(t) * skew * (1 + 0.08*noise(1, uint64(i), uint64(k)))
+	return w.level * w.cycle(t) * skew * (1 + 0.08*noise(1, uint64(i), uint64(k)))
 }
 
 // memoryAt is pod i's working set in bytes at its k-th scrape: 170 MiB on
 // average, 25 MiB more or less with the load, ±2 MiB of noise.
 func (w *workload) memoryAt(i int, t time.Time, k int64) float64 {
-	v := float64(170<<20) + float64(50<<20)*(cycle(t)-1)/0.7 + float64(i<<16) + float64(2<<20)*noise(2, uint64(i), uint64(k))
+	v := float64(170<<20) + float64(50<<20)*(w.cycle(t)-1)/0.7 + float64(i<<16) + float64(2<<20)*noise(2, uint64(i), uint64(k))
 	return math.Round(v)
 }
 
