@@ -65,7 +65,7 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 	}
 	opts := whatif.BacktestOptions{
 		Start: since, LoadModel: cfg.LoadModel, PodStartup: cfg.PodStartup, SampleDelay: cfg.SampleDelay,
-		Source: extra.source, Bounds: bounds,
+		Source: extra.source, Bounds: bounds, NoSteps: true,
 	}
 	ref, err := whatif.Backtest(in.snap, rec, in.settings, opts)
 	if err != nil {

@@ -47,6 +47,12 @@ type BacktestOptions struct {
 	// on (Recording.Censor); nil marks it. Tune marks the recording once
 	// (BacktestResult.Censoring) and passes it to every candidate.
 	Censoring *recording.Censoring
+	// NoSteps leaves the projection's steps and rescales out
+	// (BacktestResult.Projection holds its totals only): tune reads a
+	// backtest's paths and figures, not its steps, which for a month of
+	// syncs held a gigabyte, each sync evaluated beyond its outcome. The
+	// backtest is the same.
+	NoSteps bool
 }
 
 // WarmUp is how long before a period a replay must begin so that the
@@ -134,7 +140,10 @@ func Backtest(snap *engine.Snapshot, rec *recording.Recording, set engine.Settin
 	proj := &explain.Projection{
 		Start: rec.Instant(first), SyncPeriod: rec.Step.String(), LoadModel: opts.LoadModel,
 		PodStartup: opts.PodStartup.String(), Trace: opts.Source, Notes: bt.Notes,
-		Steps: make([]explain.ProjectionStep, 0, rec.Len-first), Rescales: []explain.ProjectedRescale{},
+		Rescales: []explain.ProjectedRescale{},
+	}
+	if !opts.NoSteps {
+		proj.Steps = make([]explain.ProjectionStep, 0, rec.Len-first)
 	}
 	// The replays are independent: each runs on its own goroutine and
 	// keeps a small outcome per sync; the summaries come after.
@@ -146,7 +155,7 @@ func Backtest(snap *engine.Snapshot, rec *recording.Recording, set engine.Settin
 		go func() {
 			defer wg.Done()
 			var steps *explain.Projection
-			if p == projected {
+			if p == projected && !opts.NoSteps {
 				steps = proj
 			}
 			outcomes[i], errs[i] = p.run(first, steps)

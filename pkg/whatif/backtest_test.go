@@ -5,9 +5,11 @@ package whatif
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -234,6 +236,53 @@ func TestBacktestChangedBehavior(t *testing.T) {
 	}
 	if len(bt.Changes) != 1 || !strings.Contains(bt.Changes[0], "slow.yaml") {
 		t.Errorf("changes %q", bt.Changes)
+	}
+}
+
+// A backtest without its projection's steps (tune's) is the same
+// backtest, with and without changes: the steps' fuller evaluation of
+// each sync changes no outcome.
+func TestBacktestNoSteps(t *testing.T) {
+	start := bt0
+	w := newWorld(start, 15*time.Second, 81)
+	rise, fall := start.Add(5*time.Minute), start.Add(12*time.Minute)
+	for i := 0; i < 3; i++ {
+		w.pod(fmt.Sprintf("web-%d", i), start.Add(-time.Hour), nil, func(t time.Time) float64 {
+			if t.Before(rise) || !t.Before(fall) {
+				return 0.25
+			}
+			return 0.5
+		})
+	}
+	w.replicas(start.Add(-time.Hour), 3)
+	slow := &autoscalingv2.HorizontalPodAutoscalerBehavior{ScaleUp: &autoscalingv2.HPAScalingRules{
+		Policies: []autoscalingv2.HPAScalingPolicy{{Type: autoscalingv2.PodsScalingPolicy, Value: 1, PeriodSeconds: 60}},
+	}}
+	for _, changes := range []*Overrides{nil, {Behavior: slow}} {
+		opts := BacktestOptions{Start: start, Changes: changes, PodStartup: 2 * time.Second, SampleDelay: 10 * time.Second}
+		full, err := Backtest(btSnapshot(nil), w.rec, engine.DefaultSettings(), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts.NoSteps = true
+		bare, err := Backtest(btSnapshot(nil), w.rec, engine.DefaultSettings(), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(full.Projection.Steps) == 0 || len(full.Backtest.AsIs.Rescales) == 0 {
+			t.Fatalf("changes %v: %d steps, %d rescales: nothing to compare", changes != nil, len(full.Projection.Steps), len(full.Backtest.AsIs.Rescales))
+		}
+		if len(bare.Projection.Steps) != 0 || len(bare.Projection.Rescales) != 0 {
+			t.Errorf("changes %v: %d steps, %d rescales without steps", changes != nil, len(bare.Projection.Steps), len(bare.Projection.Rescales))
+		}
+		a, _ := json.Marshal(full.Backtest)
+		b, _ := json.Marshal(bare.Backtest)
+		if string(a) != string(b) {
+			t.Errorf("changes %v: the backtest differs without steps:\n%s\n%s", changes != nil, a, b)
+		}
+		if !reflect.DeepEqual(full.AsIsFigures, bare.AsIsFigures) || full.Projection.FinalReplicas != bare.Projection.FinalReplicas {
+			t.Errorf("changes %v: figures %+v vs %+v, final %d vs %d", changes != nil, full.AsIsFigures, bare.AsIsFigures, full.Projection.FinalReplicas, bare.Projection.FinalReplicas)
+		}
 	}
 }
 
