@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/metricsource"
 )
@@ -56,7 +57,7 @@ const (
 	missNoMetrics     fastMiss = "an HPA without metrics"
 	missUnmeasured    fastMiss = "a metric whose resource the recording does not hold"
 	missSelector      fastMiss = "a selector that is empty, does not parse, or misses a pod"
-	missOtherHPAs     fastMiss = "other HPAs in the snapshot"
+	missOtherHPAs     fastMiss = "another HPA of the namespace whose selector selects a pod of the replay"
 	missTargetRef     fastMiss = "a target that cannot be read (its apiVersion or a get error)"
 	missScaleError    fastMiss = "a failing scale update (Target.UpdateError)"
 	missNoPods        fastMiss = "a recording without pods"
@@ -248,6 +249,27 @@ func (r *Replayer) fastShared(p *replayRun) *fastShared {
 	return r.fast
 }
 
+// selectsAny says whether one of others, as the engine reads them (of
+// hpa's namespace, not hpa, with a selector that parses), selects one of
+// pods.
+func selectsAny(others []engine.HPASelector, hpa *autoscalingv2.HorizontalPodAutoscaler, pods []*corev1.Pod) bool {
+	for _, o := range others {
+		if o.Namespace != hpa.Namespace || o.Name == hpa.Name || o.Selector == "" {
+			continue
+		}
+		sel, err := labels.Parse(o.Selector)
+		if err != nil {
+			continue
+		}
+		for _, pod := range pods {
+			if sel.Matches(labels.Set(pod.Labels)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // fastSharedOnce holds a Replayer's fastShared.
 type fastSharedOnce struct {
 	fast     *fastShared
@@ -263,9 +285,6 @@ func buildFastShared(r *Replayer, p *replayRun) *fastShared {
 	switch {
 	case len(rec.Pods) == 0:
 		sh.miss = missNoPods
-		return sh
-	case len(r.snap.OtherHPAs) > 0:
-		sh.miss = missOtherHPAs
 		return sh
 	case p.snap.Target.UpdateError != "":
 		sh.miss = missScaleError
@@ -301,6 +320,17 @@ func buildFastShared(r *Replayer, p *replayRun) *fastShared {
 		pods = append(pods, &p.real[i])
 	}
 	pods = append(pods, &p.template)
+	// Another HPA selecting one of the pods the replay runs (a recorded
+	// pod, or one made from the template) makes the controller's
+	// ambiguous-selector check fail at some sync, which the fast path does
+	// not model; other HPAs of the namespace that select none of them
+	// (the many HPAs of a namespace, each its own workload's) never change
+	// a sync: the engine checks them against the sync's selected pods,
+	// which are among these.
+	if selectsAny(r.snap.OtherHPAs, r.snap.HPA, pods) {
+		sh.miss = missOtherHPAs
+		return sh
+	}
 	for _, pod := range pods {
 		if !sel.Matches(labels.Set(pod.Labels)) {
 			sh.miss = missSelector

@@ -378,6 +378,19 @@ func TestFastReplayFallsBack(t *testing.T) {
 	if len(missing) > 0 {
 		t.Errorf("the fast path served replays it should leave to the reference: %s", strings.Join(missing, "; "))
 	}
+	// Other HPAs of the namespace that select none of the replay's pods
+	// (each its own workload's) leave the replay to the fast path, which
+	// gives what the reference gives (checkFastCase compares them).
+	c := randomFastCase(7)
+	c.hpas = []*autoscalingv2.HorizontalPodAutoscaler{h0.DeepCopy()}
+	c.snap.OtherHPAs = []engine.HPASelector{
+		{Namespace: c.snap.HPA.Namespace, Name: "api", Selector: "app=api"},
+		{Namespace: "elsewhere", Name: "web", Selector: c.snap.Target.Selector},
+		{Namespace: c.snap.HPA.Namespace, Name: "never-synced", Selector: ""},
+	}
+	if served := checkFastCase(t, 7, c); served != 1 {
+		t.Errorf("other HPAs selecting none of the pods: %d of 1 replays served by the fast path", served)
+	}
 }
 
 // tuneDocument runs a search as action.Tune does (the as-is backtest,
