@@ -132,8 +132,20 @@ func scrapeClock(c *recording.Clock, in *snapshot, given time.Duration) {
 	flag := res.flag(&res.MetricsResolution)
 	var windows []time.Duration
 	var latest time.Time
+	// Not the PodMetrics of pods the target does not select: a live read
+	// lists the workload's, files may hold the namespace's.
+	others := map[string]bool{}
+	for i := range in.snap.Pods {
+		others[in.snap.Pods[i].Name] = true
+	}
+	for _, p := range targetPods(in.snap) {
+		delete(others, p.Name)
+	}
 	for i := range in.snap.PodMetrics {
 		pm := &in.snap.PodMetrics[i]
+		if others[pm.Name] {
+			continue
+		}
 		if pm.Window.Duration > 0 {
 			windows = append(windows, pm.Window.Duration)
 		}
@@ -301,8 +313,20 @@ func cachedScrapes(store *history.Store, cluster string, in *snapshot) (gather.S
 	}
 	var windows []time.Duration
 	var latest time.Time
+	// Not the PodMetrics of pods the target does not select: a live read
+	// lists the workload's, files may hold the namespace's.
+	others := map[string]bool{}
+	for i := range in.snap.Pods {
+		others[in.snap.Pods[i].Name] = true
+	}
+	for _, p := range targetPods(in.snap) {
+		delete(others, p.Name)
+	}
 	for i := range in.snap.PodMetrics {
 		pm := &in.snap.PodMetrics[i]
+		if others[pm.Name] {
+			continue
+		}
 		if pm.Window.Duration > 0 {
 			windows = append(windows, pm.Window.Duration)
 		}

@@ -232,3 +232,42 @@ func TestCachedScrapes(t *testing.T) {
 		t.Errorf("two scrapes 290 ms apart in phase, spreads 60 ms: the same")
 	}
 }
+
+// Files may hold the namespace's other workloads' pods and PodMetrics
+// (kubectl get pods,podmetrics -o yaml of a namespace): the recording is
+// read for the target's pods, its template taken from one of them, and
+// metrics-server's window and phase read off their PodMetrics only, as a
+// live read lists them.
+func TestTargetPodsOnly(t *testing.T) {
+	ts := time.Date(2026, 12, 1, 19, 45, 24, 0, time.UTC)
+	pod := func(name, app string) corev1.Pod {
+		return corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"app": app}},
+			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: app}}}}
+	}
+	pm := func(name string, at time.Time, w time.Duration) metricsv1beta1.PodMetrics {
+		return metricsv1beta1.PodMetrics{ObjectMeta: metav1.ObjectMeta{Name: name}, Timestamp: metav1.NewTime(at), Window: metav1.Duration{Duration: w}}
+	}
+	in := clockSnapshot(nil)
+	in.snap.Target.Selector = "app=web"
+	in.snap.Pods = []corev1.Pod{pod("api-1", "api"), pod("web-1", "web"), pod("api-2", "api"), pod("web-2", "web")}
+	in.snap.PodMetrics = []metricsv1beta1.PodMetrics{
+		pm("api-1", ts.Add(3*time.Second), 30*time.Second), pm("web-1", ts, 10*time.Second),
+		pm("api-2", ts.Add(3*time.Second), 30*time.Second), pm("web-2", ts, 10*time.Second),
+	}
+	var names []string
+	for _, p := range targetPods(in.snap) {
+		names = append(names, p.Name)
+	}
+	if strings.Join(names, ",") != "web-1,web-2" {
+		t.Errorf("the target's pods: %v, want web-1,web-2", names)
+	}
+	var c recording.Clock
+	scrapeClock(&c, in, 0)
+	if c.Window != 10*time.Second || !strings.Contains(c.WindowFrom.Detail, "2 PodMetrics") || !c.ScrapeAnchor.Equal(ts.Add(500*time.Millisecond)) {
+		t.Errorf("window %s (%s), anchor %s: want web's 10s, from its 2 PodMetrics, half a second past %s", c.Window, c.WindowFrom.Detail, c.ScrapeAnchor, ts)
+	}
+	in.snap.Target.Selector = ""
+	if got := len(targetPods(in.snap)); got != 4 {
+		t.Errorf("no selector: %d pods, want all 4", got)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/rest"
 
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
@@ -258,15 +259,16 @@ func readRecording(ctx context.Context, in *snapshot, extra *recordedExtra, from
 		return nil, fmt.Errorf("HPA %s: %w", hpaName(in.snap), err)
 	}
 	t := in.snap.Target
+	pods := targetPods(in.snap)
 	req := prom.Request{
 		Namespace: in.snap.HPA.Namespace, Kind: t.Kind, Name: t.Name, Selector: t.Selector,
-		ReplicaSets: extra.replicaSets, Pods: in.snap.Pods, Metrics: metrics,
+		ReplicaSets: extra.replicaSets, Pods: pods, Metrics: metrics,
 		Start: start, Step: clock.SyncStep, Len: n, PeriodStart: asked, SampleLag: recording.SampleLag(clock.Window),
 		Window: clock.Window, ScrapeAnchor: clock.ScrapeAnchor,
 		NoKubeStateMetrics: load.NoKubeStateMetrics, Progress: load.Progress,
 	}
-	if len(in.snap.Pods) > 0 {
-		req.Template = in.snap.Pods[0].Spec.Containers
+	if len(pods) > 0 {
+		req.Template = pods[0].Spec.Containers
 	}
 	rec, err := client.Read(ctx, req)
 	if err != nil {
@@ -383,4 +385,24 @@ func keepRecording(in *snapshot, rec *recording.Recording) {
 	if err != nil {
 		in.warnings = append(in.warnings, fmt.Sprintf("%s: the recording was not kept: %v", EnvKeepRecording, err))
 	}
+}
+
+// targetPods are the snapshot's pods its target's selector selects: a live
+// read lists only those, files may hold the namespace's other workloads'
+// pods too (kubectl get pods -o yaml of a namespace), which are not the
+// workload's to read the recording of, nor its template. An empty or
+// unparsable selector keeps them all (the engine then says why it selects
+// none).
+func targetPods(snap *engine.Snapshot) []corev1.Pod {
+	sel, err := labels.Parse(snap.Target.Selector)
+	if err != nil || snap.Target.Selector == "" {
+		return snap.Pods
+	}
+	var out []corev1.Pod
+	for i := range snap.Pods {
+		if sel.Matches(labels.Set(snap.Pods[i].Labels)) {
+			out = append(out, snap.Pods[i])
+		}
+	}
+	return out
 }
