@@ -169,40 +169,73 @@ func tuneContext(ctx context.Context, cfg TuneManyConfig, minFid float64, progre
 		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 	})
 	out := &contextTune{total: len(hpas)}
+	// fleetAtOnce HPAs are tuned at once: one's read (waiting on
+	// Prometheus, decoding its answers) overlaps another's replays, which
+	// take every core. A finished HPA keeps its row only.
+	rows := make([]*explain.FleetItem, len(hpas))
+	slots := make(chan struct{}, fleetAtOnce)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var failed error
 	for i := range hpas {
 		ref := explain.ObjectRef{Namespace: hpas[i].Namespace, Name: hpas[i].Name}
-		if err := ctx.Err(); err != nil {
-			out.stopped = err
+		slots <- struct{}{}
+		mu.Lock()
+		stop := failed != nil
+		mu.Unlock()
+		if err := ctx.Err(); err != nil || stop {
+			<-slots
 			break
 		}
 		if progress != nil {
 			progress(i, len(hpas), ref.Namespace+"/"+ref.Name)
 		}
-		one := cfg.Tune
-		one.Source.Namespace, one.Name = ref.Namespace, ref.Name
-		one.ReportCandidates = nil
-		res, err := Tune(ctx, one)
-		if err != nil {
-			if ctx.Err() != nil {
-				out.stopped = ctx.Err()
-				break
+		wg.Add(1)
+		go func() {
+			defer func() { <-slots; wg.Done() }()
+			one := cfg.Tune
+			one.Source.Namespace, one.Name = ref.Namespace, ref.Name
+			one.ReportCandidates = nil
+			res, err := Tune(ctx, one)
+			if err != nil {
+				if ctx.Err() == nil {
+					it := fleet.Failed(ref, err)
+					it.Context = ctxName
+					rows[i] = &it
+				}
+				return
 			}
-			it := fleet.Failed(ref, err)
+			if cfg.OnTuned != nil {
+				if err := cfg.OnTuned(ctxName, ref, res); err != nil {
+					mu.Lock()
+					failed = cmp.Or(failed, err)
+					mu.Unlock()
+					return
+				}
+			}
+			it := fleet.Item(res.Tune, res.Backtest, res.Warnings, minFid)
 			it.Context = ctxName
-			out.items = append(out.items, it)
-			continue
+			rows[i] = &it
+		}()
+	}
+	wg.Wait()
+	if failed != nil {
+		return nil, failed
+	}
+	// The rows in the HPAs' order; where ctx ended first, those finished.
+	for _, r := range rows {
+		if r != nil {
+			out.items = append(out.items, *r)
 		}
-		if cfg.OnTuned != nil {
-			if err := cfg.OnTuned(ctxName, ref, res); err != nil {
-				return nil, err
-			}
-		}
-		it := fleet.Item(res.Tune, res.Backtest, res.Warnings, minFid)
-		it.Context = ctxName
-		out.items = append(out.items, it)
+	}
+	if err := ctx.Err(); err != nil && len(out.items) < len(hpas) {
+		out.stopped = err
 	}
 	return out, nil
 }
+
+// fleetAtOnce is how many HPAs of a context are tuned at once.
+const fleetAtOnce = 2
 
 // filesFleet reads and parses src's files once and lists their HPAs that
 // selector selects: those of src.Namespace (-n), or without it or with all

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
@@ -70,10 +71,13 @@ func Load(sources []Source, opts Options) (*Result, error) {
 
 // Parsed is an input parsed once, for the snapshots of many of its HPAs
 // (tune without a NAME over files): each Load builds one as Load would,
-// without reading the documents again. Not for concurrent use.
+// without reading the documents again. Its Loads may be called at once.
 type Parsed struct {
 	sources []Source
 	inv     *inventory
+	// mu makes the builds of one input take turns (tune's fleet tunes
+	// HPAs at once).
+	mu sync.Mutex
 }
 
 // Parse reads every document of the sources.
@@ -92,6 +96,8 @@ func (p *Parsed) Load(opts Options) (*Result, error) {
 	if opts.Name == "" {
 		return nil, errors.New("the name of the HorizontalPodAutoscaler is required")
 	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	return p.inv.build(p.sources, opts)
 }
 

@@ -266,6 +266,19 @@ func newReplayRun(name string, base *engine.Snapshot, hpa *autoscalingv2.Horizon
 	default:
 		return nil, fmt.Errorf("the recording of %s has no pods, and the workload has none now to copy", rec.Workload)
 	}
+	// Other HPAs of the namespace that select none of the pods the replay
+	// runs (the recorded ones and those made from the template, whose
+	// labels never change) can never make a sync's selector ambiguous:
+	// left out, no sync checks them (a namespace of many HPAs, each its
+	// own workload's, checked every other HPA's selector against every pod
+	// at every sync).
+	pods := make([]*corev1.Pod, 0, n+1)
+	for i := range p.real {
+		pods = append(pods, &p.real[i])
+	}
+	if !selectsAny(p.snap.OtherHPAs, hpa, append(pods, &p.template)) {
+		p.snap.OtherHPAs = nil
+	}
 	p.demand = p.demandsOf(hpa)
 	return p, nil
 }
