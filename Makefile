@@ -277,6 +277,11 @@ bench-tune-prometheus: ## Time tune --since 7 and 30 days against a real Prometh
 	$(call section,hack/bench/tune-prometheus.sh $(BENCH_SINCE))
 	hack/bench/tune-prometheus.sh $(BENCH_SINCE)
 
+.PHONY: bench-tune-fleet
+bench-tune-fleet: ## Time tune -A over 100 HPAs of 10-50 pods (a day each, from a real Prometheus) against the sum of tune NAME over them, Prometheus's CPU and RSS included (hack/bench/tune-fleet.sh; not in make test; the first run backfills for a quarter of an hour)
+	$(call section,hack/bench/tune-fleet.sh)
+	hack/bench/tune-fleet.sh
+
 .PHONY: fuzz
 fuzz: ## Fuzz the engine against upstream (FUZZTIME=60s)
 	$(call section,fuzz FuzzEvaluate for $(FUZZTIME))
