@@ -241,8 +241,10 @@ func TestCachedScrapes(t *testing.T) {
 func TestTargetPodsOnly(t *testing.T) {
 	ts := time.Date(2026, 12, 1, 19, 45, 24, 0, time.UTC)
 	pod := func(name, app string) corev1.Pod {
-		return corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"app": app}},
-			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: app}}}}
+		return corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"app": app}},
+			Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: app}}},
+		}
 	}
 	pm := func(name string, at time.Time, w time.Duration) metricsv1beta1.PodMetrics {
 		return metricsv1beta1.PodMetrics{ObjectMeta: metav1.ObjectMeta{Name: name}, Timestamp: metav1.NewTime(at), Window: metav1.Duration{Duration: w}}

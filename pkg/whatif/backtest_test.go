@@ -277,7 +277,7 @@ func TestBacktestNoSteps(t *testing.T) {
 		}
 		a, _ := json.Marshal(full.Backtest)
 		b, _ := json.Marshal(bare.Backtest)
-		if string(a) != string(b) {
+		if !bytes.Equal(a, b) {
 			t.Errorf("changes %v: the backtest differs without steps:\n%s\n%s", changes != nil, a, b)
 		}
 		if !reflect.DeepEqual(full.AsIsFigures, bare.AsIsFigures) || full.Projection.FinalReplicas != bare.Projection.FinalReplicas {
