@@ -86,12 +86,21 @@ func (s *syncRun) validateSelector() (labels.Selector, []*corev1.Pod, error) {
 }
 
 // selectingHPAs lists the other HPAs of the namespace whose selectors match
-// at least one of the pods. An HPA whose selector is empty or unparsable has
-// never been registered with a real selector and matches nothing.
+// at least one of the pods.
 func (s *syncRun) selectingHPAs(pods []*corev1.Pod) []string {
+	return SelectingHPAs(s.snap.OtherHPAs, s.hpa, pods)
+}
+
+// SelectingHPAs lists, sorted, those of others (the HPAs of hpa's
+// namespace but hpa) whose selectors match at least one of pods: the
+// controller's ambiguous-selector check. An HPA whose selector is empty
+// or unparsable has never been registered with a real selector and
+// matches nothing. A replay asks it of every pod it can run, to leave out
+// the HPAs no sync can find.
+func SelectingHPAs(others []HPASelector, hpa *autoscalingv2.HorizontalPodAutoscaler, pods []*corev1.Pod) []string {
 	var out []string
-	for _, o := range s.snap.OtherHPAs {
-		if o.Namespace != s.hpa.Namespace || o.Name == s.hpa.Name || o.Selector == "" {
+	for _, o := range others {
+		if o.Namespace != hpa.Namespace || o.Name == hpa.Name || o.Selector == "" {
 			continue
 		}
 		sel, err := parseSelector(o.Selector)

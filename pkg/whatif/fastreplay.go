@@ -249,27 +249,6 @@ func (r *Replayer) fastShared(p *replayRun) *fastShared {
 	return r.fast
 }
 
-// selectsAny says whether one of others, as the engine reads them (of
-// hpa's namespace, not hpa, with a selector that parses), selects one of
-// pods.
-func selectsAny(others []engine.HPASelector, hpa *autoscalingv2.HorizontalPodAutoscaler, pods []*corev1.Pod) bool {
-	for _, o := range others {
-		if o.Namespace != hpa.Namespace || o.Name == hpa.Name || o.Selector == "" {
-			continue
-		}
-		sel, err := labels.Parse(o.Selector)
-		if err != nil {
-			continue
-		}
-		for _, pod := range pods {
-			if sel.Matches(labels.Set(pod.Labels)) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // fastSharedOnce holds a Replayer's fastShared.
 type fastSharedOnce struct {
 	fast     *fastShared
@@ -327,7 +306,7 @@ func buildFastShared(r *Replayer, p *replayRun) *fastShared {
 	// (the many HPAs of a namespace, each its own workload's) never change
 	// a sync: the engine checks them against the sync's selected pods,
 	// which are among these.
-	if selectsAny(r.snap.OtherHPAs, r.snap.HPA, pods) {
+	if len(engine.SelectingHPAs(r.snap.OtherHPAs, r.snap.HPA, pods)) > 0 {
 		sh.miss = missOtherHPAs
 		return sh
 	}

@@ -276,7 +276,7 @@ func newReplayRun(name string, base *engine.Snapshot, hpa *autoscalingv2.Horizon
 	for i := range p.real {
 		pods = append(pods, &p.real[i])
 	}
-	if !selectsAny(p.snap.OtherHPAs, hpa, append(pods, &p.template)) {
+	if len(engine.SelectingHPAs(p.snap.OtherHPAs, hpa, append(pods, &p.template))) == 0 {
 		p.snap.OtherHPAs = nil
 	}
 	p.demand = p.demandsOf(hpa)
