@@ -50,8 +50,10 @@ type BacktestOptions struct {
 	// NoSteps leaves the projection's steps and rescales out
 	// (BacktestResult.Projection holds its totals only): tune reads a
 	// backtest's paths and figures, not its steps, which for a month of
-	// syncs held a gigabyte, each sync evaluated beyond its outcome. The
-	// backtest is the same.
+	// syncs held a gigabyte, each sync evaluated beyond its outcome. With
+	// no steps to write, the replays take the fast path where it serves
+	// (fastreplay.go), as tune's candidates do, and keep no last decision
+	// (BacktestResult.AsIs and Changed are nil). The backtest is the same.
 	NoSteps bool
 }
 
@@ -74,7 +76,8 @@ type BacktestResult struct {
 	// (as-is without changes).
 	Projection *explain.Projection
 	// AsIs and Changed are the decisions of the last sync of each replay
-	// (Changed is AsIs without changes).
+	// (Changed is AsIs without changes); nil with NoSteps, whose replays
+	// keep no decision.
 	AsIs, Changed *explain.Decision
 	// Censoring is the marking of the recording's censored demand over
 	// the period.
@@ -145,6 +148,13 @@ func Backtest(snap *engine.Snapshot, rec *recording.Recording, set engine.Settin
 	if !opts.NoSteps {
 		proj.Steps = make([]explain.ProjectionStep, 0, rec.Len-first)
 	}
+	// Without steps, a replay is its outcomes alone: the fast path's, where
+	// it serves, as for tune's candidates (one Replayer shares what the
+	// paths' fast replays share).
+	var fast *Replayer
+	if opts.NoSteps {
+		fast = &Replayer{snap: snap, rec: rec, set: set, opts: opts, first: first, load: load}
+	}
 	// The replays are independent: each runs on its own goroutine and
 	// keeps a small outcome per sync; the summaries come after.
 	outcomes := make([][]syncOutcome, len(paths))
@@ -154,6 +164,10 @@ func Backtest(snap *engine.Snapshot, rec *recording.Recording, set engine.Settin
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			if fast != nil {
+				outcomes[i], errs[i] = fast.replayOutcomes(p, first)
+				return
+			}
 			var steps *explain.Projection
 			if p == projected && !opts.NoSteps {
 				steps = proj
@@ -220,7 +234,10 @@ func Backtest(snap *engine.Snapshot, rec *recording.Recording, set engine.Settin
 		ch := acc[1].path("changed", "replay")
 		bt.Changed = &ch
 	}
-	res := &BacktestResult{Backtest: bt, Projection: proj, AsIs: paths[0].last, Changed: projected.last, Censoring: opts.Censoring, AsIsFigures: asIsFigures}
+	res := &BacktestResult{Backtest: bt, Projection: proj, Censoring: opts.Censoring, AsIsFigures: asIsFigures}
+	if !opts.NoSteps {
+		res.AsIs, res.Changed = paths[0].last, projected.last
+	}
 	return res, nil
 }
 

@@ -241,7 +241,8 @@ func TestBacktestChangedBehavior(t *testing.T) {
 
 // A backtest without its projection's steps (tune's) is the same
 // backtest, with and without changes: the steps' fuller evaluation of
-// each sync changes no outcome.
+// each sync changes no outcome, and its replays are the fast path's (each
+// checked against the reference one sync by sync, checkFastReplay).
 func TestBacktestNoSteps(t *testing.T) {
 	start := bt0
 	w := newWorld(start, 15*time.Second, 81)
@@ -265,9 +266,16 @@ func TestBacktestNoSteps(t *testing.T) {
 			t.Fatal(err)
 		}
 		opts.NoSteps = true
+		served := fastServed.Load()
 		bare, err := Backtest(btSnapshot(nil), w.rec, engine.DefaultSettings(), opts)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if n, want := fastServed.Load()-served, int64(len(full.Backtest.Changes)+1); n != want {
+			t.Errorf("changes %v: the fast path served %d replays without steps, want %d", changes != nil, n, want)
+		}
+		if bare.AsIs != nil || bare.Changed != nil {
+			t.Errorf("changes %v: last decisions kept without steps", changes != nil)
 		}
 		if len(full.Projection.Steps) == 0 || len(full.Backtest.AsIs.Rescales) == 0 {
 			t.Fatalf("changes %v: %d steps, %d rescales: nothing to compare", changes != nil, len(full.Projection.Steps), len(full.Backtest.AsIs.Rescales))

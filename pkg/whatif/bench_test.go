@@ -125,12 +125,16 @@ func BenchmarkBacktestWeek(b *testing.B) {
 	}
 	benchBacktest(b, &Overrides{Targets: []TargetOverride{t70}, Behavior: &autoscalingv2.HorizontalPodAutoscalerBehavior{
 		ScaleDown: &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: ptr(int32(30))},
-	}})
+	}}, false)
 }
 
-func BenchmarkBacktestWeekAsIs(b *testing.B) { benchBacktest(b, nil) }
+func BenchmarkBacktestWeekAsIs(b *testing.B) { benchBacktest(b, nil, false) }
 
-func benchBacktest(b *testing.B, changes *Overrides) {
+// BenchmarkBacktestWeekNoSteps is BenchmarkBacktestWeekAsIs as tune runs
+// it (NoSteps): its replay on the fast path.
+func BenchmarkBacktestWeekNoSteps(b *testing.B) { benchBacktest(b, nil, true) }
+
+func benchBacktest(b *testing.B, changes *Overrides, noSteps bool) {
 	b.Helper()
 	rec := weekRecording()
 	s := cpuSnapshot(50, "250m")
@@ -139,11 +143,11 @@ func benchBacktest(b *testing.B, changes *Overrides) {
 	set := engine.DefaultSettings()
 	b.ReportAllocs()
 	for b.Loop() {
-		res, err := Backtest(s, rec, set, BacktestOptions{Start: rec.Start, Changes: changes})
+		res, err := Backtest(s, rec, set, BacktestOptions{Start: rec.Start, Changes: changes, NoSteps: noSteps})
 		if err != nil {
 			b.Fatal(err)
 		}
-		if len(res.Projection.Steps) != rec.Len {
+		if want := rec.Len; noSteps && len(res.Projection.Steps) != 0 || !noSteps && len(res.Projection.Steps) != want {
 			b.Fatalf("%d syncs", len(res.Projection.Steps))
 		}
 		if changes != nil && res.Backtest.Changed.Summary.Rescales == 0 {
