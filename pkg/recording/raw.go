@@ -196,8 +196,9 @@ func (r *Raw) cursor() *cursor { return &cursor{raw: r} }
 // valueAt is the Raw's ValueAt at ms (Unix milliseconds).
 func (c *cursor) valueAt(ms int64, counter bool, before, after time.Duration) (float64, bool) {
 	T := c.raw.T
-	if c.i > 0 && T[c.i-1] > ms {
-		// Back in time: search again.
+	if c.i > 0 && T[c.i-1] > ms || c.i == 0 && len(T) > 0 && T[0] <= ms {
+		// Back in time, or a first time beyond the first sample (a span
+		// of Resample's that begins late): search.
 		c.i = sort.Search(len(T), func(i int) bool { return T[i] > ms })
 	}
 	for c.i < len(T) && T[c.i] <= ms {

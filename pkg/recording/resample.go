@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -59,6 +61,7 @@ func (r *Recording) Resample(sc Scrapes) {
 	for k := range ends {
 		ends[k] = LastScrape(r.Instant(k), sc.Anchor, sc.Window).UnixMilli()
 	}
+	spans := Spans(len(ends))
 	for i := range r.Metrics {
 		m := &r.Metrics[i]
 		if m.Raw == nil {
@@ -66,34 +69,102 @@ func (r *Recording) Resample(sc Scrapes) {
 		}
 		served := m.Served == nil
 		load, work := newSums(r.Len), newSums(r.Len)
-		m.PerPod = make(map[string]map[string]*Series, len(m.Raw))
 		// In the pods' name order: the sums are then the same, to the
-		// last bit, from one read of the same samples to the next.
+		// last bit, from one read of the same samples to the next. The
+		// instants are cut into spans worked out at once, each over every
+		// pod in that order, so each instant's sum is the same whatever
+		// the spans.
+		type series struct {
+			pod, c string
+			sw     sweep
+			vals   []float64
+			// from and to bound the instants with a sample, per span.
+			from, to []int
+		}
+		var all []*series
 		for _, pod := range slices.Sorted(maps.Keys(m.Raw)) {
 			byC := m.Raw[pod]
-			out := make(map[string]*Series, len(byC))
-			for c, raw := range byC {
+			for _, c := range slices.Sorted(maps.Keys(byC)) {
+				raw := byC[c]
 				if raw.Len() == 0 {
 					continue
 				}
-				sw := sweep{r: r, raw: raw, counter: m.Cumulative, interval: interval, gone: gone[pod], window: sc.Window, scale: scale}
-				if s := sw.samples(ends); s != nil {
-					out[c] = s
-				}
-				sw.load(ends, load.of(c))
+				load.of(c)
 				if served {
-					sw.served(work.of(c))
+					work.of(c)
 				}
+				all = append(all, &series{
+					pod: pod, c: c, from: make([]int, len(spans)), to: make([]int, len(spans)),
+					sw: sweep{r: r, raw: raw, counter: m.Cumulative, interval: interval, gone: gone[pod], window: sc.Window, scale: scale, once: &sync.Once{}},
+				})
 			}
-			if len(out) > 0 {
-				m.PerPod[pod] = out
+		}
+		var wg sync.WaitGroup
+		for j, span := range spans {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for _, se := range all {
+					sw := se.sw
+					se.from[j], se.to[j] = sw.samples(ends, span, &se.vals)
+					sw.load(ends, span, load.by[se.c])
+					if served {
+						sw.served(span, work.by[se.c])
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		m.PerPod = make(map[string]map[string]*Series, len(m.Raw))
+		for _, se := range all {
+			first, last := -1, -1
+			for j := range spans {
+				if se.from[j] < 0 {
+					continue
+				}
+				if first < 0 {
+					first = se.from[j]
+				}
+				last = se.to[j]
 			}
+			if first < 0 {
+				continue
+			}
+			out := m.PerPod[se.pod]
+			if out == nil {
+				out = map[string]*Series{}
+				m.PerPod[se.pod] = out
+			}
+			out[se.c] = &Series{First: first, Values: se.vals[first : last+1 : last+1]}
 		}
 		m.Load = load.series()
 		if served {
 			m.Served = work.series()
 		}
 	}
+}
+
+// MinSpan is the fewest instants a span of Spans holds. The tests set
+// it, and SpanParts, to cut small recordings too.
+var MinSpan = 4096
+
+// SpanParts is the most spans Spans cuts (0: one per processor).
+var SpanParts = 0
+
+// Spans cuts n instants into spans [from, to) to be worked out at once,
+// one per processor, of at least MinSpan instants each (one span when n is
+// smaller).
+func Spans(n int) [][2]int {
+	parts := SpanParts
+	if parts <= 0 {
+		parts = runtime.GOMAXPROCS(0)
+	}
+	parts = max(1, min(parts, n/max(MinSpan, 1)))
+	out := make([][2]int, 0, parts)
+	for j := range parts {
+		out = append(out, [2]int{n * j / parts, n * (j + 1) / parts})
+	}
+	return out
 }
 
 // sums adds up, per container name, a value per instant over the pods
@@ -157,18 +228,22 @@ type sweep struct {
 	gone     podEnd
 	window   time.Duration
 	scale    float64
+	// once makes the samples' slice (vals).
+	once *sync.Once
 }
 
-// samples is the series' own sample at each instant: the counter's rate
-// over the window ending at the instant's scrape, or the gauge at it; nil
-// when it has none (see Resample).
-func (sw *sweep) samples(ends []int64) *Series {
+// samples writes the series' own sample at each instant of span into
+// *vals (made on first use, NaN where there is none, as long as ends): the
+// counter's rate over the window ending at the instant's scrape, or the
+// gauge at it. It returns the first and the last instant of span with a
+// sample (-1 when none; see Resample).
+func (sw *sweep) samples(ends []int64, span [2]int, vals *[]float64) (first, last int) {
 	from, until := sw.raw.spanMs(sw.counter, sw.interval, sw.gone)
 	w := sw.window.Milliseconds()
 	hi, lo := sw.raw.cursor(), sw.raw.cursor()
-	var s Series
-	first := -1
-	for k, end := range ends {
+	first, last = -1, -1
+	for k := span[0]; k < span[1]; k++ {
+		end := ends[k]
 		begin := end - w
 		if end > until || (sw.counter && begin < from) || (!sw.counter && end < from) {
 			continue
@@ -190,40 +265,46 @@ func (sw *sweep) samples(ends []int64) *Series {
 		}
 		if first < 0 {
 			first = k
-			s.First = k
-			s.Values = make([]float64, 0, len(ends)-k)
 		}
-		for s.First+len(s.Values) < k {
-			s.Values = append(s.Values, math.NaN())
-		}
-		s.Values = append(s.Values, v*sw.scale)
+		last = k
+		sw.vals(vals, len(ends))[k] = v * sw.scale
 	}
-	if first < 0 {
-		return nil
-	}
-	return &s
+	return first, last
 }
 
-// load adds to dst, at each instant, the series' load over the window of
-// the instant's sample: a counter's work over the part of the window the
-// pod existed in, as a rate over the whole window; a gauge's value at the
-// scrape.
-func (sw *sweep) load(ends []int64, dst []float64) {
+// vals makes *v, n NaNs, once: the spans of one series share it, and only
+// one of them makes it.
+func (sw *sweep) vals(v *[]float64, n int) []float64 {
+	sw.once.Do(func() {
+		*v = make([]float64, n)
+		for k := range *v {
+			(*v)[k] = math.NaN()
+		}
+	})
+	return *v
+}
+
+// load adds to dst, at each instant of span, the series' load over the
+// window of the instant's sample: a counter's work over the part of the
+// window the pod existed in, as a rate over the whole window; a gauge's
+// value at the scrape.
+func (sw *sweep) load(ends []int64, span [2]int, dst []float64) {
 	o := sw.overs()
 	w := sw.window.Milliseconds()
-	for k, end := range ends {
+	for k := span[0]; k < span[1]; k++ {
+		end := ends[k]
 		if v, ok := o.over(end-w, end); ok {
 			add(dst, k, v*sw.scale)
 		}
 	}
 }
 
-// served adds to dst, at each instant, what the series served between the
-// instant and the next (a step on for the last).
-func (sw *sweep) served(dst []float64) {
+// served adds to dst, at each instant of span, what the series served
+// between the instant and the next (a step on for the last).
+func (sw *sweep) served(span [2]int, dst []float64) {
 	o := sw.overs()
 	start, step := sw.r.Start.UnixMilli(), sw.r.Step.Milliseconds()
-	for k := range dst {
+	for k := span[0]; k < span[1]; k++ {
 		t := start + int64(k)*step
 		if v, ok := o.over(t, t+step); ok {
 			add(dst, k, v)

@@ -6,6 +6,7 @@ package recording
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 	"time"
 )
@@ -379,5 +380,98 @@ func TestScaledDownPodEnd(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestResampleSpans resamples one recording whole and cut into spans
+// worked out at once: every sample, every instant's load and served work
+// must be the same to the last bit (the spans only split the instants;
+// each instant's sum still runs over the pods in their name order). The
+// recording has pods that start and go at any moment, gaps in their
+// samples, a counter reset, two containers, a gauge, and a scale.
+func TestResampleSpans(t *testing.T) {
+	t0 := time.Unix(1_700_000_000, 0)
+	rng := rand.New(rand.NewPCG(7, 38))
+	rec := &Recording{Start: t0, Step: 15 * time.Second, Len: 700, StoreInterval: 5 * time.Second}
+	end := rec.Instant(rec.Len - 1)
+	cpu := Metric{Kind: KindResource, Name: "cpu", Cumulative: true, Raw: map[string]map[string]*Raw{}}
+	mem := Metric{Kind: KindResource, Name: "memory", Raw: map[string]map[string]*Raw{}}
+	for i := range 9 {
+		name := fmt.Sprintf("web-%d", i)
+		from := t0.Add(-time.Hour + time.Duration(rng.Int64N(int64(3*time.Hour))))
+		until := end.Add(time.Minute)
+		p := Pod{Name: name, Created: from}
+		if i%3 == 1 {
+			gone := from.Add(time.Duration(rng.Int64N(int64(2 * time.Hour))))
+			until, p.Deleted = gone, &gone
+		}
+		rec.Pods = append(rec.Pods, p)
+		cpu.Raw[name], mem.Raw[name] = map[string]*Raw{}, map[string]*Raw{}
+		for _, c := range []string{"app", "sidecar"}[:1+i%2] {
+			counter, gauge := &Raw{}, &Raw{}
+			v := 0.0
+			for at := from; at.Before(until); at = at.Add(rec.StoreInterval + time.Duration(rng.Int64N(400))*time.Millisecond) {
+				if rng.IntN(20) == 0 {
+					continue // a scrape the store missed
+				}
+				v += rng.Float64() * 3
+				if rng.IntN(500) == 0 {
+					v = 0 // a restart
+				}
+				counter.Append(at.UnixMilli(), v, true)
+				gauge.Append(at.UnixMilli(), 1e8+rng.Float64()*1e7, false)
+			}
+			cpu.Raw[name][c], mem.Raw[name][c] = counter, gauge
+		}
+	}
+	rec.Metrics = []Metric{cpu, mem}
+	sc := Scrapes{Anchor: t0.Add(2300 * time.Millisecond), Window: 15 * time.Second, Scale: 1.01}
+	oldMin, oldParts := MinSpan, SpanParts
+	defer func() { MinSpan, SpanParts = oldMin, oldParts }()
+	MinSpan, SpanParts = 1<<30, 0
+	whole := rec.AtScrapes(sc)
+	if len(Spans(rec.Len)) != 1 {
+		t.Fatalf("%d spans, want 1", len(Spans(rec.Len)))
+	}
+	MinSpan = 1
+	for _, parts := range []int{2, 3, 7, 64} {
+		SpanParts = parts
+		if n := len(Spans(rec.Len)); n != parts {
+			t.Fatalf("%d spans, want %d", n, parts)
+		}
+		cut := rec.AtScrapes(sc)
+		for mi := range whole.Metrics {
+			w, c := &whole.Metrics[mi], &cut.Metrics[mi]
+			if len(w.PerPod) == 0 || len(w.Load) == 0 {
+				t.Fatalf("%s: nothing resampled", w.Name)
+			}
+			same := func(what string, a, b map[string]*Series) {
+				t.Helper()
+				if len(a) != len(b) {
+					t.Errorf("%d spans, %s %s: %d series, whole %d", parts, w.Name, what, len(b), len(a))
+				}
+				for key, sa := range a {
+					sb := b[key]
+					if sb == nil || sa.First != sb.First || len(sa.Values) != len(sb.Values) {
+						t.Errorf("%d spans, %s %s %s: %+v, whole first %d of %d", parts, w.Name, what, key, sb, sa.First, len(sa.Values))
+						continue
+					}
+					for k := range sa.Values {
+						if math.Float64bits(sa.Values[k]) != math.Float64bits(sb.Values[k]) {
+							t.Errorf("%d spans, %s %s %s at %d: %v, whole %v", parts, w.Name, what, key, sa.First+k, sb.Values[k], sa.Values[k])
+							break
+						}
+					}
+				}
+			}
+			same("load", w.Load, c.Load)
+			same("served", w.Served, c.Served)
+			if len(w.PerPod) != len(c.PerPod) {
+				t.Errorf("%d spans, %s: %d pods, whole %d", parts, w.Name, len(c.PerPod), len(w.PerPod))
+			}
+			for pod, byC := range w.PerPod {
+				same(pod, byC, c.PerPod[pod])
+			}
+		}
 	}
 }

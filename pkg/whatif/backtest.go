@@ -154,6 +154,7 @@ func Backtest(snap *engine.Snapshot, rec *recording.Recording, set engine.Settin
 	var fast *Replayer
 	if opts.NoSteps {
 		fast = &Replayer{snap: snap, rec: rec, set: set, opts: opts, first: first, load: load}
+		fast.loadOnce.Do(func() {})
 	}
 	// The replays are independent: each runs on its own goroutine and
 	// keeps a small outcome per sync; the summaries come after.
@@ -290,9 +291,11 @@ type Replayer struct {
 	set   engine.Settings
 	opts  BacktestOptions
 	first int
-	// load is built by the first replay, once (loadOnce).
+	// load is built by the first replay, once (loadOnce), beside the
+	// fast path's shared part (prepOnce).
 	load     *recordedLoad
 	loadOnce sync.Once
+	prepOnce sync.Once
 	alone    bool
 	// fastSharedOnce holds what the fast replays share (fastreplay.go).
 	fastSharedOnce
@@ -330,7 +333,20 @@ func (r *Replayer) ReplayFigures(hpa *autoscalingv2.HorizontalPodAutoscaler) (*R
 		return nil, err
 	}
 	if !r.alone {
-		r.loadOnce.Do(func() { r.load = p.totalLoad() })
+		// The first replay works out the recorded load and, beside it,
+		// the fast path's shared part.
+		r.prepOnce.Do(func() {
+			var wg sync.WaitGroup
+			if fastReplay {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					r.buildShared(p)
+				}()
+			}
+			r.loadOnce.Do(func() { r.load = p.totalLoad() })
+			wg.Wait()
+		})
 		p.load = r.load
 	}
 	outcomes, err := r.replayOutcomes(p, first)

@@ -438,3 +438,14 @@ func BenchmarkReplayerWeek(b *testing.B) {
 	}
 	reportCPU(b, start)
 }
+
+// BenchmarkAtScrapesWeek resamples weekRecordingRaw at another phase: the
+// part of each of tune's variants that precedes its replays.
+func BenchmarkAtScrapesWeek(b *testing.B) {
+	rec := weekRecordingRaw()
+	v := rec.Variants()
+	b.ReportAllocs()
+	for b.Loop() {
+		rec.AtScrapes(v[1].Scrapes)
+	}
+}

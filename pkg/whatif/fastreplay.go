@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
@@ -20,6 +19,7 @@ import (
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/engine"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/explain"
 	"github.com/kubectl-hpa/kubectl-hpa/pkg/metricsource"
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/recording"
 )
 
 // The fast replay: the syncs of a replay worked out on counts, sums and
@@ -233,8 +233,19 @@ type podSums struct {
 // fastShared returns the Replayer's shared part of the fast replays,
 // built by the first one.
 func (r *Replayer) fastShared(p *replayRun) *fastShared {
+	r.buildShared(p)
+	r.loadOnce.Do(func() { r.load = p.totalLoad() })
+	if p.load == nil {
+		p.load = r.load
+	}
+	return r.fast
+}
+
+// buildShared builds the shared part, once, with p's HPA; it reads
+// nothing p's replay writes (the recorded load may be worked out beside
+// it).
+func (r *Replayer) buildShared(p *replayRun) {
 	r.fastOnce.Do(func() {
-		r.loadOnce.Do(func() { r.load = p.totalLoad() })
 		// A replay of its own lays the pods out: p's are left as they are.
 		scratch, err := newReplayRun(p.name, r.snap, p.snap.HPA, p.rec, p.set, p.opts)
 		if err != nil {
@@ -243,10 +254,6 @@ func (r *Replayer) fastShared(p *replayRun) *fastShared {
 		}
 		r.fast = buildFastShared(r, scratch)
 	})
-	if p.load == nil {
-		p.load = r.load
-	}
-	return r.fast
 }
 
 // fastSharedOnce holds a Replayer's fastShared.
@@ -353,7 +360,8 @@ func buildFastShared(r *Replayer, p *replayRun) *fastShared {
 	for ri, m := range p.resources {
 		sh.tmplRequests[ri], sh.tmplRequested[ri] = containerRequest(&p.template, corev1.ResourceName(m.Name))
 	}
-	if miss := sh.lay(p); miss != "" {
+	more := func() (*replayRun, error) { return newReplayRun(p.name, r.snap, p.snap.HPA, p.rec, p.set, p.opts) }
+	if miss := sh.lay(p, more); miss != "" {
 		sh.miss = miss
 	}
 	return sh
@@ -375,79 +383,6 @@ func containerRequest(pod *corev1.Pod, res corev1.ResourceName) (int64, bool) {
 		sum += q.MilliValue()
 	}
 	return sum, true
-}
-
-// lay builds the frames, the recorded counts and shares, and the exact
-// accounting, replaying the first part of every sync (the real pods as
-// refresh and alignToActual leave them) on p's pods.
-func (sh *fastShared) lay(p *replayRun) fastMiss {
-	rec := p.rec
-	nr := len(p.resources)
-	sh.fstart, sh.fend = make([]int32, rec.Len), make([]int32, rec.Len)
-	sh.actual, sh.known, sh.readyShare = make([]int32, rec.Len), make([]bool, rec.Len), make([]float64, rec.Len)
-	sh.exact, sh.missReq, sh.exactOnce, sh.scratch = make([][]podSums, nr), make([][]int64, nr), make([]sync.Once, nr), p
-	shares := newShareCuts(rec)
-	sh.instant, sh.sampleEnd, sh.sampleTs = make([]int64, rec.Len), make([]int64, rec.Len), make([]int64, rec.Len)
-	sh.ext, sh.readyNow = make([]int32, rec.Len), make([]int32, rec.Len)
-	for k := 0; k < rec.Len; k++ {
-		t := rec.Instant(k)
-		sh.instant[k] = t.UnixNano()
-		st := rec.SampleTime(k)
-		sh.sampleEnd[k], sh.sampleTs[k] = st.UnixNano(), st.Truncate(time.Second).UnixNano()
-		sh.ext[k] = -1
-		if k > 0 {
-			prev := rec.Instant(k - 1)
-			for _, c := range rec.Replicas.Changes {
-				if c.External && c.At.After(prev) && !c.At.After(t) {
-					sh.ext[k] = c.Replicas
-				}
-			}
-		}
-		actual, known := p.actualAt(k)
-		sh.actual[k], sh.known[k] = actual, known
-		sh.readyShare[k] = shares.at(k)
-		p.realPodsAt(t, actual)
-		begin := len(sh.frames)
-		for j := range p.cur {
-			sp := &p.cur[j]
-			pod := sp.pod
-			ph, ok := phaseOf(pod.Status.Phase)
-			if !ok {
-				return missUnknownPhases
-			}
-			fp := framePod{i: int32(sp.real), phase: ph, since: pod.Status.Conditions[0].LastTransitionTime.UnixNano()}
-			if pod.Status.Conditions[0].Status == corev1.ConditionTrue {
-				fp.st |= flagReady
-			}
-			if pod.DeletionTimestamp != nil {
-				fp.st |= flagDeleting
-			}
-			if sp.early {
-				fp.st |= flagEarly
-			} else if p.reports(sp.real, k, t) {
-				fp.st |= flagReports
-			}
-			sh.frames = append(sh.frames, fp)
-			if fp.ready() {
-				sh.readyNow[k]++
-			}
-		}
-		fr := sh.frames[begin:]
-		if k > 0 && slices.Equal(fr, sh.frames[sh.fstart[k-1]:sh.fend[k-1]]) {
-			// The pods of the sync before, as they were: kept once.
-			sh.frames = sh.frames[:begin]
-			sh.fstart[k], sh.fend[k] = sh.fstart[k-1], sh.fend[k-1]
-			continue
-		}
-		sh.fstart[k], sh.fend[k] = int32(begin), int32(len(sh.frames))
-		// The order sortPods gives these pods.
-		for j := range fr {
-			sh.sorted = append(sh.sorted, int32(j))
-		}
-		perm := sh.sorted[begin:]
-		slices.SortStableFunc(perm, func(a, b int32) int { return sh.order(&fr[a], &fr[b], p) })
-	}
-	return ""
 }
 
 // order is podCompare of two real pods of a frame.
@@ -487,10 +422,29 @@ func (sh *fastShared) perm(k int) []int32 { return sh.sorted[sh.fstart[k]:sh.fen
 // the real pods, and the requests of the pods without a sample it lists.
 func (sh *fastShared) exactOf(r int) ([]podSums, []int64) {
 	sh.exactOnce[r].Do(func() {
+		// In spans at once (recording.Spans), each listing its own pods
+		// without a sample, joined in order.
 		p := sh.scratch
 		out := make([]podSums, p.rec.Len)
-		for k := range out {
-			out[k] = sh.exactSums(p, k, r, sh.frame(k))
+		spans := recording.Spans(p.rec.Len)
+		miss := make([][]int64, len(spans))
+		var wg sync.WaitGroup
+		for j, span := range spans {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for k := span[0]; k < span[1]; k++ {
+					out[k] = sh.exactSums(p, k, r, sh.frame(k), &miss[j])
+				}
+			}()
+		}
+		wg.Wait()
+		for j, span := range spans {
+			base := int32(len(sh.missReq[r]))
+			for k := span[0]; k < span[1]; k++ {
+				out[k].missFrom += base
+			}
+			sh.missReq[r] = append(sh.missReq[r], miss[j]...)
 		}
 		sh.exact[r] = out
 	})
@@ -498,13 +452,14 @@ func (sh *fastShared) exactOf(r int) ([]podSums, []int64) {
 }
 
 // exactSums is the accounting of resource ri over the real pods fr of
-// the sync at k, with their recorded samples.
-func (sh *fastShared) exactSums(p *replayRun, k, ri int, fr []framePod) podSums {
+// the sync at k, with their recorded samples; the requests of the pods
+// without one go to missReq.
+func (sh *fastShared) exactSums(p *replayRun, k, ri int, fr []framePod, missReq *[]int64) podSums {
 	res := corev1.ResourceName(p.resources[ri].Name)
 	nr := len(p.resources)
 	ts, window := sh.sampleTs[k], p.rec.SampleWindow.Nanoseconds()
 	now := sh.instant[k]
-	s := podSums{missFrom: int32(len(sh.missReq[ri]))}
+	s := podSums{missFrom: int32(len(*missReq))}
 	for j := range fr {
 		fp := &fr[j]
 		i := int(fp.i)
@@ -524,7 +479,7 @@ func (sh *fastShared) exactSums(p *replayRun, k, ri int, fr []framePod) podSums 
 		}
 		cls := classify(fp.st, fp.phase, fp.since, sh.start[i], has, res == corev1.ResourceCPU, ts, window, now, p.set.CPUInitializationPeriod.Nanoseconds(), p.set.InitialReadinessDelay.Nanoseconds())
 		req := sh.requests[i*nr+ri]
-		s.add(cls, milli, req, &sh.missReq[ri])
+		s.add(cls, milli, req, missReq)
 	}
 	return s
 }

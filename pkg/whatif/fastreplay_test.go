@@ -11,6 +11,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -515,5 +516,74 @@ func TestFastReplayTuneDocument(t *testing.T) {
 	}
 	if !bytes.Equal(want, got) {
 		t.Errorf("the tune's document differs with the fast path:\nref  %s\nfast %s", want, got)
+	}
+}
+
+// TestLaySpans: the fast path's shared part laid out in spans at once is
+// the one a single pass lays out, array for array (the frames, their
+// orders and bounds, the counts, and each resource's exact accounting),
+// over random recordings cut into 2, 3 and 7 spans.
+func TestLaySpans(t *testing.T) {
+	oldMin, oldParts := recording.MinSpan, recording.SpanParts
+	defer func() { recording.MinSpan, recording.SpanParts = oldMin, oldParts }()
+	build := func(c fastCase, parts int) *fastShared {
+		t.Helper()
+		recording.MinSpan, recording.SpanParts = 1, parts
+		r, err := NewReplayer(c.snap, c.rec, c.set, c.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := newReplayRun("changed", c.snap, c.hpas[0], c.rec, c.set, c.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sh := r.fastShared(p)
+		if sh.miss == "" {
+			for ri := range sh.exact {
+				sh.exactOf(ri)
+			}
+		}
+		return sh
+	}
+	laid, cut := 0, 0
+	for seed := range uint64(40) {
+		c := randomFastCase(seed)
+		one := build(c, 1)
+		if one.miss != "" {
+			continue
+		}
+		laid++
+		for _, parts := range []int{2, 3, 7} {
+			sh := build(c, parts)
+			if len(recording.Spans(c.rec.Len)) == parts {
+				cut++
+			}
+			for _, f := range []struct {
+				name      string
+				want, got any
+			}{
+				{"frames", one.frames, sh.frames},
+				{"sorted", one.sorted, sh.sorted},
+				{"fstart", one.fstart, sh.fstart},
+				{"fend", one.fend, sh.fend},
+				{"actual", one.actual, sh.actual},
+				{"known", one.known, sh.known},
+				{"readyShare", one.readyShare, sh.readyShare},
+				{"instant", one.instant, sh.instant},
+				{"sampleEnd", one.sampleEnd, sh.sampleEnd},
+				{"sampleTs", one.sampleTs, sh.sampleTs},
+				{"ext", one.ext, sh.ext},
+				{"readyNow", one.readyNow, sh.readyNow},
+				{"exact", one.exact, sh.exact},
+				{"missReq", one.missReq, sh.missReq},
+			} {
+				if !reflect.DeepEqual(f.want, f.got) {
+					t.Fatalf("seed %d, %d spans: %s differ from one pass's", seed, parts, f.name)
+				}
+			}
+		}
+	}
+	if laid < 20 || cut < 3*laid {
+		t.Errorf("%d recordings laid out, %d of them cut as asked: too few to compare", laid, cut/3)
 	}
 }
