@@ -374,7 +374,7 @@ clean-tools: ## Remove the installed tools from $(KUBECTL_HPA_CACHE)
 ##@ Release
 
 .PHONY: release-check
-release-check: ## goreleaser check + a --snapshot release (dist/), krew manifest checks and a krew install run through kubectl
+release-check: ## goreleaser check + a --snapshot release (dist/), krew manifest checks, a krew install run through kubectl, and the container image built by ko into a registry on 127.0.0.1 and checked
 	$(call section,hack/release/check.sh)
 	hack/release/check.sh
 

@@ -10,7 +10,9 @@
 #
 # Tools: golangci-lint; goreleaser; kubectl-krew and validate-krew-manifest (both
 # built from the one sigs.k8s.io/krew module, into one directory named krew-<version>;
-# the krew binary is named kubectl-krew so that kubectl finds it on PATH).
+# the krew binary is named kubectl-krew so that kubectl finds it on PATH); crane
+# (go-containerregistry's CLI: `make release-check` serves a registry on
+# 127.0.0.1 with it and pushes the container image's stand-in base image).
 #
 # Layout: ${KUBECTL_HPA_CACHE:-$HOME/.cache/kubectl-hpa}/tools/<name>-<version>/<tool>,
 # with a symlink <cache>/bin/<tool> to the pinned version. A tool that is already
@@ -26,11 +28,14 @@ GOLANGCI_LINT_VERSION=v2.15.0
 GORELEASER_VERSION=v2.16.0
 # krew v0.4.4 is the newest krew release the module proxy serves.
 KREW_VERSION=v0.4.4
+# crane: the go-containerregistry release goreleaser v2.16.0 (and its ko) is built
+# with, so the registry that receives the image speaks the same library's protocol.
+CRANE_VERSION=v0.21.6
 
 cache=${KUBECTL_HPA_CACHE:-${HOME:?set HOME or KUBECTL_HPA_CACHE}/.cache/kubectl-hpa}
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-known_tools="golangci-lint goreleaser kubectl-krew validate-krew-manifest"
+known_tools="golangci-lint goreleaser kubectl-krew validate-krew-manifest crane"
 
 # tool_spec NAME prints "<directory name> <version> <module> <package>..." for a
 # known tool: every package is built (in one go command) into
@@ -44,6 +49,7 @@ tool_spec() {
 	case $1 in
 	golangci-lint) echo "golangci-lint $GOLANGCI_LINT_VERSION - github.com/golangci/golangci-lint/v2/cmd/golangci-lint" ;;
 	goreleaser) echo "goreleaser $GORELEASER_VERSION - github.com/goreleaser/goreleaser/v2" ;;
+	crane) echo "crane $CRANE_VERSION - github.com/google/go-containerregistry/cmd/crane" ;;
 	kubectl-krew | validate-krew-manifest)
 		echo "krew $KREW_VERSION sigs.k8s.io/krew ./cmd/krew ./cmd/validate-krew-manifest"
 		;;

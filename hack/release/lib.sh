@@ -142,3 +142,134 @@ read_release() {
 	[ -n "$KREW_RELEASE" ] && [ -n "$KREW_RELEASE_COMMIT" ] && [ -n "$KREW_RELEASE_GO" ] ||
 		die "$RELEASE_ENV must set KREW_RELEASE, KREW_RELEASE_COMMIT and KREW_RELEASE_GO"
 }
+
+# cpu_now sets CPU to the CPU seconds (user + system) that this shell's
+# finished child processes, and theirs, have used so far. It must run in the
+# shell itself: in a $(...) subshell, `times` would count the subshell's.
+cpu_now() {
+	mkdir -p "$RELEASE_WORK"
+	times >"$RELEASE_WORK/times"
+	CPU=$(awk 'NR == 2 { for (i = 1; i <= 2; i++) { v = $i; sub(/s$/, "", v); split(v, p, "m"); s += p[1] * 60 + p[2] } printf "%.1f", s }' "$RELEASE_WORK/times")
+}
+
+# The container image (.goreleaser.yaml's kos) is built by goreleaser's ko
+# pipe, which in a release pushes it to a registry: build_image gives it one,
+# crane's in-memory registry on 127.0.0.1, and a base image there, since the
+# configured base's registry is out of reach. IMAGE_TAG is the throwaway tag of
+# that release (in a throwaway clone only). RELEASE_CHECK_CA_BUNDLE: the CA
+# bundle the base ships (the host's).
+IMAGE_TAG=v0.0.0-image-check
+IMAGE_CA_BUNDLE=${RELEASE_CHECK_CA_BUNDLE:-/etc/ssl/certs/ca-certificates.crt}
+
+# registry_start LOG starts `crane registry serve` on a free port of 127.0.0.1,
+# its output in LOG, and sets REGISTRY (127.0.0.1:PORT) and REGISTRY_PID; the
+# caller stops it with registry_stop (an EXIT trap).
+registry_start() {
+	local log_file=$1 crane port='' waited=0
+	crane=$(tool crane)
+	"$crane" registry serve --address 127.0.0.1:0 >"$log_file" 2>&1 &
+	REGISTRY_PID=$!
+	while [ -z "$port" ] && [ "$waited" -lt 100 ]; do
+		kill -0 "$REGISTRY_PID" 2>/dev/null || die "crane registry serve exited: $(tr '\n' ' ' <"$log_file")"
+		sleep 0.1
+		waited=$((waited + 1))
+		port=$(sed -n 's/.* serving on port \([0-9][0-9]*\)$/\1/p' "$log_file")
+	done
+	[ -n "$port" ] || die "crane registry serve did not say its port within 10s (log: $log_file)"
+	REGISTRY=127.0.0.1:$port
+}
+
+# registry_stop stops the registry of registry_start, if any.
+registry_stop() {
+	[ -n "${REGISTRY_PID:-}" ] || return 0
+	kill "$REGISTRY_PID" 2>/dev/null || true
+	wait "$REGISTRY_PID" 2>/dev/null || true
+	REGISTRY_PID=
+}
+
+# image_cleanup stops the registry and removes build_image's clone and base
+# layout (check.sh's EXIT trap).
+image_cleanup() {
+	registry_stop
+	rm -rf "$RELEASE_WORK/image-src" "$RELEASE_WORK/image-base"
+}
+
+# image_config BASE REPO prints the path of a copy of the work tree's
+# .goreleaser.yaml for build_image: the image's base_image BASE and repository
+# REPO (neither is templated, so they are edited here), only linux builds (the
+# archives the image's binaries are compared with), only the host's
+# architecture in host mode (builds and image platforms alike), and the GitHub
+# release disabled. Everything else, the image's build flags and ldflags
+# included, is as in the file; each edit is checked, so that a change of the
+# file's layout fails here rather than building something else.
+image_config() {
+	local base=$1 repo=$2 out arch
+	out=$RELEASE_WORK/goreleaser-image.yaml
+	mkdir -p "$RELEASE_WORK"
+	local -a edits=(
+		-e '/^release:$/a\  disable: true'
+		-e 's/^\( *goos:\) \[.*\]$/\1 [linux]/'
+		-e "s#^\\( *base_image:\\) .*#\\1 $base#"
+		-e "s#^\\( *repositories:\\) \\[.*\\]\$#\\1 [$repo]#"
+	)
+	if [ "$RELEASE_CHECK_PLATFORMS" = host ]; then
+		arch=$(go env GOARCH)
+		edits+=(-e "s/^\\( *goarch:\\) \\[.*\\]\$/\\1 [$arch]/" -e "s#^\\( *platforms:\\) \\[.*\\]\$#\\1 [linux/$arch]#")
+	fi
+	sed "${edits[@]}" "$REPO_ROOT/.goreleaser.yaml" >"$out"
+	local want
+	for want in '^  disable: true$' '^ *goos: \[linux\]$' "^ *base_image: $base\$" "^ *repositories: \\[$repo\\]\$" \
+		${arch:+"^ *goarch: \\[$arch\\]\$" "^ *platforms: \\[linux/$arch\\]\$"}; do
+		[ "$(grep -c -- "$want" "$out")" = 1 ] ||
+			die ".goreleaser.yaml: the image check could not make one line match $want (one-line release:, goos, goarch, base_image, repositories and platforms expected)"
+	done
+	printf '%s\n' "$out"
+}
+
+# build_image OUT builds the container image of HEAD as a release would: in a
+# throwaway clone of this repository at HEAD, tagged IMAGE_TAG, a non-snapshot
+# `goreleaser release` with image_config's configuration runs the ko pipe,
+# which builds the image on a local base and pushes it to the local registry
+# (registry_start), together with the linux archives of the same run. OUT gets
+# the archives, checksums.txt, metadata.json and artifacts.json (goreleaser's
+# record of the pushed image). Sets IMAGE_REPO (where the image is) and
+# IMAGE_BASE (the base's reference). The registry keeps running for the
+# checks: the caller stops it (registry_stop).
+build_image() {
+	local out=$1 src commit base_dir config crane start cpu0
+	start=$(now)
+	cpu_now
+	cpu0=$CPU
+	[ -f "$IMAGE_CA_BUNDLE" ] || die "$IMAGE_CA_BUNDLE does not exist: set RELEASE_CHECK_CA_BUNDLE to a PEM bundle of CA certificates for the image's base"
+	crane=$(tool crane)
+	commit=$(git -C "$REPO_ROOT" rev-parse HEAD)
+	src=$RELEASE_WORK/image-src
+	base_dir=$RELEASE_WORK/image-base
+	rm -rf "$src" "$base_dir" "$out"
+	mkdir -p "$RELEASE_WORK" "$out"
+	log "image: building the container image of $commit as $IMAGE_TAG (platforms: $RELEASE_CHECK_PLATFORMS)"
+	registry_start "$RELEASE_WORK/registry.log"
+	IMAGE_REPO=$REGISTRY/kubectl-hpa
+	IMAGE_BASE=$REGISTRY/static:base
+	# -trimpath and no cgo, as goreleaser builds: the standard library's
+	# packages are those already in the build cache.
+	(cd "$REPO_ROOT" && CGO_ENABLED=0 go run -trimpath ./hack/release/image-base -ca "$IMAGE_CA_BUNDLE" -o "$base_dir")
+	"$crane" push --index "$base_dir" "$IMAGE_BASE" >/dev/null 2>"$RELEASE_WORK/push-base.log" ||
+		die "crane push of the base image failed: $(tail -1 "$RELEASE_WORK/push-base.log")"
+	git clone --quiet --shared --no-checkout "$REPO_ROOT" "$src"
+	git -C "$src" -c advice.detachedHead=false checkout --quiet --detach "$commit"
+	git -C "$src" tag --force "$IMAGE_TAG" "$commit" >/dev/null
+	config=$(image_config "$IMAGE_BASE" "$IMAGE_REPO")
+	# KO_DOCKER_REPO would override the configured repository: set it to the
+	# same. COSIGN_REPOSITORY would send the SBOMs elsewhere, KOCACHE would keep
+	# the binaries: neither. GITHUB_TOKEN: goreleaser wants one for a release;
+	# the GitHub release is disabled, so it is never used.
+	GORELEASER_CURRENT_TAG=$IMAGE_TAG GITHUB_TOKEN=unused KO_DOCKER_REPO=$IMAGE_REPO COSIGN_REPOSITORY='' KOCACHE='' \
+		goreleaser_in "$src" release --clean --skip=announce --parallelism "$GORELEASER_PARALLELISM" --config="$config" >&2
+	local f
+	for f in "$src"/dist/*.tar.gz; do cp "$f" "$out/"; done
+	cp "$src/dist/checksums.txt" "$src/dist/metadata.json" "$src/dist/artifacts.json" "$out/"
+	rm -rf "$src" "$base_dir"
+	cpu_now
+	log "image: built and pushed to $IMAGE_REPO in $(elapsed "$start"), $(awk -v a="$cpu0" -v b="$CPU" 'BEGIN { printf "%.1f", b - a }')s CPU"
+}
