@@ -205,6 +205,8 @@ test-e2e: cluster-preflight e2e-tools mcpclient ## Run the end-to-end suite (tes
 		fi; \
 	fi; \
 	restore() { \
+		case " $(E2E_PHASES) " in *" main "*) if [ -d _output/second-cluster ]; then \
+			KUBECTL_HPA_CLUSTER_DIR=$(CURDIR)/_output/second-cluster KUBECTL_HPA_PORT_OFFSET=15000 hack/cluster/down.sh >/dev/null 2>&1 || true; fi ;; esac; \
 		if [ -n "$$started" ]; then hack/cluster/down.sh || true; return; fi; \
 		if [ -n "$$had_keda" ]; then hack/cluster/keda.sh up >/dev/null || true; \
 		else hack/cluster/keda.sh down >/dev/null || true; fi; \

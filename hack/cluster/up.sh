@@ -42,6 +42,8 @@
 #   PROMETHEUS_PORT        Prometheus's HTTP port on 127.0.0.1 (default 9090)
 #   PROMETHEUS_SCRAPE_INTERVAL  how often Prometheus scrapes kwok (default 5s)
 #   PROMETHEUS_EXTRA_ARGS  extra prometheus flags
+#   PROMETHEUS_CLUSTER     the value of the label cluster on every series (default
+#                          e2e-local; the e2e test's second cluster has its own)
 #   KEDA=1                 also start KEDA (hack/cluster/keda.sh up; its tunables there)
 #   KUBECTL_HPA_PORT_OFFSET  added to every port (default 0), for a second cluster
 #                          beside the first, with its own KUBECTL_HPA_CLUSTER_DIR
@@ -89,6 +91,9 @@ UP_TIMEOUT=${UP_TIMEOUT:-60}
 HPA_SYNC_PERIOD=${HPA_SYNC_PERIOD:-5s}
 METRIC_RESOLUTION=${METRIC_RESOLUTION:-10s}
 PROMETHEUS_SCRAPE_INTERVAL=${PROMETHEUS_SCRAPE_INTERVAL:-5s}
+PROMETHEUS_CLUSTER=${PROMETHEUS_CLUSTER:-e2e-local}
+[[ $PROMETHEUS_CLUSTER =~ ^[a-z0-9][a-z0-9.-]*$ ]] ||
+	{ echo "up.sh: PROMETHEUS_CLUSTER=$PROMETHEUS_CLUSTER is not a name like e2e-local" >&2; exit 2; }
 [[ $PROMETHEUS_SCRAPE_INTERVAL =~ ^[1-9][0-9]*(ms|s|m)$ ]] ||
 	{ echo "up.sh: PROMETHEUS_SCRAPE_INTERVAL=$PROMETHEUS_SCRAPE_INTERVAL is not a duration like 5s" >&2; exit 2; }
 want_keda=
@@ -436,7 +441,7 @@ kc apply -f "$CLUSTER_HACK_DIR/config/node.yaml" >/dev/null || fail_startup "" "
 # Prometheus starts once the node exists, so that its first look at kwok's
 # /discovery/prometheus (an http_sd, refreshed every 5s: nodes added later are
 # scraped too) already finds the node. Its readiness is awaited last.
-sed -e "s/@SCRAPE_INTERVAL@/$PROMETHEUS_SCRAPE_INTERVAL/g" -e "s/@KWOK_ADDRESS@/127.0.0.1:$PORT_KWOK/g" -e "s/@ADAPTER_CONTROL@/127.0.0.1:$PORT_ADAPTER_CONTROL/g" \
+sed -e "s/@SCRAPE_INTERVAL@/$PROMETHEUS_SCRAPE_INTERVAL/g" -e "s/@CLUSTER@/$PROMETHEUS_CLUSTER/g" -e "s/@KWOK_ADDRESS@/127.0.0.1:$PORT_KWOK/g" -e "s/@ADAPTER_CONTROL@/127.0.0.1:$PORT_ADAPTER_CONTROL/g" \
 	"$CLUSTER_HACK_DIR/config/prometheus.yaml" >"$RUN/prometheus.yaml"
 # shellcheck disable=SC2206 # word splitting of PROMETHEUS_EXTRA_ARGS is intended
 prom_extra=(${PROMETHEUS_EXTRA_ARGS:-})

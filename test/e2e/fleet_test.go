@@ -22,6 +22,7 @@ import (
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"sigs.k8s.io/yaml"
 
@@ -39,7 +40,7 @@ const fleetLabel = "kubectl-hpa.io/e2e-fleet"
 // held the count kube-state-metrics recorded and made its rescales; the
 // totals add the rows up; --emit command prints one command per
 // recommendation. (Not a t.Helper, as checkTuned is not.)
-func checkFleet(t *testing.T, doc *explain.Tune, start, end time.Time, runs ...*patternRun) { //nolint:thelper // its lines name this file, where hack/test/failures.sh tells logs from errors
+func checkFleet(t *testing.T, doc *explain.Tune, start, end time.Time, second *secondCluster, d *patternRun, runs ...*patternRun) { //nolint:thelper // its lines name this file, where hack/test/failures.sh tells logs from errors
 	args := []string{
 		"tune", "-A", "-l", fleetLabel + "=" + env.runID, "--kubeconfig", env.kubeconfig,
 		"--since", start.UTC().Format(time.RFC3339Nano), "--until", end.UTC().Format(time.RFC3339Nano),
@@ -112,7 +113,7 @@ func checkFleet(t *testing.T, doc *explain.Tune, start, end time.Time, runs ...*
 		t.Errorf("totals %s, the rows' as-is costs add up to %.3f", jsonString(fl.Totals), sum)
 	}
 	checkShards(t, args, out.stdout)
-	checkContexts(t, args, &fl)
+	checkContexts(t, args, &fl, second, d, runs)
 	// --report: the fleet's page, each HPA's own report beside it and
 	// linked from it; nothing loaded from elsewhere.
 	dir := t.TempDir()
@@ -151,21 +152,44 @@ func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
 // clusters does.
 const e2eCluster = "e2e-local"
 
-// checkContexts tunes the same HPAs in four kubeconfig contexts at once:
-// e2e-one reads the cluster's series through the cluster label
-// (--prometheus-cluster-label, its value given), e2e-two the same cluster
-// with its own Prometheus (--prometheus-for, one that refuses), e2e-three
-// the label's default value (its name, which no series has), and e2e-down
-// an API server that cannot be reached. e2e-one's rows are the one-context
-// run's, document for document; the others fail, each saying why, and
-// the run exits 1 after the document.
-func checkContexts(t *testing.T, args []string, whole *explain.TuneFleet) {
+// checkContexts tunes the HPAs of four kubeconfig contexts at once:
+// e2e-one, the suite's cluster, reads its series through the cluster label
+// (--prometheus-cluster-label, its value given); e2e-two, the second
+// cluster (run D: B's behavior in a namespace of A's name), through its own
+// Prometheus (--prometheus-for), whose series the label's default value
+// (the context's name) selects; e2e-three, the suite's cluster again,
+// through a Prometheus that refuses; e2e-down, an API server that cannot
+// be reached. e2e-one's rows are the one-context run's, document for
+// document; D's row holds D's own record; the others fail, each saying
+// why, and the run exits 1 after the document. Then the same contexts
+// through the central Prometheus, which holds both clusters' series, each
+// under its context's name: e2e-one's and e2e-two's rows hold their runs'
+// records again, and e2e-three (a name no series has) fails. Without the
+// second cluster (E2E_SECOND_CLUSTER=0, or it failed to start), e2e-two is
+// the suite's cluster under another name and the central checks are left
+// out.
+func checkContexts(t *testing.T, args []string, whole *explain.TuneFleet, second *secondCluster, d *patternRun, runs []*patternRun) {
 	t.Helper()
+	two := second != nil && d != nil
+	var twoConfig *clientcmdapi.Config
+	if two {
+		var err error
+		if twoConfig, err = clientcmd.LoadFromFile(second.kubeconfig); err != nil {
+			t.Errorf("the second cluster's kubeconfig: %v", err)
+			two = false
+		}
+	}
 	kubeconfig := writeKubeconfig(t, func(c *clientcmdapi.Config) {
 		cur := c.Contexts[c.CurrentContext]
-		for _, n := range []string{"e2e-one", "e2e-two", "e2e-three"} {
+		for _, n := range []string{ctxOne, ctxTwo, "e2e-three"} {
 			cp := *cur
 			c.Contexts[n] = &cp
+		}
+		if two {
+			o := twoConfig.Contexts[twoConfig.CurrentContext]
+			c.Clusters[ctxTwo] = twoConfig.Clusters[o.Cluster]
+			c.AuthInfos[ctxTwo] = twoConfig.AuthInfos[o.AuthInfo]
+			c.Contexts[ctxTwo] = &clientcmdapi.Context{Cluster: ctxTwo, AuthInfo: ctxTwo}
 		}
 		down := *c.Clusters[cur.Cluster]
 		down.Server = "https://127.0.0.1:1"
@@ -178,35 +202,47 @@ func checkContexts(t *testing.T, args []string, whole *explain.TuneFleet) {
 			many[i] = kubeconfig
 		}
 	}
-	many = append(many, "--include-contexts", "^e2e-", "--all-contexts", "--parallel", "4",
-		"--prometheus-cluster-label", "cluster", "--prometheus-cluster", "e2e-one="+e2eCluster,
-		"--prometheus-for", "e2e-two=http://127.0.0.1:1", "-o", "json")
+	twoProm := "http://127.0.0.1:1"
+	if two {
+		twoProm = second.prometheus
+	}
+	ownArgs := append(slices.Clone(many), "--include-contexts", "^e2e-", "--all-contexts", "--parallel", "4",
+		"--prometheus-cluster-label", "cluster", "--prometheus-cluster", ctxOne+"="+e2eCluster,
+		"--prometheus-for", ctxTwo+"="+twoProm, "--prometheus-for", "e2e-three=http://127.0.0.1:1", "-o", "json")
 	began := time.Now()
-	out := inProcess(many)
-	t.Logf("tune -A over 4 contexts: exit %d in %s", out.code, time.Since(began).Round(time.Millisecond))
+	out := inProcess(ownArgs)
+	t.Logf("tune -A over 4 contexts, each cluster's own Prometheus: exit %d in %s", out.code, time.Since(began).Round(time.Millisecond))
 	var fl explain.TuneFleet
 	if err := json.Unmarshal(out.stdout, &fl); err != nil {
 		t.Errorf("tune -A over 4 contexts (exit %d): %v\n%.2000s\n%s", out.code, err, out.stdout, out.stderr)
 		return
 	}
 	if out.code != 1 {
-		t.Errorf("tune -A over 4 contexts, three failing, exited %d, want 1", out.code)
+		t.Errorf("tune -A over 4 contexts, two failing, exited %d, want 1", out.code)
 	}
 	byCtx := map[string][]explain.FleetItem{}
 	for _, it := range fl.Items {
 		byCtx[it.Context] = append(byCtx[it.Context], it)
 	}
-	one := byCtx["e2e-one"]
+	one := byCtx[ctxOne]
 	if len(one) != len(whole.Items) {
-		t.Errorf("e2e-one has %d rows, the one-context run %d", len(one), len(whole.Items))
+		t.Errorf("%s has %d rows, the one-context run %d", ctxOne, len(one), len(whole.Items))
 	}
 	for i := range min(len(one), len(whole.Items)) {
 		got, want := one[i], whole.Items[i]
 		got.Context, want.Context = "", ""
 		if g, w := jsonString(got), jsonString(want); g != w {
-			t.Errorf("e2e-one's row %d, read through the cluster label, differs from the one-context run's:\n%s\nwant\n%s", i, g, w)
+			t.Errorf("%s's row %d, read through the cluster label, differs from the one-context run's:\n%s\nwant\n%s", ctxOne, i, g, w)
 		}
 	}
+	failing := map[string]string{"e2e-three": "127.0.0.1:1", "e2e-down": "context e2e-down: "}
+	if two {
+		checkContextRows(t, "its own Prometheus", ctxTwo, byCtx[ctxTwo], []*patternRun{d}, fl.MinFidelity)
+	} else {
+		failing[ctxTwo] = "127.0.0.1:1"
+	}
+	checkFailingContexts(t, byCtx, failing, len(whole.Items))
+
 	// explain -A reads the same contexts: each cluster's HPAs under its
 	// context, e2e-down on stderr, exit 1 after the list.
 	ex := inProcess([]string{
@@ -220,16 +256,91 @@ func checkContexts(t *testing.T, args []string, whole *explain.TuneFleet) {
 		t.Errorf("explain -A over 4 contexts: exit %d, %v\n%s", ex.code, err, ex.stderr)
 	} else {
 		count := map[string]int{}
-		for _, d := range list.Items {
-			count[d.Context]++
+		for _, dec := range list.Items {
+			count[dec.Context]++
+			if two && dec.Context == ctxTwo && (dec.HPA.Namespace != d.s.ns || dec.HPA.Name != "web") {
+				t.Errorf("explain -A: %s has %s/%s, want D's %s/web", ctxTwo, dec.HPA.Namespace, dec.HPA.Name, d.s.ns)
+			}
 		}
-		if count["e2e-one"] != len(whole.Items) || count["e2e-two"] != len(whole.Items) || count["e2e-three"] != len(whole.Items) || len(count) != 3 {
-			t.Errorf("explain -A over 4 contexts: rows per context %v, want %d of each of the three reachable", count, len(whole.Items))
+		wantTwo := len(whole.Items)
+		if two {
+			wantTwo = 1
+		}
+		if count[ctxOne] != len(whole.Items) || count[ctxTwo] != wantTwo || count["e2e-three"] != len(whole.Items) || len(count) != 3 {
+			t.Errorf("explain -A over 4 contexts: rows per context %v, want %d of %s and e2e-three and %d of %s", count, len(whole.Items), ctxOne, wantTwo, ctxTwo)
 		}
 	}
-	for ctx, why := range map[string]string{"e2e-two": "127.0.0.1:1", "e2e-three": "", "e2e-down": "context e2e-down: "} {
+	if !two {
+		return
+	}
+
+	// The central Prometheus: every context's series under its name.
+	centralArgs := slices.Clone(many)
+	centralArgs[slices.Index(centralArgs, "--prometheus")+1] = second.central
+	centralArgs = append(centralArgs, "--contexts", ctxOne+","+ctxTwo+",e2e-three",
+		"--prometheus-cluster-label", "cluster", "-o", "json")
+	began = time.Now()
+	out = inProcess(centralArgs)
+	t.Logf("tune -A over 3 contexts, the central Prometheus: exit %d in %s", out.code, time.Since(began).Round(time.Millisecond))
+	var central explain.TuneFleet
+	if err := json.Unmarshal(out.stdout, &central); err != nil {
+		t.Errorf("tune -A through the central Prometheus (exit %d): %v\n%.2000s\n%s", out.code, err, out.stdout, out.stderr)
+		return
+	}
+	if out.code != 1 {
+		t.Errorf("tune -A through the central Prometheus, e2e-three failing, exited %d, want 1", out.code)
+	}
+	byCtx = map[string][]explain.FleetItem{}
+	for _, it := range central.Items {
+		byCtx[it.Context] = append(byCtx[it.Context], it)
+	}
+	checkContextRows(t, "the central Prometheus", ctxOne, byCtx[ctxOne], runs, central.MinFidelity)
+	checkContextRows(t, "the central Prometheus", ctxTwo, byCtx[ctxTwo], []*patternRun{d}, central.MinFidelity)
+	checkFailingContexts(t, byCtx, map[string]string{"e2e-three": ""}, len(whole.Items))
+	if len(central.Totals) != 1 {
+		t.Errorf("the central Prometheus: totals %s, want one line", jsonString(central.Totals))
+	}
+}
+
+// checkContextRows checks the rows of context ctx, read through via: one
+// per run, in its namespace, tuned (a recommendation or none needed), and
+// its as-is replay held the record of that run's real rescales.
+func checkContextRows(t *testing.T, via, ctx string, rows []explain.FleetItem, runs []*patternRun, minFidelity float64) {
+	t.Helper()
+	if len(rows) != len(runs) {
+		t.Errorf("%s through %s: %d rows, want %d: %s", ctx, via, len(rows), len(runs), jsonString(rows))
+		return
+	}
+	for _, r := range runs {
+		i := slices.IndexFunc(rows, func(it explain.FleetItem) bool { return it.HPA.Namespace == r.s.ns })
+		if i < 0 {
+			t.Errorf("%s through %s has no row of %s/web", ctx, via, r.s.ns)
+			continue
+		}
+		it := rows[i]
+		t.Logf("%s through %s: %s/web: %s, as-is %s, recommended %s, saving %.3f, fidelity %s", ctx, via, r.s.ns, it.Status,
+			jsonString(it.AsIs), jsonString(it.Recommended), it.Saving, jsonString(it.Fidelity))
+		if it.Status != explain.FleetRecommended && it.Status != explain.FleetNoChange {
+			t.Errorf("%s through %s: %s/web: %s: %s", ctx, via, r.s.ns, it.Status, it.Reason)
+		}
+		switch f := it.Fidelity; {
+		case f == nil:
+			t.Errorf("%s through %s: %s/web: no fidelity", ctx, via, r.s.ns)
+		case f.Source != "kube-state-metrics" || f.Rescales != len(r.rescales) || f.Matched != f.Rescales || f.Equal < minFidelity:
+			t.Errorf("%s through %s: %s/web: the as-is replay held the record %.1f%% of the period and made %d of its %d rescales (source %s; the controller made %d)",
+				ctx, via, r.s.ns, 100*f.Equal, f.Matched, f.Rescales, f.Source, len(r.rescales))
+		}
+	}
+}
+
+// checkFailingContexts checks that each context of why failed, every row
+// saying so with the words given (an unreachable context has one row,
+// the others one per HPA).
+func checkFailingContexts(t *testing.T, byCtx map[string][]explain.FleetItem, why map[string]string, hpas int) {
+	t.Helper()
+	for ctx, words := range why {
 		rows := byCtx[ctx]
-		want := len(whole.Items)
+		want := hpas
 		if ctx == "e2e-down" {
 			want = 1
 		}
@@ -237,8 +348,8 @@ func checkContexts(t *testing.T, args []string, whole *explain.TuneFleet) {
 			t.Errorf("%s: %d rows, want %d: %s", ctx, len(rows), want, jsonString(rows))
 		}
 		for _, it := range rows {
-			if it.Status != explain.FleetFailed || !strings.Contains(it.Reason, why) {
-				t.Errorf("%s %s/%s: %s (%s), want failed saying %q", ctx, it.HPA.Namespace, it.HPA.Name, it.Status, it.Reason, why)
+			if it.Status != explain.FleetFailed || !strings.Contains(it.Reason, words) {
+				t.Errorf("%s %s/%s: %s (%s), want failed saying %q", ctx, it.HPA.Namespace, it.HPA.Name, it.Status, it.Reason, words)
 			} else {
 				t.Logf("%s %s/%s: failed: %s", ctx, it.HPA.Namespace, it.HPA.Name, it.Reason)
 			}

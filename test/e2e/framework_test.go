@@ -30,6 +30,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/kubernetes"
+	metricsclient "k8s.io/metrics/pkg/client/clientset/versioned"
 
 	"github.com/kubectl-hpa/kubectl-hpa/internal/schematest"
 )
@@ -85,6 +87,12 @@ type scenario struct {
 	t   *testing.T
 	ctx context.Context
 	ns  string
+	// kube and metrics are the clients of the scenario's cluster (the
+	// suite's, but for the second cluster of the test of many contexts),
+	// kwok its kubelet-like server's URL.
+	kube    kubernetes.Interface
+	metrics metricsclient.Interface
+	kwok    string
 
 	// written lists the adapter paths this scenario wrote, for the cleanup.
 	written *writeLog
@@ -101,10 +109,17 @@ type writeLog struct {
 // a cluster started by the suite is stopped anyway) or E2E_KEEP is set.
 func newScenario(t *testing.T, name string) *scenario {
 	t.Helper()
+	return newScenarioIn(t, "e2e-"+name+"-"+env.runID, env.kube, env.metrics, kwokURL())
+}
+
+// newScenarioIn is newScenario on the cluster of the clients given, in the
+// namespace NS.
+func newScenarioIn(t *testing.T, ns string, kube kubernetes.Interface, metrics metricsclient.Interface, kwok string) *scenario {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	s := &scenario{t: t, ctx: ctx, ns: "e2e-" + name + "-" + env.runID, written: &writeLog{paths: map[string]bool{}}}
-	_, err := env.kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{
+	s := &scenario{t: t, ctx: ctx, ns: ns, kube: kube, metrics: metrics, kwok: kwok, written: &writeLog{paths: map[string]bool{}}}
+	_, err := s.kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{
 		ObjectMeta: metav1.ObjectMeta{Name: s.ns, Labels: map[string]string{"kubectl-hpa-e2e": env.runID}},
 	}, metav1.CreateOptions{})
 	if err != nil {
@@ -116,11 +131,11 @@ func newScenario(t *testing.T, name string) *scenario {
 			return
 		}
 		bg := context.Background()
-		_ = env.kube.CoreV1().Namespaces().Delete(bg, s.ns, metav1.DeleteOptions{})
+		_ = s.kube.CoreV1().Namespaces().Delete(bg, s.ns, metav1.DeleteOptions{})
 		s.deleteAdapterValues()
 	})
 	s.poll("default ServiceAccount", 60*time.Second, func() error {
-		_, err := env.kube.CoreV1().ServiceAccounts(s.ns).Get(ctx, "default", metav1.GetOptions{})
+		_, err := s.kube.CoreV1().ServiceAccounts(s.ns).Get(ctx, "default", metav1.GetOptions{})
 		return err
 	})
 	t.Logf("namespace %s", s.ns)
@@ -131,7 +146,7 @@ func newScenario(t *testing.T, name string) *scenario {
 func (s *scenario) labelNamespace(key, value string) {
 	s.t.Helper()
 	patch := fmt.Sprintf(`{"metadata":{"labels":{%q:%q}}}`, key, value)
-	if _, err := env.kube.CoreV1().Namespaces().Patch(s.ctx, s.ns, types.MergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
+	if _, err := s.kube.CoreV1().Namespaces().Patch(s.ctx, s.ns, types.MergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
 		s.t.Fatalf("label namespace %s: %v", s.ns, err)
 	}
 }
@@ -184,14 +199,14 @@ func (s *scenario) deploy(name string, replicas int32, ann map[string]string, co
 			},
 		},
 	}
-	if _, err := env.kube.AppsV1().Deployments(s.ns).Create(s.ctx, d, metav1.CreateOptions{}); err != nil {
+	if _, err := s.kube.AppsV1().Deployments(s.ns).Create(s.ctx, d, metav1.CreateOptions{}); err != nil {
 		s.t.Fatalf("create deployment %s: %v", name, err)
 	}
 }
 
 // pods lists the pods of Deployment NAME that are not being deleted.
 func (s *scenario) pods(name string) ([]corev1.Pod, error) {
-	list, err := env.kube.CoreV1().Pods(s.ns).List(s.ctx, metav1.ListOptions{LabelSelector: "app=" + name})
+	list, err := s.kube.CoreV1().Pods(s.ns).List(s.ctx, metav1.ListOptions{LabelSelector: "app=" + name})
 	if err != nil {
 		return nil, err
 	}
@@ -245,7 +260,7 @@ func (s *scenario) annotate(pods []corev1.Pod, ann map[string]string) {
 		s.t.Fatal(err)
 	}
 	for _, p := range pods {
-		if _, err := env.kube.CoreV1().Pods(s.ns).Patch(s.ctx, p.Name, types.MergePatchType, patch, metav1.PatchOptions{}); err != nil {
+		if _, err := s.kube.CoreV1().Pods(s.ns).Patch(s.ctx, p.Name, types.MergePatchType, patch, metav1.PatchOptions{}); err != nil {
 			s.t.Fatalf("annotate pod %s: %v", p.Name, err)
 		}
 	}
@@ -257,7 +272,7 @@ func (s *scenario) setNotReady(pod string) {
 	s.t.Helper()
 	patch := fmt.Sprintf(`{"status":{"conditions":[{"type":"Ready","status":"False","reason":"E2ENotReady","lastTransitionTime":%q}]}}`,
 		time.Now().UTC().Format(time.RFC3339))
-	if _, err := env.kube.CoreV1().Pods(s.ns).Patch(s.ctx, pod, types.StrategicMergePatchType, []byte(patch), metav1.PatchOptions{}, "status"); err != nil {
+	if _, err := s.kube.CoreV1().Pods(s.ns).Patch(s.ctx, pod, types.StrategicMergePatchType, []byte(patch), metav1.PatchOptions{}, "status"); err != nil {
 		s.t.Fatalf("mark pod %s not ready: %v", pod, err)
 	}
 }
@@ -265,7 +280,7 @@ func (s *scenario) setNotReady(pod string) {
 // createHPA creates the HPA.
 func (s *scenario) createHPA(h *autoscalingv2.HorizontalPodAutoscaler) {
 	s.t.Helper()
-	if _, err := env.kube.AutoscalingV2().HorizontalPodAutoscalers(s.ns).Create(s.ctx, h, metav1.CreateOptions{}); err != nil {
+	if _, err := s.kube.AutoscalingV2().HorizontalPodAutoscalers(s.ns).Create(s.ctx, h, metav1.CreateOptions{}); err != nil {
 		s.t.Fatalf("create HPA %s: %v", h.Name, err)
 	}
 }
@@ -458,7 +473,7 @@ func (o *observed) key() string {
 }
 
 func (s *scenario) observe(name string) (*observed, error) {
-	h, err := env.kube.AutoscalingV2().HorizontalPodAutoscalers(s.ns).Get(s.ctx, name, metav1.GetOptions{})
+	h, err := s.kube.AutoscalingV2().HorizontalPodAutoscalers(s.ns).Get(s.ctx, name, metav1.GetOptions{})
 	if err != nil {
 		return nil, err
 	}
@@ -592,7 +607,7 @@ func (s *scenario) dump(name string, o *observed) {
 	for _, p := range o.Pods {
 		s.t.Logf("pod %s phase=%s ready=%v cpu=%s memory=%s", p.Name, p.Status.Phase, podReady(&p), p.Annotations[annCPU], p.Annotations[annMemory])
 	}
-	evs, err := env.kube.CoreV1().Events(s.ns).List(s.ctx, metav1.ListOptions{FieldSelector: "involvedObject.kind=HorizontalPodAutoscaler"})
+	evs, err := s.kube.CoreV1().Events(s.ns).List(s.ctx, metav1.ListOptions{FieldSelector: "involvedObject.kind=HorizontalPodAutoscaler"})
 	if err == nil {
 		for _, e := range evs.Items {
 			s.t.Logf("event %s %s x%d: %s", e.Type, e.Reason, e.Count, e.Message)
@@ -614,7 +629,7 @@ func conditionsString(cs []autoscalingv2.HorizontalPodAutoscalerCondition) strin
 // target (metrics-server needs two scrapes of a new pod, 20 to 35 s).
 func samplesForAllPods(s *scenario) expectation {
 	return func(o *observed) error {
-		list, err := env.metrics.MetricsV1beta1().PodMetricses(s.ns).List(s.ctx, metav1.ListOptions{LabelSelector: o.Scale.Status.Selector})
+		list, err := s.metrics.MetricsV1beta1().PodMetricses(s.ns).List(s.ctx, metav1.ListOptions{LabelSelector: o.Scale.Status.Selector})
 		if err != nil {
 			return err
 		}
@@ -741,7 +756,7 @@ func envSet(name string) bool {
 // hpaEvents returns the messages of the HPA's events with the reason.
 func (s *scenario) hpaEvents(name, reason string) []string {
 	s.t.Helper()
-	evs, err := env.kube.CoreV1().Events(s.ns).List(s.ctx, metav1.ListOptions{
+	evs, err := s.kube.CoreV1().Events(s.ns).List(s.ctx, metav1.ListOptions{
 		FieldSelector: "involvedObject.kind=HorizontalPodAutoscaler,involvedObject.name=" + name + ",reason=" + reason,
 	})
 	if err != nil {

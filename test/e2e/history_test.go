@@ -160,6 +160,9 @@ func TestHistoryBacktest(t *testing.T) {
 	if _, err := promQuery(`up`); err != nil {
 		t.Fatalf("the local cluster's Prometheus does not answer (%v): hack/cluster/up.sh starts it", err)
 	}
+	// The second cluster of the test of many contexts comes up while
+	// these namespaces are made ready.
+	second := startSecondCluster(t)
 	a, b := newScenario(t, "history-a"), newScenario(t, "history-b")
 	runs := []*patternRun{{s: a, window: 60}, {s: b, window: 20}}
 	all := runs
@@ -182,6 +185,23 @@ func TestHistoryBacktest(t *testing.T) {
 		}
 		r.s.createHPA(h)
 	}
+	// D: B's behavior in the second cluster, in a namespace of A's name, so
+	// that a read of the wrong cluster's series would mix A's into D's.
+	var runD *patternRun
+	if second != nil {
+		if err := second.wait(3 * time.Minute); err != nil {
+			t.Errorf("the test of many contexts will have no second cluster: %v", err)
+		} else {
+			t.Logf("the second cluster up in %s; central Prometheus at %s", second.upTook.Round(100*time.Millisecond), second.central)
+			runD = &patternRun{s: newScenarioIn(t, a.ns, second.kube, second.metrics, second.kwok()), window: 20}
+			runD.s.labelNamespace("kubectl-hpa.io/state-metrics", "true")
+			runD.s.deploy("web", 2, map[string]string{annCPU: "250500u"})
+			h := hpaFor("web", 1, 10, histBehavior(runD.window), cpuUtilization(50))
+			h.Labels = map[string]string{fleetLabel: env.runID}
+			runD.s.createHPA(h)
+			all = append(all, runD)
+		}
+	}
 	for _, r := range all {
 		r.s.settle("web", settleOptions{historyHorizon: 10 * time.Second}, desired(2), metricUtilization(0, 50), samplesForAllPods(r.s))
 	}
@@ -196,7 +216,11 @@ func TestHistoryBacktest(t *testing.T) {
 	// metrics-server's samples of A, to hold the replay's own to.
 	served := watchSamples(a, ctx.Done())
 	var wg sync.WaitGroup
-	for _, r := range runs {
+	driven := runs
+	if runD != nil {
+		driven = append(slices.Clone(runs), runD)
+	}
+	for _, r := range driven {
 		wg.Add(2)
 		go func() { defer wg.Done(); r.drive(ctx, start) }()
 		go func() { defer wg.Done(); r.watchScale(ctx) }()
@@ -215,6 +239,14 @@ func TestHistoryBacktest(t *testing.T) {
 			t.Fatalf("%s: %v", r.s.ns, r.err)
 		}
 		t.Logf("%s (scale-down window %ds): %v", r.s.ns, r.window, r.rescales)
+	}
+	if runD != nil {
+		if runD.err != nil {
+			t.Errorf("the second cluster's run D: %v", runD.err)
+			runD = nil
+		} else {
+			t.Logf("the second cluster's %s (scale-down window %ds): %v", runD.s.ns, runD.window, runD.rescales)
+		}
 	}
 	realA, realB := runs[0].rescales, runs[1].rescales
 	if len(realA) < 8 {
@@ -425,7 +457,7 @@ func TestHistoryBacktest(t *testing.T) {
 	}
 
 	// A and B tuned together, while C runs.
-	checkFleet(t, tuneDoc, start, end, runs...)
+	checkFleet(t, tuneDoc, start, end, second, runD, runs...)
 	if tunedRun != nil {
 		checkTuned(t, tuneDoc, runs[0], start, tunedRun())
 	}
@@ -483,13 +515,13 @@ func (r *patternRun) drive(ctx context.Context, start time.Time) {
 				// Half a millicore above, as everywhere in this suite (see
 				// cpuIdle): metrics-server's rate never crosses a millicore.
 				v := fmt.Sprintf("%du", per*1000+500)
-				closeCounters(ctx, ready, v, set)
+				closeCounters(ctx, r.s.kwok, ready, v, set)
 				for _, p := range ready {
 					if set[p.Name] == v && p.Annotations[annCPU] == v {
 						continue
 					}
 					patch := []byte(fmt.Sprintf(`{"metadata":{"annotations":{%q:%q}}}`, annCPU, v))
-					if _, err := env.kube.CoreV1().Pods(r.s.ns).Patch(ctx, p.Name, "application/merge-patch+json", patch, metav1.PatchOptions{}); err == nil {
+					if _, err := r.s.kube.CoreV1().Pods(r.s.ns).Patch(ctx, p.Name, "application/merge-patch+json", patch, metav1.PatchOptions{}); err == nil {
 						set[p.Name] = v
 					}
 				}
@@ -516,7 +548,7 @@ func (r *patternRun) drive(ctx context.Context, start time.Time) {
 // pattern's, 34% where B's real pods read 33%, and the replay with B's
 // behavior held 3 pods 35 s past B's last step). Read just before the
 // change, the counters step within the patch's latency of it.
-func closeCounters(ctx context.Context, ready []corev1.Pod, v string, set map[string]string) {
+func closeCounters(ctx context.Context, kwok string, ready []corev1.Pod, v string, set map[string]string) {
 	nodes := map[string]bool{}
 	for _, p := range ready {
 		if (set[p.Name] != v || p.Annotations[annCPU] != v) && p.Spec.NodeName != "" {
@@ -524,7 +556,7 @@ func closeCounters(ctx context.Context, ready []corev1.Pod, v string, set map[st
 		}
 	}
 	for n := range nodes {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, kwokURL()+"/metrics/nodes/"+n+"/metrics/resource", http.NoBody)
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, kwok+"/metrics/nodes/"+n+"/metrics/resource", http.NoBody)
 		if err != nil {
 			continue
 		}
@@ -545,7 +577,7 @@ func (r *patternRun) watchScale(ctx context.Context) {
 	tick := time.NewTicker(200 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		d, err := env.kube.AppsV1().Deployments(r.s.ns).Get(ctx, "web", metav1.GetOptions{})
+		d, err := r.s.kube.AppsV1().Deployments(r.s.ns).Get(ctx, "web", metav1.GetOptions{})
 		now := time.Now()
 		if err == nil && d.Spec.Replicas != nil {
 			n := *d.Spec.Replicas

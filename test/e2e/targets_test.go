@@ -37,7 +37,7 @@ func dyn(s *scenario) dynamic.Interface {
 // the typed client, anything else (custom resources) through the dynamic one.
 func (s *scenario) getScale(ref autoscalingv2.CrossVersionObjectReference) (*autoscalingv1.Scale, error) {
 	if ref.Kind == "Deployment" {
-		return env.kube.AppsV1().Deployments(s.ns).GetScale(s.ctx, ref.Name, metav1.GetOptions{})
+		return s.kube.AppsV1().Deployments(s.ns).GetScale(s.ctx, ref.Name, metav1.GetOptions{})
 	}
 	gv, err := schema.ParseGroupVersion(ref.APIVersion)
 	if err != nil {
