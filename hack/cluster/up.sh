@@ -425,11 +425,18 @@ start metrics-server \
 	--metric-resolution="$METRIC_RESOLUTION" --kubelet-request-timeout=5s \
 	"${ms_extra[@]}"
 
+# Each scrape of the adapter's kube-state-metrics series lists the namespaces
+# and, in each labelled one, its Deployments, ReplicaSets and Pods; with two
+# Prometheus servers scraping it every 5 s (the e2e proof of many contexts
+# adds a central one), client-go's default 5 requests per second queued the
+# lists past the scrape's 4 s limit (2026-12-02: 45 s of failed scrapes at
+# the suite's busiest, a rescale recorded 15 s late).
 kcfg=$KCFGS/fake-metrics-adapter
 start fake-metrics-adapter \
 	--bind-address=127.0.0.1 --secure-port="$PORT_ADAPTER" --control-address="127.0.0.1:$PORT_ADAPTER_CONTROL" \
 	--tls-cert-file="$PKI/serving.crt" --tls-private-key-file="$PKI/serving.key" \
 	--lister-kubeconfig="$kcfg" --authentication-kubeconfig="$kcfg" --authorization-kubeconfig="$kcfg" \
+	--client-qps=100 --client-burst=200 \
 	--v="${ADAPTER_VERBOSITY:-2}" \
 	"${adapter_extra[@]}"
 
