@@ -27,7 +27,11 @@
 #      it), which splits the read of Prometheus from the replays and reports
 #      the requests the prom client counted. Both reach Prometheus through
 #      `tuneprom proxy`, which logs every request: how many, of which kind,
-#      the bytes answered, how many were open at once.
+#      the bytes answered, how many were open at once;
+#   5. with BENCH_COMPARE=1 (the default), runs the command once more with
+#      --prometheus-query-api-only and fails unless its document is the same,
+#      byte for byte: the raw samples through the remote-read API (the
+#      default) are the query API's.
 #
 # The results go to _output/bench-tune-prometheus/results.md (and the JSON
 # beside it). Everything runs at nice BENCH_NICE (19): the machine may be
@@ -41,7 +45,9 @@
 # Environment: BENCH_DAYS (31), BENCH_PODS (50), BENCH_KUBELET_INTERVAL (5s),
 # BENCH_KSM_INTERVAL (30s), BENCH_END (2026-11-30T00:00:00Z, the series' end
 # and tune's --now), BENCH_CLI (1; 0 skips the command's own run),
-# BENCH_NICE (19), BENCH_AUTOGROUP_NICE (empty).
+# BENCH_NICE (19), BENCH_AUTOGROUP_NICE (empty), BENCH_QUERY_API_ONLY (0; 1
+# reads through the query API alone, as before the remote-read API),
+# BENCH_COMPARE (1).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -71,6 +77,10 @@ backfill tune-prometheus -end "$END" -days "$DAYS" -pods "$PODS" -kubelet-interv
 start_prometheus "$BLOCK"
 
 # --- measure -------------------------------------------------------------------------
+api_only=() phases_api_only=()
+if [ "${BENCH_QUERY_API_ONLY:-0}" = 1 ]; then
+	api_only=(--prometheus-query-api-only) phases_api_only=(-query-api-only)
+fi
 rows=()
 for since in "${SINCES[@]}"; do
 	l0=$(load)
@@ -79,23 +89,30 @@ for since in "${SINCES[@]}"; do
 		proxy "cli-$since"
 		# tune takes no --now: the period is given by its times.
 		from=$(date -u -d "$END - ${since%h} hours" +%Y-%m-%dT%H:%M:%SZ)
-		timed "cli-$since" nice -n "$NICE" "$BIN" tune web -n bench -f "$data/objects" --since "$from" --until "$END" --prometheus "$url" -o json
+		timed "cli-$since" nice -n "$NICE" "$BIN" tune web -n bench -f "$data/objects" --since "$from" --until "$END" --prometheus "$url" -o json "${api_only[@]}"
 		"$TP" summary -log "$out/cli-$since.requests.jsonl" >"$out/cli-$since.requests.json"
+		if [ "${BENCH_COMPARE:-1}" != 0 ] && [ ${#api_only[@]} -eq 0 ]; then
+			say "the same through the query API alone"
+			timed "cli-$since-query-api" nice -n "$NICE" "$BIN" tune web -n bench -f "$data/objects" --since "$from" --until "$END" --prometheus "$url" -o json --prometheus-query-api-only
+			cmp "$out/cli-$since.out" "$out/cli-$since-query-api.out" || { say "the documents differ: $out/cli-$since.out, $out/cli-$since-query-api.out"; exit 1; }
+			read -r qw _ qu qs <"$out/cli-$since-query-api.time"
+			say "the same document; through the query API alone: $qw s, $(awk -v u="$qu" -v s="$qs" 'BEGIN { printf "%.1f", u + s }') CPU-s"
+		fi
 	fi
 	say "tune --since $since in tuneprom phases"
 	proxy "phases-$since"
-	timed "phases-$since" nice -n "$NICE" "$TP" phases -prometheus "$url" -f "$data/objects" -now "$END" -since "$since"
+	timed "phases-$since" nice -n "$NICE" "$TP" phases -prometheus "$url" -f "$data/objects" -now "$END" -since "$since" "${phases_api_only[@]}"
 	"$TP" summary -log "$out/phases-$since.requests.jsonl" >"$out/phases-$since.requests.json"
 	rows+=("$since|$l0|$(load)")
 done
 
 # --- report ---------------------------------------------------------------------------
 {
-	echo "tune from a real Prometheus: $(date -u +%Y-%m-%dT%H:%MZ), commit $commit, $(nproc) cores, nice $NICE; Prometheus $E2E_PROMETHEUS_APP_VERSION"
+	echo "tune from a real Prometheus: $(date -u +%Y-%m-%dT%H:%MZ), commit $commit, $(nproc) cores, nice $NICE; Prometheus $E2E_PROMETHEUS_APP_VERSION; raw samples through $([ ${#api_only[@]} -gt 0 ] && echo "the query API alone" || echo "the remote-read API")"
 	echo
 	jq -r --arg k "$KUBELET_INTERVAL" --arg s "$KSM_INTERVAL" '"Series: \(.series) series (\($ENV.BENCH_PODS // "50") pods), kubelet every \($k), kube-state-metrics every \($s), \(.start) to \(.end): \(.samples) samples, \(.textBytes / 1e9 * 10 | floor / 10) GB of OpenMetrics text in \(.pieces) pieces, a TSDB of \(.tsdbBytes / 1e6 | floor) MB; written in \(.generateSeconds | floor) s, promtool \(.promtoolCPUSeconds | floor) CPU-s (\(.promtoolWallSeconds | floor) s, peak RSS \(.promtoolMaxRSSKiB / 1024 | floor) MiB)"' "$out/backfill.json"
 	echo
-	echo "| --since | command: wall (s) | command: CPU (s) | command: peak RSS (MiB) | read: wall (s) | read: CPU (s) | replays: wall (s) | replays: CPU (s) | requests (range/raw/instant) | answered (MB; largest) | most at once | syncs | candidates | phases: peak RSS (MiB) | load average (1 min) before / after |"
+	echo "| --since | command: wall (s) | command: CPU (s) | command: peak RSS (MiB) | read: wall (s) | read: CPU (s) | replays: wall (s) | replays: CPU (s) | requests (range/raw/remote/instant) | answered (MB; largest) | most at once | syncs | candidates | phases: peak RSS (MiB) | load average (1 min) before / after |"
 	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 	for r in "${rows[@]}"; do
 		IFS='|' read -r since l0 l1 <<<"$r"
@@ -109,7 +126,7 @@ done
 		jq -r --arg since "$since" --arg cw "$cw" --arg cc "$cc" --arg cr "$cr" --arg pr "$((pr / 1024))" --arg l "$l0 / $l1" --slurpfile q "$out/phases-$since.requests.json" '
 			def f: . * 10 | round / 10;
 			($q[0]) as $q |
-			"| \($since) | \($cw) | \($cc) | \($cr) | \(.readWallSeconds | f) | \(.readCPUSeconds | f) | \(.replaysWallSeconds | f) | \(.replaysCPUSeconds | f) | \(.requests) (\($q.byKind.range // 0)/\($q.byKind.raw // 0)/\($q.byKind.instant // 0)) | \($q.bytes / 1e6 | f); \($q.largestAnswer / 1e6 | f) | \($q.maxAtOnce) | \(.syncs) | \(.candidates) | \($pr) | \($l) |"' \
+			"| \($since) | \($cw) | \($cc) | \($cr) | \(.readWallSeconds | f) | \(.readCPUSeconds | f) | \(.replaysWallSeconds | f) | \(.replaysCPUSeconds | f) | \(.requests) (\($q.byKind.range // 0)/\($q.byKind.raw // 0)/\($q.byKind.remote // 0)/\($q.byKind.instant // 0)) | \($q.bytes / 1e6 | f); \($q.largestAnswer / 1e6 | f) | \($q.maxAtOnce) | \(.syncs) | \(.candidates) | \($pr) | \($l) |"' \
 			"$out/phases-$since.out"
 	done
 } | tee "$out/results.md"

@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/api"
@@ -41,6 +42,10 @@ type Client struct {
 	// scope is the matcher of the cluster label (`cluster="prod"`), ""
 	// when the store serves one cluster.
 	scope string
+	// remoteOff says the raw samples are read through the query API:
+	// --prometheus-query-api-only, or the remote-read API did not serve
+	// a read.
+	remoteOff atomic.Bool
 }
 
 // Endpoint is the endpoint the client reads from.
@@ -103,6 +108,7 @@ func NewClient(o Config, kube *rest.Config) (*Client, error) {
 		bound = DefaultTimeout
 	}
 	c := &Client{api: v1.NewAPI(ac), raw: ac, hc: hc, endpoint: ep, timeout: o.Timeout, bound: bound, allowWarnings: o.AllowWarnings}
+	c.remoteOff.Store(o.QueryAPIOnly)
 	if o.ClusterLabel != "" {
 		c.scope = o.ClusterLabel + "=" + str(o.Cluster)
 	}

@@ -52,6 +52,9 @@ type fakeProm struct {
 	maxPoints int
 	// strict fails the test on an unknown query; else it answers empty.
 	strict bool
+	// remote says how /api/v1/read answers (remoteread_test.go): as
+	// Prometheus does (the zero value), or not at all.
+	remote fakeRemote
 }
 
 type fakeSeries struct {
@@ -136,6 +139,10 @@ func parseUnix(s string) time.Time {
 }
 
 func (f *fakeProm) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.HasSuffix(r.URL.Path, "/api/v1/read") {
+		f.serveRemote(w, r)
+		return
+	}
 	if err := r.ParseForm(); err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return

@@ -34,6 +34,7 @@ const (
 	FlagHeader        = "prometheus-header"
 	FlagTimeout       = "prometheus-timeout"
 	FlagAllowWarnings = "prometheus-allow-warnings"
+	FlagQueryAPIOnly  = "prometheus-query-api-only"
 	FlagQuery         = "query"
 	FlagClusterLabel  = "prometheus-cluster-label"
 	FlagCluster       = "prometheus-cluster"
@@ -78,6 +79,11 @@ type Config struct {
 	// partial response, a PromQL annotation) and records them in
 	// Recording.Warnings; by default a warning fails the read.
 	AllowWarnings bool
+
+	// QueryAPIOnly reads the raw samples through the query API alone;
+	// by default they are read through the remote-read API where the
+	// server serves it (remoteread.go).
+	QueryAPIOnly bool
 
 	// ClusterLabel names the label that tells the clusters apart in a
 	// store serving many (Thanos, Mimir, a central Prometheus): every
@@ -162,6 +168,10 @@ var Rows = options.Rows[Config]{
 	{
 		Name: FlagAllowWarnings, Help: "Go on when Prometheus answers with warnings (a partial answer), listing them", CLIOnly: clientOnly,
 		Field: func(o *Config) options.Value { return options.Bool(&o.AllowWarnings) },
+	},
+	{
+		Name: FlagQueryAPIOnly, Help: "Read the raw samples through Prometheus's query API alone (by default through its remote-read API where the server serves it: the same samples, a fraction of the work)", CLIOnly: clientOnly,
+		Field: func(o *Config) options.Value { return options.Bool(&o.QueryAPIOnly) },
 	},
 	{
 		Name: FlagFor, Help: "The Prometheus of one kubeconfig context's cluster, CONTEXT=ENDPOINT (repeatable; --prometheus serves the contexts not named)", CLIOnly: clientOnly,

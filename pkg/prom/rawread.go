@@ -6,6 +6,7 @@ package prom
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -79,8 +80,25 @@ type rawReader struct {
 // readRaw reads one resource metric's raw container series over the
 // period and the margin before it, into metric.Raw; its warnings and
 // sparse stretch go to out. It returns how many series were kept and how
-// many left out (other pods').
+// many left out (other pods'). The samples come through the remote-read
+// API where the server serves it, else through the query API
+// (remoteread.go): a remote read that was not served starts again
+// through the query API, and the client keeps to that.
 func (rd *reader) readRaw(ctx context.Context, out *readOut, r rangeRead, st *readState) (kept, dropped int, err error) {
+	if !rd.c.remoteOff.Load() {
+		kept, dropped, err = rd.readRawVia(ctx, out, r, st, true)
+		var no *remoteRefusedError
+		if !errors.As(err, &no) {
+			return kept, dropped, err
+		}
+		rd.c.remoteOff.Store(true)
+		out.warnings, out.sparse = nil, nil
+	}
+	return rd.readRawVia(ctx, out, r, st, false)
+}
+
+// readRawVia is readRaw through the remote-read API or the query API.
+func (rd *reader) readRawVia(ctx context.Context, out *readOut, r rangeRead, st *readState, remote bool) (kept, dropped int, err error) {
 	budget := rd.req.PointBudget
 	if budget <= 0 {
 		budget = DefaultPointBudget
@@ -112,7 +130,13 @@ func (rd *reader) readRaw(ctx context.Context, out *readOut, r rangeRead, st *re
 		d = min(max(d, interval, time.Millisecond), until.Sub(t))
 		end := t.Add(d)
 		rr.active, rr.chunkEndMs = rr.active[:0], end.UnixMilli()
-		n, warnings, err := rd.c.queryRaw(ctx, r.what, r.query, d, end, rr.fold)
+		var n int
+		var warnings []string
+		if remote {
+			n, err = rd.c.remoteRaw(ctx, r.what, r.query, d, end, rr.fold)
+		} else {
+			n, warnings, err = rd.c.queryRaw(ctx, r.what, r.query, d, end, rr.fold)
+		}
 		rd.requested()
 		if err != nil {
 			return 0, 0, err

@@ -100,7 +100,7 @@ func replayable(req *http.Request) bool {
 // isQueryPath reports whether path is one of the API's read endpoints
 // that take a POST.
 func isQueryPath(path string) bool {
-	for _, p := range []string{"/api/v1/query", "/api/v1/query_range", "/api/v1/series", "/api/v1/labels"} {
+	for _, p := range []string{"/api/v1/query", "/api/v1/query_range", "/api/v1/series", "/api/v1/labels", "/api/v1/read"} {
 		if strings.HasSuffix(path, p) {
 			return true
 		}
@@ -208,6 +208,11 @@ func (e *NotPrometheusError) Error() string {
 // path is not the API's.
 func (t *readTransport) check(req *http.Request, resp *http.Response) (*http.Response, error) {
 	if !strings.Contains(req.URL.Path, "/api/v1/") {
+		return resp, nil
+	}
+	if strings.HasSuffix(req.URL.Path, "/api/v1/read") {
+		// The remote-read API answers in frames of protobuf, and what is
+		// not its answer sends the read to the query API (remoteread.go).
 		return resp, nil
 	}
 	why, bad := "", false

@@ -9,8 +9,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -41,10 +46,13 @@ type tunedRunResult struct {
 func tuneAndRun(t *testing.T, a *scenario, promService string, tuned *patternRun, start, end time.Time, offsets *rand.Rand) (*explain.Tune, func() tunedRunResult) { //nolint:thelper // its lines name this file, where hack/test/failures.sh tells logs from errors
 	// No clock flags: the sync period is inferred from the HPA's events,
 	// metrics-server's window and phase read off its PodMetrics.
+	// Prometheus behind a proxy that counts the requests by path: the raw
+	// samples must come through the remote-read API.
+	counted := newCountingProxy(t, prometheusURL())
 	args := []string{
 		"tune", "web", "-n", a.ns, "--kubeconfig", env.kubeconfig,
 		"--since", start.UTC().Format(time.RFC3339Nano), "--until", end.UTC().Format(time.RFC3339Nano),
-		"--prometheus", prometheusURL(),
+		"--prometheus", counted.URL,
 		"--pod-startup", "1s", "--sample-delay", "15s", "--slo", "cpu=90%",
 	}
 	began := time.Now()
@@ -68,6 +76,25 @@ func tuneAndRun(t *testing.T, a *scenario, promService string, tuned *patternRun
 	checkClock(t, "tune", doc.Clock)
 	if rec.Range == nil {
 		t.Errorf("tune's recommendation has no range over the variants")
+	}
+	t.Logf("tune's requests to Prometheus: %v", counted.counts())
+	if counted.count("200 /api/v1/read") == 0 || counted.count("200 /api/v1/query") == 0 {
+		t.Errorf("tune read no raw samples through the remote-read API, or nothing through the query API: %v", counted.counts())
+	}
+
+	// The same tune with the raw samples through the query API alone:
+	// the same document (the samples are the same), but for the source
+	// it names.
+	if qout := inProcess(append(slices.Clone(args), "-o", "json", "--prometheus-query-api-only")); qout.code != 0 {
+		t.Errorf("tune --prometheus-query-api-only exited %d:\n%s", qout.code, qout.stderr)
+	} else {
+		var qdoc explain.Tune
+		if err := json.Unmarshal(qout.stdout, &qdoc); err != nil {
+			t.Fatalf("tune --prometheus-query-api-only: %v", err)
+		}
+		if g, w := jsonString(qdoc), jsonString(doc); g != w {
+			t.Errorf("tune through the query API alone differs from the read through the remote-read API:\n%.3000s\nwant\n%.3000s", g, w)
+		}
 	}
 
 	// The same tune with Prometheus behind the API server's service
@@ -332,5 +359,62 @@ func checkReportFile(t *testing.T, path string) {
 		if strings.Contains(page, ref) {
 			t.Errorf("tune --report's page holds %q: it must load nothing", ref)
 		}
+	}
+}
+
+// countingProxy passes requests on to a server and counts them by status
+// and path ("200 /api/v1/read").
+type countingProxy struct {
+	*httptest.Server
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func newCountingProxy(t *testing.T, target string) *countingProxy {
+	t.Helper()
+	u, err := url.Parse(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &countingProxy{n: map[string]int{}}
+	rp := httputil.NewSingleHostReverseProxy(u)
+	rp.FlushInterval = -1
+	p.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sw := &statusWriter{ResponseWriter: w, code: http.StatusOK}
+		rp.ServeHTTP(sw, r)
+		p.mu.Lock()
+		p.n[fmt.Sprintf("%d %s", sw.code, r.URL.Path)]++
+		p.mu.Unlock()
+	}))
+	t.Cleanup(p.Close)
+	return p
+}
+
+func (p *countingProxy) count(key string) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.n[key]
+}
+
+func (p *countingProxy) counts() map[string]int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return maps.Clone(p.n)
+}
+
+// statusWriter notes the status of an answer it passes on.
+type statusWriter struct {
+	http.ResponseWriter
+	code int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	w.code = code
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
 	}
 }

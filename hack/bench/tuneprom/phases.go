@@ -72,6 +72,7 @@ func runPhases(args []string) error {
 	budget := flags.Int("budget", 0, "tune's --budget (0: its default)")
 	workers := flags.Int("workers", 0, "replays at once (0: one per core, as tune)")
 	readOnly := flags.Bool("read-only", false, "stop tune once its read is over (the as-is replay still runs): the read's figures alone")
+	queryAPIOnly := flags.Bool("query-api-only", false, "read the raw samples through the query API alone (--prometheus-query-api-only)")
 	_ = flags.Parse(args)
 	if *endpoint == "" || *files == "" || *now == "" {
 		return errors.New("phases: -prometheus, -f and -now are required")
@@ -79,6 +80,7 @@ func runPhases(args []string) error {
 	in := action.DefaultTuneInput()
 	in.Since = *since
 	in.Recorded.Prometheus.Endpoint = *endpoint
+	in.Recorded.Prometheus.QueryAPIOnly = *queryAPIOnly
 	if *budget > 0 {
 		in.Budget = *budget
 	}

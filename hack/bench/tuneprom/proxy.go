@@ -25,7 +25,7 @@ import (
 // logEntry is one request the proxy forwarded.
 type logEntry struct {
 	Path   string `json:"path"`
-	Kind   string `json:"kind"` // range, raw (SELECTOR[D] at an instant), instant, other
+	Kind   string `json:"kind"` // range, raw (SELECTOR[D] at an instant), remote (the remote-read API), instant, other
 	Query  string `json:"query,omitempty"`
 	Start  int64  `json:"start"` // Unix ns
 	End    int64  `json:"end"`
@@ -98,6 +98,8 @@ func runProxy(args []string) error {
 		switch {
 		case strings.HasSuffix(r.URL.Path, "/query_range"):
 			e.Kind = "range"
+		case strings.HasSuffix(r.URL.Path, "/api/v1/read"):
+			e.Kind = "remote"
 		case strings.HasSuffix(r.URL.Path, "/query") && strings.HasSuffix(q, "]"):
 			e.Kind = "raw"
 		case strings.HasSuffix(r.URL.Path, "/query"):
