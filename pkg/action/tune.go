@@ -114,7 +114,7 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 	// variant of the recording at a time.
 	variants := rec.Variants()
 	variant := func(v int) (tune.Evaluator, func(), error) {
-		r, err := whatif.NewReplayer(in.snap, rec.AtScrapes(variants[v-1].Scrapes), in.settings, opts)
+		r, err := replayer.Variant(variants[v-1].Scrapes)
 		if err != nil {
 			return nil, nil, err
 		}

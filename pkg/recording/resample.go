@@ -481,6 +481,15 @@ func (r *Recording) SampleTime(k int) time.Time {
 	return t.Add(-r.SampleLag)
 }
 
+// ResampledAt is the scrapes r was last resampled at; false when it never
+// was.
+func (r *Recording) ResampledAt() (Scrapes, bool) {
+	if r.scrapes == nil {
+		return Scrapes{}, false
+	}
+	return *r.scrapes, true
+}
+
 // AtScrapes returns a copy of r resampled as sc says: r's pods, raw
 // samples and other metrics are shared, the resource samples are its own.
 func (r *Recording) AtScrapes(sc Scrapes) *Recording {

@@ -299,10 +299,23 @@ type Replayer struct {
 	alone    bool
 	// fastSharedOnce holds what the fast replays share (fastreplay.go).
 	fastSharedOnce
+	// given is the options as NewReplayer was given them; parent is the
+	// Replayer whose Variant made this one (nil: none), and phase its
+	// scrapes but for their Scale (variants.go).
+	given  BacktestOptions
+	parent *Replayer
+	phase  recording.Scrapes
+	// kept is the shared part of the variants' pods at keptPhase
+	// (variants.go).
+	keptMu     sync.Mutex
+	kept       *fastShared
+	keptPhase  recording.Scrapes
+	keptDelays [2]time.Duration
 }
 
 // NewReplayer checks the recording and the options for replays of it.
 func NewReplayer(snap *engine.Snapshot, rec *recording.Recording, set engine.Settings, opts BacktestOptions) (*Replayer, error) {
+	given := opts
 	if snap == nil {
 		return nil, errors.New("no HorizontalPodAutoscaler to replay")
 	}
@@ -310,7 +323,7 @@ func NewReplayer(snap *engine.Snapshot, rec *recording.Recording, set engine.Set
 	if err != nil {
 		return nil, err
 	}
-	return &Replayer{snap: snap, rec: rec, set: set, opts: opts, first: first}, nil
+	return &Replayer{snap: snap, rec: rec, set: set, opts: opts, first: first, given: given}, nil
 }
 
 // Replay is ReplayHPA of the replayer's recording with hpa.

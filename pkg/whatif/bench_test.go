@@ -348,7 +348,7 @@ func benchTune(b *testing.B, rec *recording.Recording) {
 		variants := rec.Variants()
 		var again atomic.Int64
 		variant := func(v int) (tune.Evaluator, func(), error) {
-			r, err := NewReplayer(s, rec.AtScrapes(variants[v-1].Scrapes), set, opts)
+			r, err := replayer.Variant(variants[v-1].Scrapes)
 			if err != nil {
 				return nil, nil, err
 			}

@@ -252,7 +252,13 @@ func (r *Replayer) buildShared(p *replayRun) {
 			r.fast = &fastShared{miss: missNoPods}
 			return
 		}
+		defer func() { r.fastBuilt.Store(r.fast) }()
+		if sh := r.parent.phaseShared(r); sh != nil {
+			r.fast = sh.forVariant(scratch)
+			return
+		}
 		r.fast = buildFastShared(r, scratch)
+		r.parent.keepPhase(r)
 	})
 }
 
@@ -260,6 +266,8 @@ func (r *Replayer) buildShared(p *replayRun) {
 type fastSharedOnce struct {
 	fast     *fastShared
 	fastOnce sync.Once
+	// fastBuilt is fast once built, for readers outside fastOnce.
+	fastBuilt atomic.Pointer[fastShared]
 }
 
 // buildFastShared checks the recording and the snapshot for the fast

@@ -444,7 +444,7 @@ func tuneDocument(t *testing.T, snap *engine.Snapshot, rec *recording.Recording,
 	}
 	variants := rec.Variants()
 	variant := func(v int) (tune.Evaluator, func(), error) {
-		r, err := NewReplayer(snap, rec.AtScrapes(variants[v-1].Scrapes), set, opts)
+		r, err := replayer.Variant(variants[v-1].Scrapes)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -1,0 +1,89 @@
+// Copyright 2026 The kubectl-hpa Authors.
+// SPDX-License-Identifier: Apache-2.0
+
+package whatif
+
+import (
+	"sync"
+	"time"
+
+	"github.com/kubectl-hpa/kubectl-hpa/pkg/recording"
+)
+
+// Variant returns a Replayer of the recording resampled as sc says
+// (Recording.AtScrapes): the replays of tune's finalists under a variant
+// of the recorded load, with the options r was given.
+//
+// The variants of one phase of the scrapes (the same scrapes but for
+// their Scale: the load as recorded, a little lower, a little higher)
+// differ in the samples' values alone. Which pods exist, are ready and
+// report at each sync is the same for all of them, so the fast replays'
+// part that lays those pods out (fastShared, less the accounting of the
+// samples' values) is worked out once per phase: by r itself where r's
+// recording is at that phase, else by the first variant of the phase,
+// which r keeps for the next ones (the last phase only: tune replays the
+// variants one after the other, a phase's together).
+func (r *Replayer) Variant(sc recording.Scrapes) (*Replayer, error) {
+	v, err := NewReplayer(r.snap, r.rec.AtScrapes(sc), r.set, r.given)
+	if err != nil {
+		return nil, err
+	}
+	v.parent, v.phase = r, scrapePhase(sc)
+	return v, nil
+}
+
+// scrapePhase is sc but for its Scale.
+func scrapePhase(sc recording.Scrapes) recording.Scrapes {
+	sc.Scale = 0
+	return sc
+}
+
+// phaseShared is the shared part of the pods of variant v's phase, laid
+// out with the same delays (PodStartup, SampleDelay: estimated from each
+// variant's recording where not given): r's own when r's recording is at
+// that phase and its shared part is built, else the one keepPhase kept;
+// nil when neither (r nil: none).
+func (r *Replayer) phaseShared(v *Replayer) *fastShared {
+	if r == nil {
+		return nil
+	}
+	if own, ok := r.rec.ResampledAt(); ok && scrapePhase(own) == v.phase && delaysOf(r.opts) == delaysOf(v.opts) {
+		if built := r.fastBuilt.Load(); built != nil {
+			return built
+		}
+	}
+	r.keptMu.Lock()
+	defer r.keptMu.Unlock()
+	if r.kept != nil && r.keptPhase == v.phase && r.keptDelays == delaysOf(v.opts) {
+		return r.kept
+	}
+	return nil
+}
+
+// delaysOf is the delays a replay's pods are laid out with.
+func delaysOf(o BacktestOptions) [2]time.Duration {
+	return [2]time.Duration{o.PodStartup, o.SampleDelay}
+}
+
+// keepPhase keeps the shared part variant v built for the next variants
+// of its phase, in place of the one kept before (r nil: none).
+func (r *Replayer) keepPhase(v *Replayer) {
+	if r == nil {
+		return
+	}
+	kept := v.fast.forVariant(nil)
+	r.keptMu.Lock()
+	r.kept, r.keptPhase, r.keptDelays = kept, v.phase, delaysOf(v.opts)
+	r.keptMu.Unlock()
+}
+
+// forVariant is sh for another variant of its phase, whose replay
+// scratch reads its own samples: the pods as sh laid them out, shared
+// (read only), and the accounting of each resource's samples left to be
+// worked out anew.
+func (sh *fastShared) forVariant(scratch *replayRun) *fastShared {
+	out := *sh
+	nr := len(sh.exact)
+	out.exact, out.missReq, out.exactOnce, out.scratch = make([][]podSums, nr), make([][]int64, nr), make([]sync.Once, nr), scratch
+	return &out
+}
