@@ -103,17 +103,19 @@ func (r *Recording) Censor(from int) *Censoring {
 			if limit > 0 {
 				out.Limits = true
 				if s := usage[p.Name][c.Name]; s != nil {
-					for j, v := range s.Values {
+					for j := range s.Values {
 						// v is in cores, the limit in millicores.
-						if k := s.First + j; k >= from && v*1000 >= AtLimitShare*float64(limit) {
+						k := s.First + j
+						if v, ok := s.At(k); ok && k >= from && v*1000 >= AtLimitShare*float64(limit) {
 							mark(k)
 						}
 					}
 				}
 			}
 			if s := r.Throttling[p.Name][c.Name]; s != nil {
-				for j, v := range s.Values {
-					if k := s.First + j; k >= from && v >= ThrottledShare {
+				for j := range s.Values {
+					k := s.First + j
+					if v, ok := s.At(k); ok && k >= from && v >= ThrottledShare {
 						mark(k)
 					}
 				}

@@ -210,6 +210,9 @@ type Metric struct {
 type Series struct {
 	First  int
 	Values []float64
+	// Scale multiplies every value as it is read (0: none): the resampled
+	// variants of one phase share their Values (Recording.AtScrapesEach).
+	Scale float64
 }
 
 // At returns the value at instant k, and whether there is one.
@@ -221,12 +224,22 @@ func (s *Series) At(k int) (float64, bool) {
 	if math.IsNaN(v) {
 		return 0, false
 	}
+	if s.Scale != 0 {
+		v *= s.Scale
+	}
 	return v, true
 }
 
 // Set stores v at instant k, growing the series as needed (the gap filled
-// with NaN).
+// with NaN). A scaled series gets values of its own first, scaled.
 func (s *Series) Set(k int, v float64) {
+	if s.Scale != 0 {
+		own := make([]float64, len(s.Values))
+		for i, x := range s.Values {
+			own[i] = x * s.Scale
+		}
+		s.Values, s.Scale = own, 0
+	}
 	if len(s.Values) == 0 {
 		s.First, s.Values = k, []float64{v}
 		return

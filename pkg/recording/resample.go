@@ -38,18 +38,33 @@ type Scrapes struct {
 // the window, and SampleTime gives the scrape each instant's samples are
 // of.
 func (r *Recording) Resample(sc Scrapes) {
+	r.resampleEach([]*Recording{r}, []Scrapes{sc})
+}
+
+// resampleEach is Resample of r at each of scs into outs[j] (r, or copies
+// of r sharing its pods and raw samples), where scs differ in their Scale
+// alone: the samples are worked out once, unscaled, and each output's
+// series share them, scaled as they are read (Series.Scale: the same
+// product, to the bit, as scaling them as they were worked out); each
+// output's Load adds its own scaled samples in the same order; Served,
+// which no scale changes, is shared.
+func (r *Recording) resampleEach(outs []*Recording, scs []Scrapes) {
 	raw := false
 	for i := range r.Metrics {
 		raw = raw || r.Metrics[i].Raw != nil
 	}
+	sc := scs[0]
 	if sc.Window <= 0 || !raw {
 		return
 	}
-	scale := sc.Scale
-	if scale == 0 {
-		scale = 1
+	scales := make([]float64, len(scs))
+	for j := range scs {
+		scales[j] = scs[j].Scale
+		if scales[j] == 0 {
+			scales[j] = 1
+		}
+		outs[j].SampleWindow, outs[j].scrapes = sc.Window, &scs[j]
 	}
-	r.SampleWindow, r.scrapes = sc.Window, &sc
 	interval := r.StoreInterval
 	if interval <= 0 {
 		interval = sc.Window
@@ -63,12 +78,15 @@ func (r *Recording) Resample(sc Scrapes) {
 	}
 	spans := Spans(len(ends))
 	for i := range r.Metrics {
-		m := &r.Metrics[i]
-		if m.Raw == nil {
+		if r.Metrics[i].Raw == nil {
 			continue
 		}
+		m := &r.Metrics[i]
 		served := m.Served == nil
-		load, work := newSums(r.Len), newSums(r.Len)
+		loads, work := make([]*sums, len(scs)), newSums(r.Len)
+		for j := range loads {
+			loads[j] = newSums(r.Len)
+		}
 		// In the pods' name order: the sums are then the same, to the
 		// last bit, from one read of the same samples to the next. The
 		// instants are cut into spans worked out at once, each over every
@@ -89,13 +107,15 @@ func (r *Recording) Resample(sc Scrapes) {
 				if raw.Len() == 0 {
 					continue
 				}
-				load.of(c)
+				for _, l := range loads {
+					l.of(c)
+				}
 				if served {
 					work.of(c)
 				}
 				all = append(all, &series{
 					pod: pod, c: c, from: make([]int, len(spans)), to: make([]int, len(spans)),
-					sw: sweep{r: r, raw: raw, counter: m.Cumulative, interval: interval, gone: gone[pod], window: sc.Window, scale: scale, once: &sync.Once{}},
+					sw: sweep{r: r, raw: raw, counter: m.Cumulative, interval: interval, gone: gone[pod], window: sc.Window, once: &sync.Once{}},
 				})
 			}
 		}
@@ -104,10 +124,14 @@ func (r *Recording) Resample(sc Scrapes) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				dst := make([][]float64, len(loads))
 				for _, se := range all {
 					sw := se.sw
 					se.from[j], se.to[j] = sw.samples(ends, span, &se.vals)
-					sw.load(ends, span, load.by[se.c])
+					for l := range loads {
+						dst[l] = loads[l].by[se.c]
+					}
+					sw.load(ends, span, dst, scales)
 					if served {
 						sw.served(span, work.by[se.c])
 					}
@@ -115,31 +139,42 @@ func (r *Recording) Resample(sc Scrapes) {
 			}()
 		}
 		wg.Wait()
-		m.PerPod = make(map[string]map[string]*Series, len(m.Raw))
-		for _, se := range all {
-			first, last := -1, -1
-			for j := range spans {
-				if se.from[j] < 0 {
-					continue
+		var servedSeries map[string]*Series
+		if served {
+			servedSeries = work.series()
+		}
+		for j, out := range outs {
+			om := &out.Metrics[i]
+			om.PerPod = make(map[string]map[string]*Series, len(m.Raw))
+			for _, se := range all {
+				first, last := -1, -1
+				for sp := range spans {
+					if se.from[sp] < 0 {
+						continue
+					}
+					if first < 0 {
+						first = se.from[sp]
+					}
+					last = se.to[sp]
 				}
 				if first < 0 {
-					first = se.from[j]
+					continue
 				}
-				last = se.to[j]
+				byC := om.PerPod[se.pod]
+				if byC == nil {
+					byC = map[string]*Series{}
+					om.PerPod[se.pod] = byC
+				}
+				s := &Series{First: first, Values: se.vals[first : last+1 : last+1]}
+				if scales[j] != 1 {
+					s.Scale = scales[j]
+				}
+				byC[se.c] = s
 			}
-			if first < 0 {
-				continue
+			om.Load = loads[j].series()
+			if served {
+				om.Served = servedSeries
 			}
-			out := m.PerPod[se.pod]
-			if out == nil {
-				out = map[string]*Series{}
-				m.PerPod[se.pod] = out
-			}
-			out[se.c] = &Series{First: first, Values: se.vals[first : last+1 : last+1]}
-		}
-		m.Load = load.series()
-		if served {
-			m.Served = work.series()
 		}
 	}
 }
@@ -227,7 +262,6 @@ type sweep struct {
 	interval time.Duration
 	gone     podEnd
 	window   time.Duration
-	scale    float64
 	// once makes the samples' slice (vals).
 	once *sync.Once
 }
@@ -267,7 +301,7 @@ func (sw *sweep) samples(ends []int64, span [2]int, vals *[]float64) (first, las
 			first = k
 		}
 		last = k
-		sw.vals(vals, len(ends))[k] = v * sw.scale
+		sw.vals(vals, len(ends))[k] = v
 	}
 	return first, last
 }
@@ -288,13 +322,15 @@ func (sw *sweep) vals(v *[]float64, n int) []float64 {
 // window of the instant's sample: a counter's work over the part of the
 // window the pod existed in, as a rate over the whole window; a gauge's
 // value at the scrape.
-func (sw *sweep) load(ends []int64, span [2]int, dst []float64) {
+func (sw *sweep) load(ends []int64, span [2]int, dst [][]float64, scales []float64) {
 	o := sw.overs()
 	w := sw.window.Milliseconds()
 	for k := span[0]; k < span[1]; k++ {
 		end := ends[k]
 		if v, ok := o.over(end-w, end); ok {
-			add(dst, k, v*sw.scale)
+			for j, d := range dst {
+				add(d, k, v*scales[j])
+			}
 		}
 	}
 }
@@ -493,11 +529,29 @@ func (r *Recording) ResampledAt() (Scrapes, bool) {
 // AtScrapes returns a copy of r resampled as sc says: r's pods, raw
 // samples and other metrics are shared, the resource samples are its own.
 func (r *Recording) AtScrapes(sc Scrapes) *Recording {
-	out := *r
-	out.Metrics = make([]Metric, len(r.Metrics))
-	copy(out.Metrics, r.Metrics)
-	out.Resample(sc)
-	return &out
+	return r.AtScrapesEach([]Scrapes{sc})[0]
+}
+
+// AtScrapesEach is AtScrapes at each of scs. Scrapes that differ in their
+// Scale alone (the variants of one phase) are resampled in one pass: their
+// copies share the resource samples, each scaling them as they are read.
+func (r *Recording) AtScrapesEach(scs []Scrapes) []*Recording {
+	outs := make([]*Recording, len(scs))
+	for j := range scs {
+		out := *r
+		out.Metrics = make([]Metric, len(r.Metrics))
+		copy(out.Metrics, r.Metrics)
+		outs[j] = &out
+	}
+	for from := 0; from < len(scs); {
+		to := from + 1
+		for to < len(scs) && scs[to].Anchor.Equal(scs[from].Anchor) && scs[to].Window == scs[from].Window {
+			to++
+		}
+		outs[from].resampleEach(outs[from:to], scs[from:to])
+		from = to
+	}
+	return outs
 }
 
 // LoadPerturbation is how much the variants raise and lower the recorded

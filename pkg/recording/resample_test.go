@@ -389,9 +389,11 @@ func TestScaledDownPodEnd(t *testing.T) {
 // each instant's sum still runs over the pods in their name order). The
 // recording has pods that start and go at any moment, gaps in their
 // samples, a counter reset, two containers, a gauge, and a scale.
-func TestResampleSpans(t *testing.T) {
+// randomRawRecording is 700 instants of 9 pods' raw counters and gauges
+// (one or two containers; created before or during the period, some
+// deleted; scrapes irregular, some missed; counters that restart).
+func randomRawRecording(rng *rand.Rand) *Recording {
 	t0 := time.Unix(1_700_000_000, 0)
-	rng := rand.New(rand.NewPCG(7, 38))
 	rec := &Recording{Start: t0, Step: 15 * time.Second, Len: 700, StoreInterval: 5 * time.Second}
 	end := rec.Instant(rec.Len - 1)
 	cpu := Metric{Kind: KindResource, Name: "cpu", Cumulative: true, Raw: map[string]map[string]*Raw{}}
@@ -425,6 +427,13 @@ func TestResampleSpans(t *testing.T) {
 		}
 	}
 	rec.Metrics = []Metric{cpu, mem}
+	return rec
+}
+
+func TestResampleSpans(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 38))
+	rec := randomRawRecording(rng)
+	t0 := rec.Start
 	sc := Scrapes{Anchor: t0.Add(2300 * time.Millisecond), Window: 15 * time.Second, Scale: 1.01}
 	oldMin, oldParts := MinSpan, SpanParts
 	defer func() { MinSpan, SpanParts = oldMin, oldParts }()
@@ -471,6 +480,83 @@ func TestResampleSpans(t *testing.T) {
 			}
 			for pod, byC := range w.PerPod {
 				same(pod, byC, c.PerPod[pod])
+			}
+		}
+	}
+}
+
+// The variants of one phase resampled together are each the variant
+// resampled alone, value for value through At, load for load, to the bit;
+// they share their samples (one array a pod and container for the phase)
+// and their Served.
+func TestAtScrapesEach(t *testing.T) {
+	for seed := range uint64(4) {
+		rec := randomRawRecording(rand.New(rand.NewPCG(seed, 5)))
+		rec.Resample(Scrapes{Anchor: rec.Start.Add(1700 * time.Millisecond), Window: 15 * time.Second})
+		var scs []Scrapes
+		for _, v := range rec.Variants() {
+			scs = append(scs, v.Scrapes)
+		}
+		if len(scs) != 3*VariantPhases-1 {
+			t.Fatalf("%d variants", len(scs))
+		}
+		together := rec.AtScrapesEach(scs)
+		for j, sc := range scs {
+			alone, got := rec.AtScrapes(sc), together[j]
+			if got.SampleWindow != alone.SampleWindow || !got.SampleTime(5).Equal(alone.SampleTime(5)) {
+				t.Errorf("seed %d, variant %d: sample window %s, time %s; alone %s, %s", seed, j, got.SampleWindow, got.SampleTime(5), alone.SampleWindow, alone.SampleTime(5))
+			}
+			for mi := range alone.Metrics {
+				a, g := &alone.Metrics[mi], &got.Metrics[mi]
+				same := func(what string, x, y *Series) {
+					t.Helper()
+					if (x == nil) != (y == nil) || x == nil {
+						if (x == nil) != (y == nil) {
+							t.Errorf("seed %d, variant %d, %s %s: one is missing", seed, j, a.Name, what)
+						}
+						return
+					}
+					if x.First != y.First || len(x.Values) != len(y.Values) {
+						t.Errorf("seed %d, variant %d, %s %s: instants %d+%d, alone %d+%d", seed, j, a.Name, what, y.First, len(y.Values), x.First, len(x.Values))
+						return
+					}
+					for k := x.First; k < x.First+len(x.Values); k++ {
+						vx, okx := x.At(k)
+						vy, oky := y.At(k)
+						if okx != oky || math.Float64bits(vx) != math.Float64bits(vy) {
+							t.Errorf("seed %d, variant %d, %s %s at %d: %v %v, alone %v %v", seed, j, a.Name, what, k, vy, oky, vx, okx)
+							return
+						}
+					}
+				}
+				if len(a.PerPod) == 0 || len(a.PerPod) != len(g.PerPod) || len(a.Load) != len(g.Load) {
+					t.Fatalf("seed %d, variant %d, %s: %d pods, %d loads; alone %d, %d", seed, j, a.Name, len(g.PerPod), len(g.Load), len(a.PerPod), len(a.Load))
+				}
+				for pod, byC := range a.PerPod {
+					for c, s := range byC {
+						same(pod+"/"+c, s, g.PerPod[pod][c])
+					}
+				}
+				for c, s := range a.Load {
+					same("load "+c, s, g.Load[c])
+				}
+				for c, s := range a.Served {
+					same("served "+c, s, g.Served[c])
+				}
+			}
+		}
+		// One array of samples a phase: the first variant's, shared by
+		// the others of its phase.
+		for j := 1; j < len(scs); j++ {
+			if !scs[j].Anchor.Equal(scs[j-1].Anchor) {
+				continue
+			}
+			for pod, byC := range together[j].Metrics[0].PerPod {
+				for c, s := range byC {
+					if o := together[j-1].Metrics[0].PerPod[pod][c]; &o.Values[0] != &s.Values[0] {
+						t.Errorf("seed %d: variants %d and %d of one phase hold %s/%s twice", seed, j-1, j, pod, c)
+					}
+				}
 			}
 		}
 	}

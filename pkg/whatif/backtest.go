@@ -305,8 +305,10 @@ type Replayer struct {
 	given  BacktestOptions
 	parent *Replayer
 	phase  recording.Scrapes
-	// kept is the shared part of the variants' pods at keptPhase
-	// (variants.go).
+	// kept is the shared part of the variants' pods at keptPhase, and
+	// keptRecs the recordings of the variants resampled beside the last
+	// one asked for (variants.go).
+	keptRecs   []keptRecording
 	keptMu     sync.Mutex
 	kept       *fastShared
 	keptPhase  recording.Scrapes

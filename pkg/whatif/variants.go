@@ -4,6 +4,7 @@
 package whatif
 
 import (
+	"slices"
 	"sync"
 	"time"
 
@@ -16,20 +17,63 @@ import (
 //
 // The variants of one phase of the scrapes (the same scrapes but for
 // their Scale: the load as recorded, a little lower, a little higher)
-// differ in the samples' values alone. Which pods exist, are ready and
-// report at each sync is the same for all of them, so the fast replays'
-// part that lays those pods out (fastShared, less the accounting of the
-// samples' values) is worked out once per phase: by r itself where r's
-// recording is at that phase, else by the first variant of the phase,
-// which r keeps for the next ones (the last phase only: tune replays the
-// variants one after the other, a phase's together).
+// differ in the samples' values alone:
+//   - they are resampled together, once (Recording.AtScrapesEach: the
+//     first Variant of a phase resamples every variant of it that
+//     Recording.Variants lists, and r keeps the others' recordings, which
+//     share the samples, until they are asked for);
+//   - which pods exist, are ready and report at each sync is the same for
+//     all of them, so the fast replays' part that lays those pods out
+//     (fastShared, less the accounting of the samples' values) is worked
+//     out once per phase: by r itself where r's recording is at that
+//     phase, else by the first variant of the phase, which r keeps for the
+//     next ones.
+//
+// r keeps the last phase's alone: tune replays the variants one after the
+// other, a phase's together.
 func (r *Replayer) Variant(sc recording.Scrapes) (*Replayer, error) {
-	v, err := NewReplayer(r.snap, r.rec.AtScrapes(sc), r.set, r.given)
+	rec := r.phaseRecording(sc)
+	v, err := NewReplayer(r.snap, rec, r.set, r.given)
 	if err != nil {
 		return nil, err
 	}
 	v.parent, v.phase = r, scrapePhase(sc)
 	return v, nil
+}
+
+// phaseRecording is r's recording resampled at sc: one r keeps from the
+// resampling of sc's phase, or that resampling, done now, the others of
+// the phase kept.
+func (r *Replayer) phaseRecording(sc recording.Scrapes) *recording.Recording {
+	r.keptMu.Lock()
+	defer r.keptMu.Unlock()
+	for i, k := range r.keptRecs {
+		if k.at == sc {
+			// Deleted, not resliced: a recording taken is not held on.
+			r.keptRecs = slices.Delete(r.keptRecs, i, i+1)
+			return k.rec
+		}
+	}
+	var phase []recording.Scrapes
+	for _, v := range r.rec.Variants() {
+		if scrapePhase(v.Scrapes) == scrapePhase(sc) && v.Scrapes != sc {
+			phase = append(phase, v.Scrapes)
+		}
+	}
+	// The last phase's recordings are let go before this one's are made.
+	r.keptRecs = nil
+	recs := r.rec.AtScrapesEach(append([]recording.Scrapes{sc}, phase...))
+	for i, at := range phase {
+		r.keptRecs = append(r.keptRecs, keptRecording{at: at, rec: recs[i+1]})
+	}
+	return recs[0]
+}
+
+// keptRecording is a variant's recording resampled beside another of its
+// phase.
+type keptRecording struct {
+	at  recording.Scrapes
+	rec *recording.Recording
 }
 
 // scrapePhase is sc but for its Scale.
