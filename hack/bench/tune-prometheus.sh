@@ -27,7 +27,8 @@
 #      it), which splits the read of Prometheus from the replays and reports
 #      the requests the prom client counted. Both reach Prometheus through
 #      `tuneprom proxy`, which logs every request: how many, of which kind,
-#      the bytes answered, how many were open at once;
+#      the bytes answered, how many were open at once (and a CPU profile of the
+#      phases' tune, $out/phases-SINCE.cpu);
 #   5. with BENCH_COMPARE=1 (the default), runs the command once more with
 #      --prometheus-query-api-only and fails unless its document is the same,
 #      byte for byte: the raw samples through the remote-read API (the
@@ -101,7 +102,7 @@ for since in "${SINCES[@]}"; do
 	fi
 	say "tune --since $since in tuneprom phases"
 	proxy "phases-$since"
-	timed "phases-$since" nice -n "$NICE" "$TP" phases -prometheus "$url" -f "$data/objects" -now "$END" -since "$since" "${phases_api_only[@]}"
+	timed "phases-$since" nice -n "$NICE" "$TP" phases -prometheus "$url" -f "$data/objects" -now "$END" -since "$since" "${phases_api_only[@]}" -cpuprofile "$out/phases-$since.cpu"
 	"$TP" summary -log "$out/phases-$since.requests.jsonl" >"$out/phases-$since.requests.json"
 	rows+=("$since|$l0|$(load)")
 done

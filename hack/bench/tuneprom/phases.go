@@ -10,6 +10,7 @@ import (
 	"flag"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"runtime/metrics"
 	"sync"
 	"syscall"
@@ -73,6 +74,7 @@ func runPhases(args []string) error {
 	workers := flags.Int("workers", 0, "replays at once (0: one per core, as tune)")
 	readOnly := flags.Bool("read-only", false, "stop tune once its read is over (the as-is replay still runs): the read's figures alone")
 	queryAPIOnly := flags.Bool("query-api-only", false, "read the raw samples through the query API alone (--prometheus-query-api-only)")
+	cpuProfile := flags.String("cpuprofile", "", "write a CPU profile of the tune to this file")
 	_ = flags.Parse(args)
 	if *endpoint == "" || *files == "" || *now == "" {
 		return errors.New("phases: -prometheus, -f and -now are required")
@@ -139,9 +141,22 @@ func runPhases(args []string) error {
 		}
 	}()
 
+	if *cpuProfile != "" {
+		pf, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer pf.Close()
+		if err := pprof.StartCPUProfile(pf); err != nil {
+			return err
+		}
+	}
 	began, cpu0 := time.Now(), cpuSeconds()
 	res, err := action.Tune(ctx, *cfg)
 	end, cpu1 := time.Now(), cpuSeconds()
+	if *cpuProfile != "" {
+		pprof.StopCPUProfile()
+	}
 	close(stop)
 	<-done
 	if *readOnly && errors.Is(err, context.Canceled) {
