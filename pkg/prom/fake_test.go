@@ -72,6 +72,10 @@ type fakeRaw struct {
 	every    time.Duration
 	v        func(time.Time) (float64, bool)
 	points   []rawPoint
+	// dense: v has a value at every tick, so the n-th sample is at
+	// from + n×every (a fake store can find a chunk's first sample
+	// without walking the series from its start).
+	dense bool
 }
 
 type rawPoint struct {
@@ -451,7 +455,7 @@ func lbl(kv ...string) map[string]string {
 // rawEvery is a raw series sampled every every from from until to, its
 // value at t v(t).
 func rawEvery(labels map[string]string, from, to time.Time, every time.Duration, v func(time.Time) float64) fakeRaw {
-	return fakeRaw{labels: labels, from: from, to: to, every: every, v: func(t time.Time) (float64, bool) { return v(t), true }}
+	return fakeRaw{labels: labels, from: from, to: to, every: every, v: func(t time.Time) (float64, bool) { return v(t), true }, dense: true}
 }
 
 // steady is a counter that grows at rate per second from zero at origin.
