@@ -30,6 +30,7 @@ type fastPath struct {
 	inSync   []int32
 	prevReal []int32
 	gone     []int32
+	vanished []int32
 	extras   []fastExtra
 	cur      []fastPod
 	buf      []fastPod
@@ -273,9 +274,13 @@ func (f *fastPath) sync(k int) (syncOutcome, fastMiss) {
 		f.st[fp.i] = podState{since: fp.since, st: fp.st & (flagReady | flagDeleting), phase: fp.phase}
 		f.cur = append(f.cur, fastPod{real: fp.i, ext: -1, early: fp.st&flagEarly != 0, reports: fp.st&flagReports != 0})
 	}
+	f.vanished = f.vanished[:0]
 	for _, i := range f.prevReal {
-		if !f.exists(i, tn) && !slices.Contains(f.gone, i) {
-			f.gone = append(f.gone, i)
+		if !f.exists(i, tn) {
+			f.vanished = append(f.vanished, i)
+			if !slices.Contains(f.gone, i) {
+				f.gone = append(f.gone, i)
+			}
 		}
 	}
 	f.prevReal = f.prevReal[:0]
@@ -317,6 +322,7 @@ func (f *fastPath) sync(k int) (syncOutcome, fastMiss) {
 	if k > 0 {
 		prevT = sh.instant[k-1]
 	}
+	stand := standIns(p.replicas, actual, len(f.vanished))
 	for j := range f.cur {
 		sp := &f.cur[j]
 		if sp.real < 0 || sp.early {
@@ -324,7 +330,12 @@ func (f *fastPath) sync(k int) (syncOutcome, fastMiss) {
 		}
 		i := sp.real
 		if k > 0 && f.lastK >= 0 && int(f.inSync[i]) != f.lastK+1 && f.exists(i, prevT) {
-			f.backAt[i] = tn
+			if stand > 0 {
+				f.backAt[i] = f.backAt[f.vanished[len(f.vanished)-stand]]
+				stand--
+			} else {
+				f.backAt[i] = tn
+			}
 		}
 		back := f.backAt[i]
 		sp.reports = sp.reports && (exact || back == noTime || tn >= back+delay)

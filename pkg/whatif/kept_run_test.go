@@ -72,6 +72,52 @@ func TestKeptRunReplaysTheController(t *testing.T) {
 	}
 }
 
+// A run of the e2e history proof (make test, 2026-12-03 02:59), kept
+// because the replay of A's recording with B's behavior made B's last two
+// steps down 34.7 s late (03:08:15.5 4 → 3 and 03:08:35.6 3 → 2). At
+// 03:07:45.5 A's controller stepped 6 → 5 and A's ReplicaSet removed one
+// of the 4 real pods the replay ran (the ReplicaSet's choice among pods
+// of like rank: not the one the replay's ranking left out). The replay
+// took another real pod in its place as a new one, unready and without a
+// sample for the sample delay, counted at its full request on the way
+// down: the metrics proposed 4, and B's 20 s window held the replay at 4.
+// In B's world no pod had ended (standIns). B's real rescales, as the
+// test watched them, had these sizes; the last two came at 03:07:40.8 and
+// 03:08:01.0 (the others were within a sync of the replay's, as the
+// proof checks, but the log of that run is gone).
+func TestKeptRunStandIn(t *testing.T) {
+	k := readKept(t, "testdata/kept/e2e-history-a-g87i_web_20261203T025859.json")
+	set := keptSettings(t, k)
+	onePod := []autoscalingv2.HPAScalingPolicy{{Type: autoscalingv2.PodsScalingPolicy, Value: 1, PeriodSeconds: 18}}
+	zero, twenty := int32(0), int32(20)
+	behaviorB := &autoscalingv2.HorizontalPodAutoscalerBehavior{
+		ScaleUp:   &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: &zero, Policies: onePod},
+		ScaleDown: &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: &twenty, Policies: onePod},
+	}
+	res, err := Backtest(k.Snapshot(), k.Recording, set, BacktestOptions{
+		Start: k.Recording.Start, PodStartup: time.Second, SampleDelay: 15 * time.Second,
+		Changes: &Overrides{Behavior: behaviorB},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := keptRescales(res.Backtest.Changed.Rescales)
+	const sizesB = "2→3 3→4 4→5 5→6 6→5 5→4 4→3 3→4 4→5 5→6 6→5 5→4 4→3 3→2"
+	var sizes []string
+	for _, r := range path {
+		sizes = append(sizes, strings.Fields(r)[1])
+	}
+	if got := strings.Join(sizes, " "); got != sizesB {
+		t.Fatalf("the replay with B's behavior stepped %s; B's controller %s:\n  %s", got, sizesB, strings.Join(path, " "))
+	}
+	for i, at := range []string{"03:07:40.8", "03:08:01.0"} {
+		p := path[len(path)-2+i]
+		if d := absDiff(keptClock(t, strings.Fields(p)[0]), keptClock(t, at)); d > set.SyncPeriod {
+			t.Errorf("the replay with B's behavior: rescale %s, B's controller at %s (%s apart, more than a sync)", p, at, d)
+		}
+	}
+}
+
 // A run of the proof (make test-tune-proof, 2026-12-02 07:12, seed
 // 7515792044500585813, the e2e's driver closing kwok's counters before
 // each change), kept: tune recommended a 60% target, no scale-down window

@@ -54,6 +54,10 @@ type replayRun struct {
 	extras   []*extraPod
 	prevReal []int
 	gone     []int
+	// vanished are the real pods of the last sync that no longer exist,
+	// in its order: at a count no higher than the real one, the pods the
+	// replay takes back in their place stand in for them (standIn).
+	vanished []int
 	template corev1.Pod
 	serial   int
 	// cur are the pods of the sync being built.
@@ -403,9 +407,13 @@ func (p *replayRun) sync(k int) (*explain.Decision, error) {
 	}
 	// The pods of this sync: the real ones, less or more.
 	p.realPodsAt(t, actual)
+	p.vanished = p.vanished[:0]
 	for _, i := range p.prevReal {
-		if !rec.Pods[i].Exists(t) && !slices.Contains(p.gone, i) {
-			p.gone = append(p.gone, i)
+		if !rec.Pods[i].Exists(t) {
+			p.vanished = append(p.vanished, i)
+			if !slices.Contains(p.gone, i) {
+				p.gone = append(p.gone, i)
+			}
 		}
 	}
 	p.prevReal = p.prevReal[:0]
@@ -441,14 +449,21 @@ func (p *replayRun) sync(k int) (*explain.Decision, error) {
 	// back now, is a new pod in the replay's world: it served none of the
 	// load its samples show, and reports SampleDelay after it came back
 	// (where the replay runs other pods than the real ones: where it runs
-	// the real ones, their real samples stand).
+	// the real ones, their real samples stand). Unless it stands in for a
+	// pod of the replay that the workload removed (standIn).
 	if p.inSync == nil {
 		p.inSync, p.backAt = make([]int, len(rec.Pods)), make([]time.Time, len(rec.Pods))
 	}
+	stand := standIns(p.replicas, actual, len(p.vanished))
 	for j := range p.cur {
 		if sp := &p.cur[j]; sp.real >= 0 && !sp.early {
 			if i := sp.real; k > 0 && p.lastK >= 0 && p.inSync[i] != p.lastK+1 && rec.Pods[i].Exists(rec.Instant(k-1)) {
-				p.backAt[i] = t
+				if stand > 0 {
+					p.backAt[i] = p.backAt[p.vanished[len(p.vanished)-stand]]
+					stand--
+				} else {
+					p.backAt[i] = t
+				}
 			}
 			sp.reports = p.reports(sp.real, k, t) && (exact || !t.Before(p.backAt[sp.real].Add(p.opts.SampleDelay)))
 			if !exact {
@@ -850,6 +865,26 @@ func (p *replayRun) refreshExtra(e *extraPod, t time.Time) {
 	if c := &e.pod.Status.Conditions[0]; c.Status != corev1.ConditionTrue && !t.Before(e.readyAt) {
 		c.Status, c.LastTransitionTime = corev1.ConditionTrue, metav1.NewTime(e.readyAt)
 	}
+}
+
+// standIns is how many of the real pods a sync takes back stand in for
+// the pods of the last sync that the workload removed (vanished of them):
+// all of them while the replay runs no more pods than the workload
+// (replicas ≤ actual, so a subset of the real pods). The replay's own pod
+// did not end there: the workload ended the real pod that played it, and
+// another real pod, running and reporting all along, plays it on, as it
+// was (taken back when it was, or never). Without this, a scale-down of
+// the workload that removed one of the replay's pods made the replay see
+// a new, unready pod, counted at its full request on the way down, and
+// hold its count for a window (a kept run of the e2e proof: the replay
+// with B's behavior stepped 4 → 3 and 3 → 2 35 s after B did). Above the
+// real count, the pods the workload removed are kept as they were
+// (growExtras), and a pod taken back is a new one.
+func standIns(replicas, actual int32, vanished int) int {
+	if replicas > actual {
+		return 0
+	}
+	return vanished
 }
 
 // exactSamples reports whether a sync that runs the real pods at the real
