@@ -185,11 +185,16 @@ func Backtest(snap *engine.Snapshot, rec *recording.Recording, set engine.Settin
 		acc[i] = newPathTally(rec, first)
 		acc[i].censored = opts.Censoring
 	}
-	forced, err := newReplayRun("actual", snap, snap.HPA, rec, set, opts)
+	forced, err := newActualReplay(fast, func() (*replayRun, error) {
+		p, err := newReplayRun("actual", snap, snap.HPA, rec, set, opts)
+		if err == nil {
+			p.load = load
+		}
+		return p, err
+	})
 	if err != nil {
 		return nil, err
 	}
-	forced.load = load
 	actual := newPathTally(rec, first)
 	actual.censored = opts.Censoring
 	for k := first; k < rec.Len; k++ {
@@ -214,6 +219,7 @@ func Backtest(snap *engine.Snapshot, rec *recording.Recording, set engine.Settin
 		}
 		actual.add(k, n, o)
 	}
+	forced.finish()
 	acc[0].describe(asIs)
 	actual.describe(asIs)
 	if len(paths) > 1 {

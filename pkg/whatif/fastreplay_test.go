@@ -290,6 +290,31 @@ func checkFastCase(t *testing.T, seed uint64, c fastCase) (served int) {
 			t.Fatalf("seed %d: the fast replay's document differs:\nref  %s\nfast %s", seed, want, got)
 		}
 	}
+	// The backtest of the HPA as it is, without steps (tune's): the
+	// actual curve's syncs where the as-is replay ran other pods than the
+	// real ones are replayed on the fast path too (each checked against
+	// the reference in step, checkFastReplay), and the backtest is the
+	// same byte for byte.
+	backtest := func(fast bool) ([]byte, error) {
+		old := fastReplay
+		fastReplay = fast
+		defer func() { fastReplay = old }()
+		opts := c.opts
+		opts.NoSteps = true
+		res, err := Backtest(c.snap, c.rec, c.set, opts)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(res.Backtest)
+	}
+	want, errRef := backtest(false)
+	got, errFast := backtest(true)
+	if (errRef == nil) != (errFast == nil) {
+		t.Fatalf("seed %d: backtest: reference error %v, fast error %v", seed, errRef, errFast)
+	}
+	if !bytes.Equal(want, got) {
+		t.Fatalf("seed %d: the backtest differs on the fast path:\nref  %s\nfast %s", seed, want, got)
+	}
 	return served
 }
 
@@ -309,14 +334,19 @@ func TestFastReplayRandom(t *testing.T) {
 		seeds = 100
 	}
 	served, total := 0, 0
+	actual := actualFastServed.Load()
 	for seed := range uint64(seeds) {
 		c := randomFastCase(seed)
 		served += checkFastCase(t, seed, c)
 		total += len(c.hpas)
 	}
-	t.Logf("%d of %d random replays served by the fast path, the others by the reference", served, total)
+	actual = actualFastServed.Load() - actual
+	t.Logf("%d of %d random replays served by the fast path, the others by the reference; %d of %d backtests' actual curves", served, total, actual, seeds)
 	if served*2 < total {
 		t.Errorf("the fast path served %d of %d random replays; the recordings should mostly be ones it models", served, total)
+	}
+	if actual*4 < int64(seeds) {
+		t.Errorf("the fast path replayed the actual curve of %d of %d backtests; the as-is replays should often run other pods than the real ones", actual, seeds)
 	}
 }
 

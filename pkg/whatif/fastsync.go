@@ -175,6 +175,19 @@ func (f *fastPath) run(first int) ([]syncOutcome, fastMiss) {
 	return out, ""
 }
 
+// syncAt replays the sync at k on the real pods at the count n, as
+// replayRun.syncAt does (the actual curve's metrics), or says why it
+// could not.
+func (f *fastPath) syncAt(k int, n int32) (syncOutcome, fastMiss) {
+	f.p.replicas, f.started = n, true
+	o, miss := f.sync(k)
+	if miss != "" {
+		return syncOutcome{}, miss
+	}
+	f.over(&o, k)
+	return o, ""
+}
+
 // outcomes lends the outcome lists of replays summed up and done with
 // (a week of syncs is 3 MB a replay).
 var outcomes sync.Pool
@@ -252,15 +265,17 @@ func (f *fastPath) sync(k int) (syncOutcome, fastMiss) {
 		f.steadyAt = -1
 	}
 	f.steadyOK = false
-	if f.skipped >= 0 && f.skipped == k-1 {
-		// The bookkeeping of the syncs skipped: that of the last one.
+	if f.skipped >= 0 {
+		// The bookkeeping of the syncs skipped: that of the last one (the
+		// sync before this one in a replay of every sync; the actual
+		// curve's replay skips syncs: syncAt).
 		f.prevReal = f.prevReal[:0]
-		fr := sh.frame(k - 1)
+		fr := sh.frame(f.skipped)
 		for j := range fr {
 			if fp := &fr[j]; fp.st&flagEarly == 0 {
 				f.st[fp.i] = podState{since: fp.since, st: fp.st & (flagReady | flagDeleting), phase: fp.phase}
 				f.prevReal = append(f.prevReal, fp.i)
-				f.inSync[fp.i] = int32(k)
+				f.inSync[fp.i] = int32(f.skipped + 1)
 			}
 		}
 	}
