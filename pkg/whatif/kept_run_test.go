@@ -31,12 +31,7 @@ import (
 func TestKeptRunReplaysTheController(t *testing.T) {
 	k := readKept(t, "testdata/kept/e2e-history-a-e9g5_web_20261202T013057.json")
 	set := keptSettings(t, k)
-	onePod := []autoscalingv2.HPAScalingPolicy{{Type: autoscalingv2.PodsScalingPolicy, Value: 1, PeriodSeconds: 20}}
-	zero, twenty := int32(0), int32(20)
-	behaviorB := &autoscalingv2.HorizontalPodAutoscalerBehavior{
-		ScaleUp:   &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: &zero, Policies: onePod},
-		ScaleDown: &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: &twenty, Policies: onePod},
-	}
+	behaviorB := keptBehaviorB(20)
 	// The e2e's flags: --since the pattern's start, --pod-startup 1s,
 	// --sample-delay 15s.
 	start := time.Date(2026, 12, 2, 1, 32, 11, 490_000_000, time.UTC)
@@ -88,12 +83,7 @@ func TestKeptRunReplaysTheController(t *testing.T) {
 func TestKeptRunStandIn(t *testing.T) {
 	k := readKept(t, "testdata/kept/e2e-history-a-g87i_web_20261203T025859.json")
 	set := keptSettings(t, k)
-	onePod := []autoscalingv2.HPAScalingPolicy{{Type: autoscalingv2.PodsScalingPolicy, Value: 1, PeriodSeconds: 18}}
-	zero, twenty := int32(0), int32(20)
-	behaviorB := &autoscalingv2.HorizontalPodAutoscalerBehavior{
-		ScaleUp:   &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: &zero, Policies: onePod},
-		ScaleDown: &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: &twenty, Policies: onePod},
-	}
+	behaviorB := keptBehaviorB(18)
 	res, err := Backtest(k.Snapshot(), k.Recording, set, BacktestOptions{
 		Start: k.Recording.Start, PodStartup: time.Second, SampleDelay: 15 * time.Second,
 		Changes: &Overrides{Behavior: behaviorB},
@@ -210,4 +200,16 @@ func absDiff(a, b time.Time) time.Duration {
 		return d
 	}
 	return b.Sub(a)
+}
+
+// keptBehaviorB is workload B's behavior in the e2e history proof: a scale
+// up at once and a 20 s scale-down window, one pod a period either way (the
+// period the run's version of the proof used).
+func keptBehaviorB(period int32) *autoscalingv2.HorizontalPodAutoscalerBehavior {
+	onePod := []autoscalingv2.HPAScalingPolicy{{Type: autoscalingv2.PodsScalingPolicy, Value: 1, PeriodSeconds: period}}
+	zero, twenty := int32(0), int32(20)
+	return &autoscalingv2.HorizontalPodAutoscalerBehavior{
+		ScaleUp:   &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: &zero, Policies: onePod},
+		ScaleDown: &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: &twenty, Policies: onePod},
+	}
 }
