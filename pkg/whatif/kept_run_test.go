@@ -5,6 +5,7 @@ package whatif
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -211,5 +212,64 @@ func keptBehaviorB(period int32) *autoscalingv2.HorizontalPodAutoscalerBehavior 
 	return &autoscalingv2.HorizontalPodAutoscalerBehavior{
 		ScaleUp:   &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: &zero, Policies: onePod},
 		ScaleDown: &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: &twenty, Policies: onePod},
+	}
+}
+
+// A run of the e2e history proof (make test, 2026-12-03 07:47), kept
+// because the controller running tune's recommendation (run C: target 60%,
+// no windows, up 1 pod a 15 s, down 1 pod a 18 s) used 0.500 pod-hours
+// where tune's replay of A's recording under it gave 0.486 (0.486–0.490
+// over its variants): 2.1% above the worse end, against the proof's 2%.
+// C stepped 4 → 5 at +66.8 s (from the load's start, 07:49:18.31 for A),
+// 15 s after its 3 → 4 at +51.8 s; the replay at +76.5 s.
+// The replay ran an extra pod from +51.4 s (A was still at 3) and, when
+// A's controller stepped to 4 at +56.4 s, A's new pod in its place: a pod
+// created 4.3 s later than the replay's (+55.69 s), whose first sample
+// comes 15 s after that (--sample-delay) and whose readiness is A's. At
+// +66.4 s it had no sample (missing, 0% on the way up) and at +71.4 s its
+// sample was older than its readiness and the window (unready): the replay
+// rose at +76.5 s. In C's world the pod had existed since +51.8 s and its
+// sample counted at +66.8 s (by 3 ms: whole-second times).
+//
+// What it takes: a real pod the workload created after the replay's own
+// pod in its place stands in for that pod (its creation, readiness and
+// first sample), and the sync shares the load over the pods as where the
+// replay runs pods the workload did not (its recorded samples are
+// missing), in the reference replay and the fast path alike; the fast
+// path's exact lane then no longer holds at the real count. Not done yet.
+func TestKeptRunElderStandIn(t *testing.T) {
+	t.Skip("a real pod the workload created after the replay's own pod stands in for it: not modelled yet (the comment above; the proof's failure of 2026-12-03 07:58)")
+	k := readKept(t, "testdata/kept/e2e-history-a-gllc_web_20261203T074754.json")
+	set := keptSettings(t, k)
+	snap := k.Snapshot()
+	h := snap.HPA.DeepCopy()
+	target, zero := int32(60), int32(0)
+	h.Spec.Metrics[0].Resource.Target.AverageUtilization = &target
+	h.Spec.Behavior.ScaleUp.StabilizationWindowSeconds = &zero
+	h.Spec.Behavior.ScaleUp.Policies = []autoscalingv2.HPAScalingPolicy{{Type: autoscalingv2.PodsScalingPolicy, Value: 1, PeriodSeconds: 15}}
+	h.Spec.Behavior.ScaleDown.StabilizationWindowSeconds = &zero
+	h.Spec.Behavior.ScaleDown.Policies = []autoscalingv2.HPAScalingPolicy{{Type: autoscalingv2.PodsScalingPolicy, Value: 1, PeriodSeconds: 18}}
+	origin := time.Date(2026, 12, 3, 7, 49, 18, 310_000_000, time.UTC)
+	p, err := ReplayHPA(snap, k.Recording, set, h, BacktestOptions{
+		Start: time.Date(2026, 12, 3, 7, 49, 19, 591_000_000, time.UTC), PodStartup: time.Second, SampleDelay: 15 * time.Second,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// C's first three rescales, seconds from its load's start, as the test
+	// watched them.
+	realC := []struct {
+		at float64
+		to int32
+	}{{36.8, 3}, {51.8, 4}, {66.8, 5}}
+	if len(p.Rescales) < len(realC) {
+		t.Fatalf("the replay made %d rescales, want at least %d", len(p.Rescales), len(realC))
+	}
+	for i, c := range realC {
+		r := p.Rescales[i]
+		at := r.Time.Sub(origin).Seconds()
+		if r.To != c.to || math.Abs(at-c.at) > set.SyncPeriod.Seconds() {
+			t.Errorf("rescale %d: the replay's +%.1fs to %d, C's +%.1fs to %d (more than a sync apart)", i+1, at, r.To, c.at, c.to)
+		}
 	}
 }
