@@ -334,14 +334,18 @@ func TestFastReplayRandom(t *testing.T) {
 		seeds = 100
 	}
 	served, total := 0, 0
-	actual := actualFastServed.Load()
+	actual, elders := actualFastServed.Load(), fastElderSyncs.Load()
 	for seed := range uint64(seeds) {
 		c := randomFastCase(seed)
 		served += checkFastCase(t, seed, c)
 		total += len(c.hpas)
 	}
-	actual = actualFastServed.Load() - actual
-	t.Logf("%d of %d random replays served by the fast path, the others by the reference; %d of %d backtests' actual curves", served, total, actual, seeds)
+	actual, elders = actualFastServed.Load()-actual, fastElderSyncs.Load()-elders
+	t.Logf("%d of %d random replays served by the fast path, the others by the reference; %d of %d backtests' actual curves; %d fast syncs with a pod standing in for the replay's own (elders)",
+		served, total, actual, seeds, elders)
+	if elders == 0 {
+		t.Errorf("no fast sync had a real pod standing in for the replay's own pod: the random recordings should have some (a replay that scales up before the workload)")
+	}
 	if served*2 < total {
 		t.Errorf("the fast path served %d of %d random replays; the recordings should mostly be ones it models", served, total)
 	}

@@ -4,9 +4,11 @@
 package whatif
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	corev1 "k8s.io/api/core/v1"
 
@@ -25,9 +27,18 @@ type fastPath struct {
 	// alignToActual and startedAgain write on its object); backAt[i]
 	// when the replay took it back (noTime: never); inSync[i] 1 + the
 	// last sync it was among the pods of.
-	st       []podState
-	backAt   []int64
-	inSync   []int32
+	st     []podState
+	backAt []int64
+	inSync []int32
+	// liveIn, elderAt, born and fresh are replayRun's (elders; elderAt
+	// noTime for none); liveReal the real pods live in the last full
+	// sync; elders how many pods stand in for the replay's own.
+	liveIn   []int32
+	elderAt  []int64
+	born     []int64
+	fresh    []int32
+	liveReal []int32
+	elders   int
 	prevReal []int32
 	gone     []int32
 	vanished []int32
@@ -134,7 +145,7 @@ func newFastPath(p *replayRun, sh *fastShared) (*fastPath, fastMiss) {
 	n := len(p.rec.Pods)
 	f := &fastPath{
 		p: p, sh: sh, spec: spec, nr: len(p.resources),
-		st: make([]podState, n), backAt: make([]int64, n), inSync: make([]int32, n),
+		st: make([]podState, n), backAt: make([]int64, n), inSync: make([]int32, n), liveIn: make([]int32, n), elderAt: make([]int64, n),
 		scaledUp: noTime, diffAt: noTime, lastK: -1, skipped: -1, steadyAt: -1, recorded: len(p.rec.Replicas.Changes) > 0,
 		window: p.rec.SampleWindow.Nanoseconds(), step: p.rec.Step.Nanoseconds(), startup: p.opts.PodStartup.Nanoseconds(),
 		reads: make([]bool, len(p.resources)), sums: make([]podSums, len(p.resources)), steadyHas: make([]bool, len(p.resources)),
@@ -145,7 +156,7 @@ func newFastPath(p *replayRun, sh *fastShared) (*fastPath, fastMiss) {
 		f.factor, f.floor = 2, 4
 	}
 	for i := range f.backAt {
-		f.backAt[i] = noTime
+		f.backAt[i], f.elderAt[i] = noTime, noTime
 	}
 	f.exact, f.exactMiss = make([][]podSums, f.nr), make([][]int64, f.nr)
 	for _, m := range spec.metrics {
@@ -237,7 +248,7 @@ func (f *fastPath) sync(k int) (syncOutcome, fastMiss) {
 		f.diffAt = tn
 	}
 	samples := exactSamples(exact, f.diffAt, f.diffAt != noTime, sh.sampleEnd[k], f.window)
-	if samples && f.wasExact && f.lastK == k-1 {
+	if samples && f.wasExact && f.lastK == k-1 && f.elders == 0 {
 		// A sync on the real pods after another: the replay's pods and
 		// their bookkeeping are the recording's, worked out once.
 		f.lastK, f.skipped = k, k
@@ -251,7 +262,7 @@ func (f *fastPath) sync(k int) (syncOutcome, fastMiss) {
 		}
 		return f.finish(tn, true)
 	}
-	if !exact && f.steadyOK && f.lastK == k-1 && sh.fstart[k] == f.steadyFrame && p.replicas == f.steadyReplicas &&
+	if !exact && f.steadyOK && f.elders == 0 && f.lastK == k-1 && sh.fstart[k] == f.steadyFrame && p.replicas == f.steadyReplicas &&
 		actual == f.steadyActual && tn < f.stableUntil && sh.sampleTs[k] < f.stableTs {
 		if o, ok := f.steady(k, tn); ok {
 			return o, ""
@@ -261,6 +272,9 @@ func (f *fastPath) sync(k int) (syncOutcome, fastMiss) {
 		// The syncs the steady lane skipped kept the same pods.
 		for _, i := range f.prevReal {
 			f.inSync[i] = int32(f.steadyAt + 1)
+		}
+		for _, i := range f.liveReal {
+			f.liveIn[i] = int32(f.steadyAt + 1)
 		}
 		f.steadyAt = -1
 	}
@@ -276,6 +290,9 @@ func (f *fastPath) sync(k int) (syncOutcome, fastMiss) {
 				f.st[fp.i] = podState{since: fp.since, st: fp.st & (flagReady | flagDeleting), phase: fp.phase}
 				f.prevReal = append(f.prevReal, fp.i)
 				f.inSync[fp.i] = int32(f.skipped + 1)
+				if fp.st&flagDeleting == 0 {
+					f.liveIn[fp.i] = int32(f.skipped + 1)
+				}
 			}
 		}
 	}
@@ -302,6 +319,14 @@ func (f *fastPath) sync(k int) (syncOutcome, fastMiss) {
 	p.exactAt = -1
 	if exact {
 		p.exactAt = k
+	}
+	f.born = f.born[:0]
+	if n := max(int(p.replicas-actual), 0); n < len(f.extras) {
+		for e := range f.extras[n:] {
+			if x := &f.extras[n+e]; x.kept < 0 {
+				f.born = append(f.born, x.start)
+			}
+		}
 	}
 	switch {
 	case p.replicas > actual:
@@ -358,8 +383,21 @@ func (f *fastPath) sync(k int) (syncOutcome, fastMiss) {
 			f.startedAgain(&f.st[i], back, tn)
 		}
 	}
+	if f.elderSync(k, tn, prevT) {
+		fastElderSyncs.Add(1)
+		f.diffAt = tn
+		samples = false
+		p.exactAt = -1
+	}
 	for _, i := range f.prevReal {
 		f.inSync[i] = int32(k + 1)
+	}
+	f.liveReal = f.liveReal[:0]
+	for j := range f.cur {
+		if sp := &f.cur[j]; sp.real >= 0 && !sp.early && f.st[sp.real].st&flagDeleting == 0 {
+			f.liveIn[sp.real] = int32(k + 1)
+			f.liveReal = append(f.liveReal, sp.real)
+		}
 	}
 	f.lastK = k
 
@@ -382,10 +420,70 @@ func (f *fastPath) sync(k int) (syncOutcome, fastMiss) {
 		}
 		f.sums[r], f.steadyHas[r] = f.spread(r, k, tn)
 	}
-	if !exact {
+	if !exact && f.elders == 0 {
 		f.holdSteady(k, tn)
 	}
 	return f.finish(tn, samples)
+}
+
+// fastElderSyncs counts the fast path's syncs with an elder (a test reads
+// it: the random recordings must have some).
+var fastElderSyncs atomic.Int64
+
+// elderSync is replayRun.elders: it pairs, makes the elders the replay's
+// pods, counts them (elders) and reports whether one ran in the sync.
+func (f *fastPath) elderSync(k int, tn, prevT int64) bool {
+	sh := f.sh
+	for j := range f.cur {
+		if i := f.cur[j].real; i >= 0 && f.elderAt[i] != noTime && int(f.liveIn[i]) != f.lastK+1 {
+			f.elderAt[i] = noTime
+		}
+	}
+	if len(f.born) > 0 && k > 0 && f.lastK >= 0 {
+		slices.Sort(f.born)
+		f.fresh = f.fresh[:0]
+		for j := range f.cur {
+			sp := &f.cur[j]
+			if i := sp.real; i >= 0 && !sp.early && f.st[i].st&flagDeleting == 0 && int(f.liveIn[i]) != f.lastK+1 && f.elderAt[i] == noTime &&
+				(int(f.inSync[i]) == f.lastK+1 || !f.exists(i, prevT)) {
+				f.fresh = append(f.fresh, i)
+			}
+		}
+		slices.SortStableFunc(f.fresh, func(a, b int32) int { return cmp.Compare(sh.created[a], sh.created[b]) })
+		b := 0
+		for _, i := range f.fresh {
+			if b < len(f.born) && f.born[b] < sh.created[i] {
+				f.elderAt[i] = f.born[b]
+				b++
+			}
+		}
+	}
+	f.elders = 0
+	startup, delay := f.p.opts.PodStartup.Nanoseconds(), f.p.opts.SampleDelay.Nanoseconds()
+	for j := range f.cur {
+		sp := &f.cur[j]
+		i := sp.real
+		if i < 0 || sp.early || f.elderAt[i] == noTime {
+			continue
+		}
+		s := &f.st[i]
+		if sp.reports && s.phase == phaseRunning && s.st&flagReady != 0 && sh.sampleEnd[k] >= s.since+f.window {
+			f.elderAt[i] = noTime
+			continue
+		}
+		f.elders++
+		born := f.elderAt[i]
+		s.phase = phaseRunning
+		if readyAt := born + startup; tn < readyAt {
+			s.st &^= flagReady
+			s.since = born
+		} else {
+			s.st |= flagReady
+			s.since = readyAt
+		}
+		sp.reports = tn >= born+delay
+	}
+	return f.elders > 0
 }
 
 // finish decides the sync at tn and carries the decision into the replay

@@ -102,7 +102,15 @@ type replayRun struct {
 	// (zero: never); lastK is the index of the last sync run (-1: none yet).
 	inSync []int
 	backAt []time.Time
-	lastK  int
+	// liveIn[i] is 1 + the index of the last sync real pod i ran in, not
+	// marked deleting; elderAt[i] the creation of the replay's own pod
+	// that real pod i stands in for (zero: none; elders); born and fresh
+	// are elders' scratch.
+	liveIn  []int
+	elderAt []time.Time
+	born    []time.Time
+	fresh   []int
+	lastK   int
 	// diffAt is the last instant the replay's count differed from the
 	// real one (zero: none yet): a sample whose window reaches back to it
 	// shows the load the real pods carried at the real count, not the
@@ -425,6 +433,14 @@ func (p *replayRun) sync(k int) (*explain.Decision, error) {
 		p.diffAt = t
 	}
 	samplesExact := exactSamples(exact, p.diffAt.UnixNano(), !p.diffAt.IsZero(), rec.SampleTime(k).UnixNano(), rec.SampleWindow.Nanoseconds())
+	p.born = p.born[:0]
+	if n := max(int(p.replicas-actual), 0); n < len(p.extras) {
+		for _, e := range p.extras[n:] {
+			if e.kept < 0 {
+				p.born = append(p.born, e.pod.CreationTimestamp.Time)
+			}
+		}
+	}
 	switch {
 	case p.replicas > actual:
 		p.growExtras(int(p.replicas-actual), t)
@@ -453,6 +469,7 @@ func (p *replayRun) sync(k int) (*explain.Decision, error) {
 	// pod of the replay that the workload removed (standIn).
 	if p.inSync == nil {
 		p.inSync, p.backAt = make([]int, len(rec.Pods)), make([]time.Time, len(rec.Pods))
+		p.liveIn, p.elderAt = make([]int, len(rec.Pods)), make([]time.Time, len(rec.Pods))
 	}
 	stand := standIns(p.replicas, actual, len(p.vanished))
 	for j := range p.cur {
@@ -471,8 +488,20 @@ func (p *replayRun) sync(k int) (*explain.Decision, error) {
 			}
 		}
 	}
+	if p.elders(k, t) {
+		// The pods stand in for the replay's own: the real pods' samples
+		// are not the replay's world's (exactSamples).
+		p.diffAt = t
+		samplesExact = false
+		p.exactAt = -1
+	}
 	for _, i := range p.prevReal {
 		p.inSync[i] = k + 1
+	}
+	for j := range p.cur {
+		if sp := &p.cur[j]; sp.real >= 0 && !sp.early && sp.pod.DeletionTimestamp == nil {
+			p.liveIn[sp.real] = k + 1
+		}
 	}
 	p.lastK = k
 
@@ -865,6 +894,81 @@ func (p *replayRun) refreshExtra(e *extraPod, t time.Time) {
 	if c := &e.pod.Status.Conditions[0]; c.Status != corev1.ConditionTrue && !t.Before(e.readyAt) {
 		c.Status, c.LastTransitionTime = corev1.ConditionTrue, metav1.NewTime(e.readyAt)
 	}
+}
+
+// elders pairs the real pods that run in the replay from this sync on
+// with the replay's own pods the sync no longer runs (born: created before
+// them), and makes each real pod that stands in for one (an elder) the
+// replay's pod: started, ready and reporting as that pod, until its own
+// recorded sample is of it ready (elderHolds). A replay that scaled up
+// before the workload did ran a pod of its own, and where the workload's
+// new pod takes its place the replay's world had that pod since its own
+// scale-up: the workload's is younger, without a sample and not ready yet
+// when the replay's would have had both (a kept run: the controller
+// running a candidate stepped 4 → 5 15 s after its 3 → 4, the replay 10 s
+// later). It reports whether an elder ran in the sync.
+func (p *replayRun) elders(k int, t time.Time) bool {
+	rec := p.rec
+	// A pod stands in only while it runs in the replay, sync after sync.
+	for j := range p.cur {
+		if i := p.cur[j].real; i >= 0 && !p.elderAt[i].IsZero() && p.liveIn[i] != p.lastK+1 {
+			p.elderAt[i] = time.Time{}
+		}
+	}
+	if len(p.born) > 0 && k > 0 && p.lastK >= 0 {
+		slices.SortFunc(p.born, time.Time.Compare)
+		p.fresh = p.fresh[:0]
+		for j := range p.cur {
+			sp := &p.cur[j]
+			if i := sp.real; i >= 0 && !sp.early && sp.pod.DeletionTimestamp == nil && p.liveIn[i] != p.lastK+1 && p.elderAt[i].IsZero() &&
+				!(p.inSync[i] != p.lastK+1 && rec.Pods[i].Exists(rec.Instant(k-1))) {
+				p.fresh = append(p.fresh, i)
+			}
+		}
+		slices.SortStableFunc(p.fresh, func(a, b int) int { return rec.Pods[a].Created.Compare(rec.Pods[b].Created) })
+		b := 0
+		for _, i := range p.fresh {
+			if b < len(p.born) && p.born[b].Before(rec.Pods[i].Created) {
+				p.elderAt[i] = p.born[b]
+				b++
+			}
+		}
+	}
+	ran := false
+	for j := range p.cur {
+		sp := &p.cur[j]
+		i := sp.real
+		if i < 0 || sp.early || p.elderAt[i].IsZero() {
+			continue
+		}
+		if !p.elderHolds(i, k, t, sp.reports) {
+			p.elderAt[i] = time.Time{}
+			continue
+		}
+		ran = true
+		born := p.elderAt[i]
+		pod, readyAt := sp.pod, born.Add(p.opts.PodStartup)
+		pod.Status.Phase = corev1.PodRunning
+		c := &pod.Status.Conditions[0]
+		if t.Before(readyAt) {
+			c.Status, c.LastTransitionTime = corev1.ConditionFalse, metav1.NewTime(born)
+		} else {
+			c.Status, c.LastTransitionTime = corev1.ConditionTrue, metav1.NewTime(readyAt)
+		}
+		sp.reports = !t.Before(born.Add(p.opts.SampleDelay))
+	}
+	return ran
+}
+
+// elderHolds says whether real pod i still stands in for the replay's pod
+// at k: until it reports, is ready and its sample began after it was
+// (recorded; then the controller counts it as it would the replay's).
+func (p *replayRun) elderHolds(i, k int, t time.Time, reports bool) bool {
+	if !reports || p.real[i].Status.Phase != corev1.PodRunning {
+		return true
+	}
+	ready, since := p.rec.Pods[i].ReadyAt(t)
+	return !ready || p.rec.SampleTime(k).Before(since.Add(p.rec.SampleWindow))
 }
 
 // standIns is how many of the real pods a sync takes back stand in for
