@@ -127,14 +127,8 @@ func TestKeptRunStandIn(t *testing.T) {
 // kwok counters charged each new pod's first share late; the driver now
 // closes them, and that recording's dips no longer occur.)
 func TestKeptRunCandidateAsRun(t *testing.T) {
-	k := readKept(t, "testdata/kept/e2e-history-a-epbb_web_20261202T071131.json")
-	set := keptSettings(t, k)
-	snap := k.Snapshot()
-	h := snap.HPA.DeepCopy()
-	target, noWindow := int32(60), int32(0)
-	h.Spec.Metrics[0].Resource.Target.AverageUtilization = &target
-	h.Spec.Behavior.ScaleDown.StabilizationWindowSeconds = &noWindow
-	h.Spec.Behavior.ScaleDown.Policies = []autoscalingv2.HPAScalingPolicy{{Type: autoscalingv2.PodsScalingPolicy, Value: 1, PeriodSeconds: 15}}
+	k, set, snap, h := keptWithTarget(t, "testdata/kept/e2e-history-a-epbb_web_20261202T071131.json", 60)
+	onePodRules(h.Spec.Behavior.ScaleDown, 0, 15)
 	start := time.Date(2026, 12, 2, 7, 12, 45, 730_000_000, time.UTC)
 	p, err := ReplayHPA(snap, k.Recording, set, h, BacktestOptions{Start: start, PodStartup: time.Second, SampleDelay: 15 * time.Second})
 	if err != nil {
@@ -238,16 +232,9 @@ func keptBehaviorB(period int32) *autoscalingv2.HorizontalPodAutoscalerBehavior 
 // the younger pod). Without that, this test fails: +76.5 s against C's
 // +66.8 s.
 func TestKeptRunElderStandIn(t *testing.T) {
-	k := readKept(t, "testdata/kept/e2e-history-a-gllc_web_20261203T074754.json")
-	set := keptSettings(t, k)
-	snap := k.Snapshot()
-	h := snap.HPA.DeepCopy()
-	target, zero := int32(60), int32(0)
-	h.Spec.Metrics[0].Resource.Target.AverageUtilization = &target
-	h.Spec.Behavior.ScaleUp.StabilizationWindowSeconds = &zero
-	h.Spec.Behavior.ScaleUp.Policies = []autoscalingv2.HPAScalingPolicy{{Type: autoscalingv2.PodsScalingPolicy, Value: 1, PeriodSeconds: 15}}
-	h.Spec.Behavior.ScaleDown.StabilizationWindowSeconds = &zero
-	h.Spec.Behavior.ScaleDown.Policies = []autoscalingv2.HPAScalingPolicy{{Type: autoscalingv2.PodsScalingPolicy, Value: 1, PeriodSeconds: 18}}
+	k, set, snap, h := keptWithTarget(t, "testdata/kept/e2e-history-a-gllc_web_20261203T074754.json", 60)
+	onePodRules(h.Spec.Behavior.ScaleUp, 0, 15)
+	onePodRules(h.Spec.Behavior.ScaleDown, 0, 18)
 	origin := time.Date(2026, 12, 3, 7, 49, 18, 310_000_000, time.UTC)
 	p, err := ReplayHPA(snap, k.Recording, set, h, BacktestOptions{
 		Start: time.Date(2026, 12, 3, 7, 49, 19, 591_000_000, time.UTC), PodStartup: time.Second, SampleDelay: 15 * time.Second,
@@ -255,6 +242,7 @@ func TestKeptRunElderStandIn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("the replay under C's settings: %d rescales, %.3f pod-hours (C ran 0.500)", len(p.Rescales), p.Summary.PodHours)
 	// C's first three rescales, seconds from its load's start, as the test
 	// watched them.
 	realC := []struct {
@@ -271,4 +259,22 @@ func TestKeptRunElderStandIn(t *testing.T) {
 			t.Errorf("rescale %d: the replay's +%.1fs to %d, C's +%.1fs to %d (more than a sync apart)", i+1, at, r.To, c.at, c.to)
 		}
 	}
+}
+
+// onePodRules sets r to a stabilization window of window seconds and one
+// policy of one pod a period seconds (the rest of r as it was).
+func onePodRules(r *autoscalingv2.HPAScalingRules, window, period int32) {
+	r.StabilizationWindowSeconds = &window
+	r.Policies = []autoscalingv2.HPAScalingPolicy{{Type: autoscalingv2.PodsScalingPolicy, Value: 1, PeriodSeconds: period}}
+}
+
+// keptWithTarget reads a kept run and returns its settings, its snapshot
+// and a copy of its HPA whose cpu target is target%.
+func keptWithTarget(t *testing.T, file string, target int32) (*Kept, engine.Settings, *engine.Snapshot, *autoscalingv2.HorizontalPodAutoscaler) {
+	t.Helper()
+	k := readKept(t, file)
+	snap := k.Snapshot()
+	h := snap.HPA.DeepCopy()
+	h.Spec.Metrics[0].Resource.Target.AverageUtilization = &target
+	return k, keptSettings(t, k), snap, h
 }
