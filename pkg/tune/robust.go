@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"sync"
 )
@@ -62,7 +63,7 @@ type RobustOptions struct {
 	Variant  func(v int) (Evaluator, func(), error)
 	// Finalists is how many of the cheapest candidates within the bound
 	// are replayed under them (0: DefaultFinalists); Workers how many at
-	// once.
+	// once (0: GOMAXPROCS, as Search).
 	Finalists, Workers int
 	// RiskGrain is the share of the period the risk moves by when a
 	// stretch above the bound begins or ends a sync earlier or later: a
@@ -104,6 +105,9 @@ func Robust(ctx context.Context, res *Result, o RobustOptions) error {
 	for p, i := range picks {
 		f := res.Candidates[i].Figures
 		ranges[p] = &Range{Cost: [2]float64{f.Cost, f.Cost}, Risk: [2]float64{f.Risk, f.Risk}, Variants: 1}
+	}
+	if o.Workers <= 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
 	}
 	for v := 1; v <= o.Variants; v++ {
 		eval, release, err := o.Variant(v)

@@ -6,7 +6,10 @@ package tune
 import (
 	"context"
 	"errors"
+	"runtime"
+	"sync"
 	"testing"
+	"time"
 )
 
 // robustResult is a hand-made search result: candidates cheapest first,
@@ -116,5 +119,40 @@ func TestRobustErrors(t *testing.T) {
 	err = Robust(context.Background(), res, RobustOptions{Variants: 1, Variant: func(int) (Evaluator, func(), error) { return nil, nil, boom }})
 	if !errors.Is(err, boom) {
 		t.Errorf("unprepared: %v", err)
+	}
+}
+
+// TestRobustWorkersDefault checks that Robust without Workers replays the
+// finalists GOMAXPROCS at a time, as Search does: each replay waits,
+// briefly, for another to run beside it.
+func TestRobustWorkersDefault(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	var mu sync.Mutex
+	running, most := 0, 0
+	variant := func(int) (Evaluator, func(), error) {
+		return func(context.Context, Setting) (Figures, error) {
+			mu.Lock()
+			running++
+			most = max(most, running)
+			mu.Unlock()
+			for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+				mu.Lock()
+				both := most >= 2
+				mu.Unlock()
+				if both {
+					break
+				}
+			}
+			mu.Lock()
+			running--
+			mu.Unlock()
+			return Figures{Cost: 1, Risk: 0.1}, nil
+		}, nil, nil
+	}
+	if err := Robust(context.Background(), robustResult(), RobustOptions{Variants: 1, Variant: variant}); err != nil {
+		t.Fatal(err)
+	}
+	if most < 2 {
+		t.Errorf("at most %d replays at once with GOMAXPROCS 2, want 2", most)
 	}
 }
