@@ -436,17 +436,11 @@ func (sh *fastShared) exactOf(r int) ([]podSums, []int64) {
 		out := make([]podSums, p.rec.Len)
 		spans := recording.Spans(p.rec.Len)
 		miss := make([][]int64, len(spans))
-		var wg sync.WaitGroup
-		for j, span := range spans {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for k := span[0]; k < span[1]; k++ {
-					out[k] = sh.exactSums(p, k, r, sh.frame(k), &miss[j])
-				}
-			}()
-		}
-		wg.Wait()
+		eachSpan(spans, func(j, from, to int) {
+			for k := from; k < to; k++ {
+				out[k] = sh.exactSums(p, k, r, sh.frame(k), &miss[j])
+			}
+		})
 		for j, span := range spans {
 			base := int32(len(sh.missReq[r]))
 			for k := span[0]; k < span[1]; k++ {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 	"time"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
@@ -126,12 +127,15 @@ type recordedLoad struct {
 }
 
 // totalLoad works out the recorded load of every resource and Pods
-// metric at every instant.
+// metric at every instant. The instants are cut into spans worked out at
+// once (recording.Spans), each instant's totals summed over the pods in
+// the same order whatever the spans, and joined in order.
 func (p *replayRun) totalLoad() *recordedLoad {
 	q := len(p.resources) + len(p.pods)
 	l := &recordedLoad{totals: make([][]float64, q), from: make([][]int, q), n: make([][]int, q)}
 	l.served = make([][]float64, q)
 	names := p.containerNames()
+	spans := recording.Spans(p.rec.Len)
 	for r := range q {
 		l.from[r] = make([]int, p.rec.Len+1)
 		l.n[r] = make([]int, p.rec.Len)
@@ -144,57 +148,80 @@ func (p *replayRun) totalLoad() *recordedLoad {
 		// (Metric.Load): pods that joined or left within it count for
 		// their part.
 		fromLoad := m != nil && m.Load != nil && p.opts.LoadModel == explain.LoadConstantTotal
-		for k := 0; k < p.rec.Len; k++ {
-			l.from[r][k] = len(l.totals[r])
-			if r < len(p.resources) {
-				l.totals[r], l.n[r][k] = p.totalAt(r, k, p.rec.Instant(k), l.totals[r])
-				if fromLoad {
-					l.totals[r] = l.totals[r][:l.from[r][k]]
-					for _, c := range names {
-						v, ok := m.Load[c].At(k)
-						if !ok {
-							v = 0
+		// Each span's totals, with from[r] first counted within its span.
+		parts := make([][]float64, len(spans))
+		eachSpan(spans, func(j, from, to int) {
+			var part []float64
+			for k := from; k < to; k++ {
+				l.from[r][k] = len(part)
+				if r < len(p.resources) {
+					part, l.n[r][k] = p.totalAt(r, k, p.rec.Instant(k), part)
+					if fromLoad {
+						part = part[:l.from[r][k]]
+						for _, c := range names {
+							v, ok := m.Load[c].At(k)
+							if !ok {
+								v = 0
+							}
+							part = append(part, v)
 						}
-						l.totals[r] = append(l.totals[r], v)
 					}
+				} else {
+					part, l.n[r][k] = p.podsTotalAt(r-len(p.resources), k, p.rec.Instant(k), part)
 				}
-			} else {
-				l.totals[r], l.n[r][k] = p.podsTotalAt(r-len(p.resources), k, p.rec.Instant(k), l.totals[r])
 			}
+			parts[j] = part
+		})
+		size := 0
+		for _, part := range parts {
+			size += len(part)
+		}
+		if size > 0 {
+			l.totals[r] = make([]float64, 0, size)
+		}
+		for j, span := range spans {
+			base := len(l.totals[r])
+			for k := span[0]; k < span[1]; k++ {
+				l.from[r][k] += base
+			}
+			l.totals[r] = append(l.totals[r], parts[j]...)
 		}
 		l.from[r][p.rec.Len] = len(l.totals[r])
 		if m != nil && m.Served != nil {
 			l.nc = len(names)
 			l.served[r] = make([]float64, p.rec.Len*len(names))
-			for k := range p.rec.Len {
-				for c, name := range names {
-					v, ok := m.Served[name].At(k)
-					if !ok {
-						v = math.NaN()
+			eachSpan(spans, func(_, from, to int) {
+				for k := from; k < to; k++ {
+					for c, name := range names {
+						v, ok := m.Served[name].At(k)
+						if !ok {
+							v = math.NaN()
+						}
+						l.served[r][k*len(names)+c] = v
 					}
-					l.served[r][k*len(names)+c] = v
 				}
-			}
+			})
 		}
 	}
 	if p.opts.LoadModel == explain.LoadConstantTotal {
 		// The workload's own rescales: its replica count (the store's
 		// record of it, else the pods it ran) or the pods that existed
 		// changed since the instant before.
-		rescaled := make([]bool, p.rec.Len)
-		var lastActual int32
-		lastExist := 0
-		for k := range rescaled {
-			t := p.rec.Instant(k)
-			exist := 0
-			for i := range p.rec.Pods {
-				if p.rec.Pods[i].Exists(t) {
-					exist++
+		actual, exist := make([]int32, p.rec.Len), make([]int, p.rec.Len)
+		eachSpan(spans, func(_, from, to int) {
+			for k := from; k < to; k++ {
+				t := p.rec.Instant(k)
+				for i := range p.rec.Pods {
+					if p.rec.Pods[i].Exists(t) {
+						exist[k]++
+					}
 				}
+				actual[k], _ = p.actualAt(k)
 			}
-			actual, _ := p.actualAt(k)
-			rescaled[k] = k > 0 && (actual != lastActual || exist != lastExist)
-			lastActual, lastExist = actual, exist
+		})
+		rescaled := make([]bool, p.rec.Len)
+		for k := 1; k < len(rescaled); k++ {
+			rescaled[k] = actual[k] != actual[k-1] || exist[k] != exist[k-1]
 		}
 		l.steady = steadyTotals(l, rescaled, p.rec.SampleWindow, p.rec.Step)
 		// A resource read from the counters has no such dips: a
@@ -496,4 +523,18 @@ func (p *replayRun) fillTotal(m *recording.Metric, k int, ts metav1.Time) {
 			})
 		}
 	}
+}
+
+// eachSpan runs f over each span of spans at once (j its index, [from,
+// to) its instants), and returns when all are done.
+func eachSpan(spans [][2]int, f func(j, from, to int)) {
+	if len(spans) == 1 {
+		f(0, spans[0][0], spans[0][1])
+		return
+	}
+	var wg sync.WaitGroup
+	for j, span := range spans {
+		wg.Go(func() { f(j, span[0], span[1]) })
+	}
+	wg.Wait()
 }
