@@ -370,20 +370,21 @@ func (r *Replayer) ReplayFigures(hpa *autoscalingv2.HorizontalPodAutoscaler) (*R
 		})
 		p.load = r.load
 	}
-	outcomes, err := r.replayOutcomes(p, first)
-	if err != nil {
-		return nil, err
+	var acc *pathTally
+	restart := func() {
+		acc = newPathTally(rec, first)
+		acc.censored = r.opts.Censoring
 	}
-	acc := newPathTally(rec, first)
-	acc.censored = r.opts.Censoring
-	for k := first; k < rec.Len; k++ {
-		o := &outcomes[k-first]
+	restart()
+	tally := func(k int, o *syncOutcome) {
 		acc.add(k, o.after(), o)
 		if o.rescale {
 			acc.rescale(rec.Instant(k), o)
 		}
 	}
-	keepOutcomes(outcomes)
+	if err := r.replayEach(p, first, tally, restart); err != nil {
+		return nil, err
+	}
 	acc.describe(p)
 	path := acc.path("changed", "replay")
 	return &Replayed{Path: &path, Figures: acc.figures(&path.Summary)}, nil

@@ -12,6 +12,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -289,6 +290,14 @@ func checkFastCase(t *testing.T, seed uint64, c fastCase) (served int) {
 		if !bytes.Equal(want, got) {
 			t.Fatalf("seed %d: the fast replay's document differs:\nref  %s\nfast %s", seed, want, got)
 		}
+		// As tune runs it: the outcomes streamed into the figures, not
+		// listed and checked against the reference's.
+		checkFastReplay = false
+		streamed, errStreamed := replay(true)
+		checkFastReplay = true
+		if (errRef == nil) != (errStreamed == nil) || !bytes.Equal(want, streamed) {
+			t.Fatalf("seed %d: the streamed fast replay's document differs (%v):\nref      %s\nstreamed %s", seed, errStreamed, want, streamed)
+		}
 	}
 	// The backtest of the HPA as it is, without steps (tune's): the
 	// actual curve's syncs where the as-is replay ran other pods than the
@@ -334,15 +343,16 @@ func TestFastReplayRandom(t *testing.T) {
 		seeds = 100
 	}
 	served, total := 0, 0
-	actual, elders := actualFastServed.Load(), fastElderSyncs.Load()
+	actual, elders, restarts := actualFastServed.Load(), fastElderSyncs.Load(), fastRestarts.Load()
 	for seed := range uint64(seeds) {
 		c := randomFastCase(seed)
 		served += checkFastCase(t, seed, c)
 		total += len(c.hpas)
 	}
-	actual, elders = actualFastServed.Load()-actual, fastElderSyncs.Load()-elders
-	t.Logf("%d of %d random replays served by the fast path, the others by the reference; %d of %d backtests' actual curves; %d fast syncs with a pod standing in for the replay's own (elders)",
-		served, total, actual, seeds, elders)
+	actual, elders, restarts = actualFastServed.Load()-actual, fastElderSyncs.Load()-elders, fastRestarts.Load()-restarts
+	t.Logf("%d of %d random replays served by the fast path, the others by the reference; %d of %d backtests' actual curves; %d fast syncs with a pod standing in for the replay's own (elders); %d streamed replays handed to the reference after a miss (TestStreamedReplayRestarts has some)",
+		served, total, actual, seeds, elders, restarts)
+
 	if elders == 0 {
 		t.Errorf("no fast sync had a real pod standing in for the replay's own pod: the random recordings should have some (a replay that scales up before the workload)")
 	}
@@ -619,5 +629,24 @@ func TestLaySpans(t *testing.T) {
 	}
 	if laid < 20 || cut < 3*laid {
 		t.Errorf("%d recordings laid out, %d of them cut as asked: too few to compare", laid, cut/3)
+	}
+}
+
+// TestStreamedReplayRestarts: a streamed fast replay (replayEach, as tune
+// runs its candidates) that misses a sync after it has handed out
+// outcomes (here the workload scaled to zero by hand three quarters in)
+// starts its figures again from the reference replay's outcomes: the
+// document is the reference's, byte for byte (checkFastCase).
+func TestStreamedReplayRestarts(t *testing.T) {
+	restarts := fastRestarts.Load()
+	for seed := range uint64(20) {
+		c := randomFastCase(seed)
+		at := c.rec.Instant(c.rec.Len * 3 / 4)
+		c.rec.Replicas.Changes = append(slices.DeleteFunc(c.rec.Replicas.Changes, func(ch recording.ReplicaChange) bool { return !ch.At.Before(at) }),
+			recording.ReplicaChange{At: at, Replicas: 0, External: true})
+		checkFastCase(t, seed, c)
+	}
+	if fastRestarts.Load() == restarts {
+		t.Fatal("no streamed fast replay missed a sync after handing out outcomes")
 	}
 }

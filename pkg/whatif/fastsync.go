@@ -169,21 +169,32 @@ func newFastPath(p *replayRun, sh *fastShared) (*fastPath, fastMiss) {
 // run replays every sync and returns the outcomes from first on, as
 // replayRun.run does, or why it could not.
 func (f *fastPath) run(first int) ([]syncOutcome, fastMiss) {
+	out := outcomesFor(f.p.rec.Len - first)
+	miss := f.each(first, func(_ int, o *syncOutcome) { out = append(out, *o) })
+	if miss != "" {
+		keepOutcomes(out)
+		return nil, miss
+	}
+	return out, ""
+}
+
+// each is run handing each outcome, from first on, to do as it comes
+// instead of keeping them; after a miss, do has had those of the syncs
+// before it.
+func (f *fastPath) each(first int, do func(k int, o *syncOutcome)) fastMiss {
 	p := f.p
-	out := outcomesFor(p.rec.Len - first)
 	for k := 0; k < p.rec.Len; k++ {
 		o, miss := f.sync(k)
 		if miss != "" {
-			keepOutcomes(out)
-			return nil, miss
+			return miss
 		}
 		if k >= first {
 			f.over(&o, k)
-			out = append(out, o)
+			do(k, &o)
 		}
 	}
 	f.describeFast()
-	return out, ""
+	return ""
 }
 
 // syncAt replays the sync at k on the real pods at the count n, as
