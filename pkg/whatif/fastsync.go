@@ -183,8 +183,13 @@ func (f *fastPath) run(first int) ([]syncOutcome, fastMiss) {
 // before it.
 func (f *fastPath) each(first int, do func(k int, o *syncOutcome)) fastMiss {
 	p := f.p
+	// One outcome for every sync: handed to do by its address, it lives
+	// on the heap, and one declared in the loop would be allocated anew
+	// at each sync.
+	var o syncOutcome
 	for k := 0; k < p.rec.Len; k++ {
-		o, miss := f.sync(k)
+		var miss fastMiss
+		o, miss = f.sync(k)
 		if miss != "" {
 			return miss
 		}
