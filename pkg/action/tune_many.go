@@ -51,9 +51,10 @@ type TuneManyConfig struct {
 	Contexts *Contexts
 }
 
-// TuneMany lists the selected HPAs and tunes them one at a time (each
-// tune replays its candidates on every core), keeping of each only its
-// row: a finished HPA's recording and curves are let go. An HPA that
+// TuneMany lists the selected HPAs and tunes them fleetAtOnce at a time
+// (each tune replays its candidates on every core; one's read overlaps
+// another's replays), keeping of each only its row: a finished HPA's
+// recording and curves are let go. An HPA that
 // cannot be tuned is a row saying why; the run goes on. With Contexts,
 // each kubeconfig context's HPAs are tuned so, up to Contexts' parallel
 // contexts at once, and a context whose HPAs cannot be listed is a row
