@@ -62,19 +62,40 @@ func (r *Replayer) phaseRecording(sc recording.Scrapes) *recording.Recording {
 		}
 	}
 	// The last phase's recordings are let go before this one's are made,
-	// and collected: their arrays of samples (66 MB a month of 50 pods)
-	// are then free for this phase's, which have the same sizes. Left to
-	// the collector's pace, this phase's would be allocated before the
-	// last one's are collected, and the process would hold both: 480 MiB
-	// of peak RSS for the month's tune (BenchmarkTuneMonth) where it held
-	// up to 537 MiB without (docs/performance.md).
+	// and, when their samples are large, collected: their arrays (66 MB a
+	// month of 50 pods) are then free for this phase's, which have the
+	// same sizes. Left to the collector's pace, this phase's would be
+	// allocated before the last one's are collected, and the process
+	// would hold both: 476-482 MiB of peak RSS for the month's tune
+	// (BenchmarkTuneMonth) where it held up to 537 MiB without
+	// (docs/performance.md). Smaller samples are left to the pace: a
+	// collection marks the whole heap, and a fleet tunes a hundred HPAs
+	// of a day each in one process.
 	r.keptRecs = nil
-	runtime.GC()
+	if phaseBytes(r.rec) >= collectPhaseBytes {
+		runtime.GC()
+	}
 	recs := r.rec.AtScrapesEach(append([]recording.Scrapes{sc}, phase...))
 	for i, at := range phase {
 		r.keptRecs = append(r.keptRecs, keptRecording{at: at, rec: recs[i+1]})
 	}
 	return recs[0]
+}
+
+// collectPhaseBytes is the size of a phase's samples from which the last
+// phase's are collected before it is resampled (phaseRecording).
+const collectPhaseBytes = 32 << 20
+
+// phaseBytes is about what the samples of a phase of rec take once
+// resampled: a float64 of every raw series at every instant.
+func phaseBytes(rec *recording.Recording) int {
+	series := 0
+	for i := range rec.Metrics {
+		for _, byC := range rec.Metrics[i].Raw {
+			series += len(byC)
+		}
+	}
+	return series * rec.Len * 8
 }
 
 // keptRecording is a variant's recording resampled beside another of its
