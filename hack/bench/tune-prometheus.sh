@@ -48,7 +48,12 @@
 # and tune's --now), BENCH_CLI (1; 0 skips the command's own run),
 # BENCH_NICE (19), BENCH_AUTOGROUP_NICE (empty), BENCH_QUERY_API_ONLY (0; 1
 # reads through the query API alone, as before the remote-read API),
-# BENCH_COMPARE (1).
+# BENCH_COMPARE (1), BENCH_VS (empty; another kubectl-hpa binary, such as
+# an older commit's bin/kubectl-hpa built in a git worktree: the command is
+# then run BENCH_PAIRS (5) more times against the same Prometheus,
+# alternating this tree's binary and BENCH_VS's, each pair's documents must
+# be the same, and the pairs' figures and ratios go to
+# _output/bench-tune-prometheus/vs-SINCE.md).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -82,6 +87,42 @@ api_only=() phases_api_only=()
 if [ "${BENCH_QUERY_API_ONLY:-0}" = 1 ]; then
 	api_only=(--prometheus-query-api-only) phases_api_only=(-query-api-only)
 fi
+# vs_pairs SINCE FROM runs the command BENCH_PAIRS times with this tree's
+# binary and BENCH_VS's in turn, through the proxy of the command's own run,
+# and writes each pair's wall, CPU and peak RSS and their ratios (this
+# tree's over BENCH_VS's), with the medians, to vs-SINCE.md.
+vs_pairs() {
+	local since=$1 from=$2 i side bin
+	local n=${BENCH_PAIRS:-5}
+	say "$n pairs against $BENCH_VS"
+	for ((i = 1; i <= n; i++)); do
+		for side in a b; do
+			bin=$BIN
+			[ "$side" = b ] && bin=$BENCH_VS
+			timed "vs-$since-$side$i" nice -n "$NICE" "$bin" tune web -n bench -f "$data/objects" --since "$from" --until "$END" --prometheus "$url" -o json "${api_only[@]}"
+		done
+		cmp "$out/vs-$since-a$i.out" "$out/vs-$since-b$i.out" || { say "the documents differ: $out/vs-$since-a$i.out, $out/vs-$since-b$i.out"; exit 1; }
+	done
+	{
+		echo "kubectl hpa tune --since $since: this tree ($commit) against $BENCH_VS ($("$BENCH_VS" version 2>/dev/null | awk '/^Version:/ { print $2 }')), $n pairs, the same document in each"
+		echo
+		echo "| pair | wall (s) | CPU (s) | peak RSS (MiB) | vs: wall (s) | vs: CPU (s) | vs: peak RSS (MiB) | wall ratio | CPU ratio |"
+		echo "|---|---|---|---|---|---|---|---|---|"
+		for ((i = 1; i <= n; i++)); do
+			paste -d ' ' "$out/vs-$since-a$i.time" "$out/vs-$since-b$i.time"
+		done | awk '{
+			ca = $3 + $4; cb = $7 + $8
+			printf "| %d | %.2f | %.1f | %d | %.2f | %.1f | %d | %.3f | %.3f |\n", NR, $1, ca, $2 / 1024, $5, cb, $6 / 1024, $1 / $5, ca / cb
+			w[NR] = $1 / $5; c[NR] = ca / cb
+		}
+		function median(a, n,   i, j, t) {
+			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+		}
+		END { printf "| median | | | | | | | %.3f | %.3f |\n", median(w, NR), median(c, NR) }'
+	} | tee "$out/vs-$since.md"
+}
+
 rows=()
 for since in "${SINCES[@]}"; do
 	l0=$(load)
@@ -98,6 +139,9 @@ for since in "${SINCES[@]}"; do
 			cmp "$out/cli-$since.out" "$out/cli-$since-query-api.out" || { say "the documents differ: $out/cli-$since.out, $out/cli-$since-query-api.out"; exit 1; }
 			read -r qw _ qu qs <"$out/cli-$since-query-api.time"
 			say "the same document; through the query API alone: $qw s, $(awk -v u="$qu" -v s="$qs" 'BEGIN { printf "%.1f", u + s }') CPU-s"
+		fi
+		if [ -n "${BENCH_VS:-}" ]; then
+			vs_pairs "$since" "$from"
 		fi
 	fi
 	say "tune --since $since in tuneprom phases"

@@ -68,9 +68,10 @@ func (r *Replayer) phaseRecording(sc recording.Scrapes) *recording.Recording {
 	// allocated before the last one's are collected, and the process
 	// would hold both: 476-482 MiB of peak RSS for the month's tune
 	// (BenchmarkTuneMonth) where it held up to 537 MiB without
-	// (docs/performance.md). Smaller samples are left to the pace: a
-	// collection marks the whole heap, and a fleet tunes a hundred HPAs
-	// of a day each in one process.
+	// (docs/performance.md); for the week's, 257 MiB where it held 290
+	// (kubectl hpa tune --since 7d from a real Prometheus). Smaller
+	// samples are left to the pace: a collection marks the whole heap,
+	// and a fleet tunes a hundred HPAs of a day each in one process.
 	r.keptRecs = nil
 	if phaseBytes(r.rec) >= collectPhaseBytes {
 		runtime.GC()
@@ -84,7 +85,7 @@ func (r *Replayer) phaseRecording(sc recording.Scrapes) *recording.Recording {
 
 // collectPhaseBytes is the size of a phase's samples from which the last
 // phase's are collected before it is resampled (phaseRecording).
-const collectPhaseBytes = 32 << 20
+const collectPhaseBytes = 8 << 20
 
 // phaseBytes is about what the samples of a phase of rec take once
 // resampled: a float64 of every raw series at every instant.
