@@ -203,7 +203,17 @@ func (p *replayRun) totalLoad() *recordedLoad {
 			})
 		}
 	}
-	if p.opts.LoadModel == explain.LoadConstantTotal {
+	// held says a total is held over the workload's own rescales
+	// (steadyTotals): that of a resource not read from the counters, or of
+	// a Pods metric.
+	held := len(p.pods) > 0
+	for _, m := range p.resources {
+		held = held || m.Load == nil
+	}
+	if p.opts.LoadModel == explain.LoadConstantTotal && !held {
+		l.steady = slices.Clone(l.totals)
+	}
+	if p.opts.LoadModel == explain.LoadConstantTotal && held {
 		// The workload's own rescales: its replica count (the store's
 		// record of it, else the pods it ran) or the pods that existed
 		// changed since the instant before.

@@ -65,6 +65,11 @@ func TestTotalLoadSpans(t *testing.T) {
 		for _, sv := range one.served {
 			served = served || len(sv) > 0
 		}
+		// A resource read from the counters has no dips to hold: its
+		// steady totals are its totals.
+		if c.p.opts.LoadModel == explain.LoadConstantTotal && len(one.served) > 0 && len(one.served[0]) > 0 && !sameBits(one.steady, one.totals) {
+			t.Errorf("%s: the counters' steady totals differ from their totals", c.name)
+		}
 	}
 	if !served {
 		t.Error("no case had the load served: the counters' case does not reach it")
