@@ -74,49 +74,63 @@ const (
 	missPodNames      fastMiss = "two recorded pods of one name, or one named as the replay names its own"
 )
 
+// fastEach replays every sync of p's recording, as p.run(first, nil)
+// does, by the fast path where it serves: it hands the outcome of each
+// sync from first on to do as it comes, and served is true. Where the
+// fast path does not serve, it returns the reference replay's outcomes
+// (served false), and do has none of them; if the fast path missed a sync
+// after it had handed out outcomes, restart is called first.
+func (r *Replayer) fastEach(p *replayRun, first int, do func(k int, o *syncOutcome), restart func()) (ref []syncOutcome, served bool, err error) {
+	if fastReplay {
+		sh := r.fastShared(p)
+		miss := sh.miss
+		var f *fastPath
+		if miss == "" {
+			f, miss = newFastPath(p, sh)
+		}
+		if miss == "" {
+			handed := false
+			miss = f.each(first, func(k int, o *syncOutcome) {
+				handed = true
+				do(k, o)
+			})
+			if miss == "" {
+				fastServed.Add(1)
+				return nil, true, nil
+			}
+			if handed {
+				fastRestarts.Add(1)
+				restart()
+			}
+		}
+		fastFellBack.Add(1)
+	}
+	ref, err = p.run(first, nil)
+	return ref, false, err
+}
+
 // replayEach replays every sync of p's recording as replayOutcomes does,
 // and hands the outcome of each from first on to do as it comes: where
 // the fast path serves, without a list of them (a month of syncs is 14 MB
-// a replay). When the fast path misses a sync, restart is called and do
-// is handed the reference replay's outcomes from first on again. Under
-// the tests (checkFastReplay) it is replayOutcomes, whose list the
-// reference replay's is compared with.
+// a replay). When the fast path misses a sync after it has handed out
+// outcomes, restart is called and do is handed the reference replay's
+// outcomes from first on again. Under the tests (checkFastReplay) it is
+// replayOutcomes, whose list the reference replay's is compared with.
 func (r *Replayer) replayEach(p *replayRun, first int, do func(k int, o *syncOutcome), restart func()) error {
-	list := func(out []syncOutcome, err error) error {
-		if err != nil {
-			return err
-		}
-		for i := range out {
-			do(first+i, &out[i])
-		}
-		keepOutcomes(out)
-		return nil
+	var out []syncOutcome
+	var err error
+	if checkFastReplay {
+		out, err = r.replayOutcomes(p, first)
+	} else {
+		out, _, err = r.fastEach(p, first, do, restart)
 	}
-	if !fastReplay || checkFastReplay {
-		return list(r.replayOutcomes(p, first))
+	if err != nil {
+		return err
 	}
-	sh := r.fastShared(p)
-	if sh.miss != "" {
-		fastFellBack.Add(1)
-		return list(p.run(first, nil))
+	for i := range out {
+		do(first+i, &out[i])
 	}
-	f, miss := newFastPath(p, sh)
-	if miss == "" {
-		handed := false
-		miss = f.each(first, func(k int, o *syncOutcome) {
-			handed = true
-			do(k, o)
-		})
-		if miss != "" && handed {
-			fastRestarts.Add(1)
-			restart()
-		}
-	}
-	if miss != "" {
-		fastFellBack.Add(1)
-		return list(p.run(first, nil))
-	}
-	fastServed.Add(1)
+	keepOutcomes(out)
 	return nil
 }
 
@@ -124,24 +138,18 @@ func (r *Replayer) replayEach(p *replayRun, first int, do func(k int, o *syncOut
 // outcomes of those from first on, as p.run(first, nil) does: by the fast
 // path where it serves, else by p.run.
 func (r *Replayer) replayOutcomes(p *replayRun, first int) ([]syncOutcome, error) {
-	if !fastReplay {
-		return p.run(first, nil)
-	}
-	sh := r.fastShared(p)
-	if sh.miss != "" {
-		fastFellBack.Add(1)
-		return p.run(first, nil)
-	}
-	f, miss := newFastPath(p, sh)
 	var out []syncOutcome
-	if miss == "" {
-		out, miss = f.run(first)
+	keep := func(_ int, o *syncOutcome) {
+		if out == nil {
+			out = outcomesFor(p.rec.Len - first)
+		}
+		out = append(out, *o)
 	}
-	if miss != "" {
-		fastFellBack.Add(1)
-		return p.run(first, nil)
+	reference, served, err := r.fastEach(p, first, keep, func() { out = out[:0] })
+	if !served {
+		keepOutcomes(out)
+		return reference, err
 	}
-	fastServed.Add(1)
 	if checkFastReplay {
 		ref, err := newReplayRun(p.name, r.snap, p.snap.HPA, p.rec, p.set, p.opts)
 		if err != nil {

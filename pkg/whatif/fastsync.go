@@ -166,21 +166,9 @@ func newFastPath(p *replayRun, sh *fastShared) (*fastPath, fastMiss) {
 	return f, ""
 }
 
-// run replays every sync and returns the outcomes from first on, as
-// replayRun.run does, or why it could not.
-func (f *fastPath) run(first int) ([]syncOutcome, fastMiss) {
-	out := outcomesFor(f.p.rec.Len - first)
-	miss := f.each(first, func(_ int, o *syncOutcome) { out = append(out, *o) })
-	if miss != "" {
-		keepOutcomes(out)
-		return nil, miss
-	}
-	return out, ""
-}
-
-// each is run handing each outcome, from first on, to do as it comes
-// instead of keeping them; after a miss, do has had those of the syncs
-// before it.
+// each replays every sync, as replayRun.run does, and hands each
+// outcome from first on to do as it comes, or says why it could not;
+// after a miss, do has had those of the syncs before it.
 func (f *fastPath) each(first int, do func(k int, o *syncOutcome)) fastMiss {
 	p := f.p
 	// One outcome for every sync: handed to do by its address, it lives
